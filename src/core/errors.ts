@@ -1,0 +1,57 @@
+/**
+ * Errors a person can act on. Each has a literal `code`; the message says what to do next.
+ * Errors cross a worker as `{ name, code, message }` and are rebuilt with {@link reviveError}.
+ */
+export type ErrorCode =
+  | 'unsupported-type'
+  | 'empty-file'
+  | 'corrupt-file'
+  | 'password-protected'
+  | 'no-text-layer'
+  | 'invalid-encoding'
+  | 'storage-full'
+  | 'already-in-library'
+  | 'schema-version'
+  | 'too-large'
+  | 'internal';
+
+export class DocQaError extends Error {
+  override readonly name = 'DocQaError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface SerializedError {
+  name: string;
+  code: ErrorCode;
+  message: string;
+}
+
+/** Turns anything thrown into a plain object that survives structured clone. */
+export function serializeError(err: unknown): SerializedError {
+  if (err instanceof DocQaError) return { name: err.name, code: err.code, message: err.message };
+  if (isQuotaError(err)) {
+    return { name: 'DocQaError', code: 'storage-full', message: STORAGE_FULL_MESSAGE };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { name: 'DocQaError', code: 'internal', message: `unexpected error: ${message}` };
+}
+
+export function reviveError(e: SerializedError): DocQaError {
+  return new DocQaError(e.code, e.message);
+}
+
+export const STORAGE_FULL_MESSAGE = 'storage full: delete documents or free disk space';
+
+/** True for IndexedDB's QuotaExceededError, whichever way the browser wraps it. */
+export function isQuotaError(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { name?: string; code?: unknown; inner?: unknown };
+  if (e.name === 'QuotaExceededError') return true;
+  if (e instanceof DocQaError) return e.code === 'storage-full';
+  return false;
+}

@@ -1,0 +1,25 @@
+import type { DocId, QueueId } from './ids.ts';
+import type { Answer, LibraryItem, SearchFilter, SourceView, StorageEstimate } from './types.ts';
+
+/** BroadcastChannel on which the library worker of any tab posts `LibraryEvent`s. */
+export const EVENTS_CHANNEL = 'docqa-events';
+
+/** A file handed over by the page: its folder path inside the drop and its contents. */
+export interface IncomingFile {
+  name: string;
+  folder: string;
+  blob: Blob;
+}
+
+/** What the library worker exposes to the page (through Comlink). */
+export interface LibraryApi {
+  ready(): Promise<{ chunks: number }>;
+  addFiles(files: IncomingFile[]): Promise<void>;
+  listLibrary(): Promise<LibraryItem[]>;
+  deleteDocument(docId: DocId): Promise<void>;
+  dismissQueued(id: QueueId): Promise<void>;
+  setTags(docId: DocId, tags: string[]): Promise<void>;
+  ask(question: string, filter?: SearchFilter): Promise<Answer>;
+  getSource(docId: DocId, block: number, start: number, end: number): Promise<SourceView>;
+  storageEstimate(): Promise<StorageEstimate>;
+}

@@ -1,0 +1,172 @@
+import type { ChunkId, DocId, QueueId } from './ids.ts';
+import type { SerializedError } from './errors.ts';
+
+export type DocType = 'pdf' | 'docx' | 'html' | 'markdown' | 'text';
+
+/**
+ * A structural unit of a document: a PDF page or a section under a heading.
+ * Chunks and parent windows are character ranges inside `text`.
+ */
+export interface Block {
+  /** Human label used in citations: "page 3" or a heading path "Methods › Sampling". */
+  label: string;
+  /** 1-based page number for PDFs. */
+  page?: number;
+  /** Heading path for structured formats. */
+  section?: string;
+  /** Cleaned text; paragraphs separated by a blank line. */
+  text: string;
+}
+
+/** What a parser produces; cleaned by `ingest/clean` before chunking. */
+export interface ParsedDoc {
+  title?: string;
+  pages?: number;
+  blocks: Block[];
+}
+
+/** Where a chunk sits; a chunk shared by several files has several. */
+export interface ChunkLocation {
+  docId: DocId;
+  block: number;
+  start: number;
+  end: number;
+  /** The larger window shown in answers (and later read by the LLM). */
+  parentStart: number;
+  parentEnd: number;
+  /** Position of the chunk within its document. */
+  ordinal: number;
+}
+
+export interface ChunkRecord {
+  id: ChunkId;
+  text: string;
+  locations: ChunkLocation[];
+}
+
+export interface DocRecord {
+  id: DocId;
+  name: string;
+  /** Folder path inside the drop ("" for a single file), e.g. "cases/2024". */
+  folder: string;
+  /** Folder plus name: the identity used to detect a changed version of the same file. */
+  path: string;
+  type: DocType;
+  size: number;
+  pages?: number;
+  title: string;
+  addedAt: number;
+  tags: string[];
+  chunkCount: number;
+}
+
+/** One block of a document as stored: fetched alone, so a huge file never loads whole. */
+export interface BlockRecord extends Block {
+  docId: DocId;
+  index: number;
+}
+
+/** What a document is made of: its chunks and number of blocks. */
+export interface Manifest {
+  docId: DocId;
+  chunkIds: ChunkId[];
+  blockCount: number;
+}
+
+export type QueueState = 'queued' | 'failed';
+
+/** A file waiting in the persisted ingest queue (or one that failed, kept so its message shows). */
+export interface QueueEntry {
+  id: QueueId;
+  name: string;
+  folder: string;
+  path: string;
+  size: number;
+  blob?: Blob;
+  addedAt: number;
+  state: QueueState;
+  error?: SerializedError;
+}
+
+/** Restricts a search; every field is optional and fields combine with AND. */
+export interface SearchFilter {
+  docIds?: DocId[];
+  folders?: string[];
+  types?: DocType[];
+  tags?: string[];
+}
+
+/** One row of the Library list. */
+export interface LibraryItem {
+  key: string;
+  kind: 'document' | 'queued' | 'failed';
+  name: string;
+  path: string;
+  docId?: DocId;
+  queueId?: QueueId;
+  type?: DocType;
+  tags?: string[];
+  pages?: number;
+  error?: SerializedError;
+}
+
+export interface StorageEstimate {
+  usage: number;
+  quota: number;
+  persisted: boolean;
+}
+
+/** Progress and change events, sent by the library worker to every tab. */
+export type LibraryEvent =
+  | { type: 'file-progress'; queueId: QueueId; path: string; percent: number }
+  | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' }
+  | { type: 'file-failed'; queueId: QueueId; path: string; error: SerializedError }
+  | { type: 'queue'; done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number }
+  | { type: 'changed' };
+
+/** A passage returned by retrieval: the chunk hit plus its parent window. */
+export interface Passage {
+  chunkId: ChunkId;
+  score: number;
+  docId: DocId;
+  docName: string;
+  docPath: string;
+  docType: DocType;
+  block: number;
+  label: string;
+  page?: number;
+  /** The parent window text, and where it starts in its block. */
+  window: string;
+  windowStart: number;
+  /** Chunk range inside `window`. */
+  hitStart: number;
+  hitEnd: number;
+}
+
+/** A piece of answer text; `cite` points into `Answer.citations` (1-based). */
+export interface AnswerSegment {
+  text: string;
+  cite?: number;
+}
+
+export interface Citation {
+  n: number;
+  passage: Passage;
+  /** Sentence ranges inside `passage.window` that best match the question. */
+  marks: Array<{ start: number; end: number }>;
+}
+
+export interface Answer {
+  question: string;
+  segments: AnswerSegment[];
+  citations: Citation[];
+}
+
+/** The source view: the whole block with the cited range. */
+export interface SourceView {
+  docName: string;
+  label: string;
+  text: string;
+  markStart: number;
+  markEnd: number;
+}

@@ -1,0 +1,50 @@
+/** Reads a collection in BEIR layout: corpus.jsonl, queries.jsonl, qrels/<split>.tsv. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Qrels } from './metrics.ts';
+
+export interface BeirDoc {
+  id: string;
+  title: string;
+  text: string;
+}
+
+export interface BeirCollection {
+  corpus: BeirDoc[];
+  queries: Map<string, string>;
+  qrels: Qrels;
+}
+
+function parseJsonl<T>(text: string): T[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+}
+
+export async function loadBeir(dir: string, split = 'test'): Promise<BeirCollection> {
+  const [corpusText, queriesText, qrelsText] = await Promise.all([
+    readFile(join(dir, 'corpus.jsonl'), 'utf8'),
+    readFile(join(dir, 'queries.jsonl'), 'utf8'),
+    readFile(join(dir, 'qrels', `${split}.tsv`), 'utf8'),
+  ]);
+  const corpus = parseJsonl<{ _id: string; title?: string; text?: string }>(corpusText).map((d) => ({
+    id: String(d._id),
+    title: d.title ?? '',
+    text: d.text ?? '',
+  }));
+  const queries = new Map(parseJsonl<{ _id: string; text: string }>(queriesText).map((q) => [String(q._id), q.text]));
+  const qrels: Qrels = new Map();
+  for (const line of qrelsText.split('\n').slice(1)) {
+    const [qid, did, score] = line.trim().split('\t');
+    if (!qid || !did) continue;
+    if (!qrels.has(qid)) qrels.set(qid, new Map());
+    qrels.get(qid)!.set(did, Number(score));
+  }
+  return { corpus, queries, qrels };
+}
+
+/** A BEIR record as the file a person would drop: a Markdown document with its title as heading. */
+export function beirDocToMarkdown(doc: BeirDoc): string {
+  return doc.title ? `# ${doc.title}\n\n${doc.text}\n` : `${doc.text}\n`;
+}

@@ -1,0 +1,71 @@
+import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
+import { prepareDocument } from '../ingest/prepare-document.ts';
+import { DEFAULT_LEXICAL_OPTIONS, LexicalIndex, type LexicalOptions } from '../index/lexical-index.ts';
+import { beirDocToMarkdown, type BeirCollection } from './beir.ts';
+import { bestPerDocument, mrrAt, ndcgAt, percentile, recallAt } from './metrics.ts';
+
+export interface EvalReport {
+  'ndcg@10': number;
+  'recall@100': number;
+  'mrr@10': number;
+  index_ms: number;
+  query_p50_ms: number;
+  queries: number;
+  documents: number;
+  chunks: number;
+}
+
+export interface EvalSettings {
+  chunk: ChunkOptions;
+  lexical: LexicalOptions;
+}
+
+export const DEFAULT_EVAL_SETTINGS: EvalSettings = { chunk: DEFAULT_CHUNK_OPTIONS, lexical: DEFAULT_LEXICAL_OPTIONS };
+
+/**
+ * Indexes a BEIR collection with the app's own ingest (each record becomes a Markdown file) and lexical
+ * index, runs every judged query, and scores document rankings (best chunk per document).
+ */
+export async function evaluateLexical(collection: BeirCollection, settings: EvalSettings = DEFAULT_EVAL_SETTINGS): Promise<EvalReport> {
+  const encoder = new TextEncoder();
+  const index = new LexicalIndex(settings.lexical);
+  const beirIdOf = new Map<string, string>();
+  const t0 = performance.now();
+  for (const record of collection.corpus) {
+    const prepared = await prepareDocument(
+      { name: `${record.id}.md`, folder: '', bytes: encoder.encode(beirDocToMarkdown(record)), addedAt: 0 },
+      settings.chunk,
+    );
+    beirIdOf.set(prepared.doc.id, record.id);
+    index.add(prepared.chunks.map((c) => ({ chunkId: c.id, docId: prepared.doc.id, text: c.text, title: prepared.doc.title })));
+  }
+  const indexMs = performance.now() - t0;
+
+  const ndcg: number[] = [];
+  const recall: number[] = [];
+  const mrr: number[] = [];
+  const times: number[] = [];
+  for (const [qid, relevant] of collection.qrels) {
+    const query = collection.queries.get(qid);
+    if (query === undefined) continue;
+    const q0 = performance.now();
+    const hits = index.search(query, 1000);
+    times.push(performance.now() - q0);
+    const ranked = bestPerDocument(hits, (h) => index.ownersOf(h.chunkId).map((d) => beirIdOf.get(d) ?? d));
+    ndcg.push(ndcgAt(ranked, relevant, 10));
+    recall.push(recallAt(ranked, relevant, 100));
+    mrr.push(mrrAt(ranked, relevant, 10));
+  }
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
+  return {
+    'ndcg@10': round(mean(ndcg)),
+    'recall@100': round(mean(recall)),
+    'mrr@10': round(mean(mrr)),
+    index_ms: Math.round(indexMs),
+    query_p50_ms: round(percentile(times, 50), 3),
+    queries: ndcg.length,
+    documents: collection.corpus.length,
+    chunks: index.size,
+  };
+}

@@ -1,0 +1,151 @@
+import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
+import { DocQaError } from '../core/errors.ts';
+import { asChunkId, type ChunkId, type DocId } from '../core/ids.ts';
+import type { Hit, IndexEntry, IndexFilter, SearchIndex } from './search-index.ts';
+import { processTerm, tokenize } from './tokenize.ts';
+
+/** Snapshot format version; unknown versions are refused and the index is rebuilt from the store. */
+export const LEXICAL_SNAPSHOT_VERSION = 1;
+
+export interface LexicalOptions {
+  /** BM25 term-saturation k1. Default 0.9 (Anserini); range 0.5–2. */
+  k1: number;
+  /** BM25 length normalisation b. Default 0.4 (Anserini); range 0–1. */
+  b: number;
+  /** Weight of the title field relative to the chunk text. Default 1; range 0–5. */
+  titleBoost: number;
+}
+
+export const DEFAULT_LEXICAL_OPTIONS: LexicalOptions = { k1: 0.9, b: 0.4, titleBoost: 1 };
+
+interface IndexedChunk {
+  id: string;
+  text: string;
+  title: string;
+}
+
+interface Snapshot {
+  version: number;
+  options: LexicalOptions;
+  minisearch: unknown;
+  /** chunk id → [owner doc id, owner title][] */
+  owners: Array<[string, Array<[string, string]>]>;
+}
+
+function miniSearchOptions(): Options<IndexedChunk> {
+  return { idField: 'id', fields: ['title', 'text'], storeFields: [], tokenize, processTerm };
+}
+
+/**
+ * BM25 over chunk text and title (MiniSearch). Chunks shared by several documents are indexed once and
+ * remember their owners; the indexed title is the title of the owner with the smallest id, so the index
+ * is the same whatever order documents were added and removed in.
+ */
+export class LexicalIndex implements SearchIndex {
+  private ms: MiniSearch<IndexedChunk>;
+  private owners = new Map<ChunkId, Map<DocId, string>>();
+  private searchOptions: SearchOptions;
+
+  constructor(readonly options: LexicalOptions = DEFAULT_LEXICAL_OPTIONS) {
+    this.ms = new MiniSearch(miniSearchOptions());
+    this.searchOptions = {
+      combineWith: 'OR',
+      prefix: false,
+      fuzzy: false,
+      boost: { title: options.titleBoost, text: 1 },
+      bm25: { k: options.k1, b: options.b, d: 0 },
+    };
+  }
+
+  get size(): number {
+    return this.owners.size;
+  }
+
+  private titleOf(owners: Map<DocId, string>): string {
+    let best: DocId | undefined;
+    for (const id of owners.keys()) if (best === undefined || id < best) best = id;
+    return best === undefined ? '' : (owners.get(best) ?? '');
+  }
+
+  add(entries: readonly IndexEntry[]): void {
+    const fresh: IndexedChunk[] = [];
+    for (const e of entries) {
+      const owners = this.owners.get(e.chunkId);
+      if (!owners) {
+        this.owners.set(e.chunkId, new Map([[e.docId, e.title]]));
+        fresh.push({ id: e.chunkId, text: e.text, title: e.title });
+        continue;
+      }
+      const before = this.titleOf(owners);
+      owners.set(e.docId, e.title);
+      this.retitle(e, before, owners);
+    }
+    // addAll of fresh chunks only; a chunk repeated inside one batch was caught by the owners map.
+    this.ms.addAll(fresh);
+  }
+
+  remove(entries: readonly IndexEntry[]): void {
+    for (const e of entries) {
+      const owners = this.owners.get(e.chunkId);
+      if (!owners?.has(e.docId)) continue;
+      const before = this.titleOf(owners);
+      owners.delete(e.docId);
+      if (owners.size === 0) {
+        this.ms.remove({ id: e.chunkId, text: e.text, title: before });
+        this.owners.delete(e.chunkId);
+      } else this.retitle(e, before, owners);
+    }
+  }
+
+  /** MiniSearch removes exactly only with the original fields; every entry carries its chunk's text. */
+  private retitle(e: IndexEntry, before: string, owners: Map<DocId, string>): void {
+    const after = this.titleOf(owners);
+    if (after === before) return;
+    this.ms.remove({ id: e.chunkId, text: e.text, title: before });
+    this.ms.add({ id: e.chunkId, text: e.text, title: after });
+  }
+
+  search(query: string, k: number, filter?: IndexFilter): Hit[] {
+    const allowed = filter?.docIds;
+    const options: SearchOptions = allowed
+      ? { ...this.searchOptions, filter: (r) => [...(this.owners.get(r.id as ChunkId)?.keys() ?? [])].some((d) => allowed.has(d)) }
+      : this.searchOptions;
+    return this.ms
+      .search(query, options)
+      .slice(0, k)
+      .map((r) => ({ chunkId: asChunkId(String(r.id)), score: r.score }));
+  }
+
+  docIds(): Set<DocId> {
+    const out = new Set<DocId>();
+    for (const owners of this.owners.values()) for (const d of owners.keys()) out.add(d);
+    return out;
+  }
+
+  /** Owners of a chunk (for tests and diagnostics). */
+  ownersOf(chunkId: ChunkId): DocId[] {
+    return [...(this.owners.get(chunkId)?.keys() ?? [])].sort();
+  }
+
+  serialize(): string {
+    const snapshot: Snapshot = {
+      version: LEXICAL_SNAPSHOT_VERSION,
+      options: this.options,
+      minisearch: this.ms.toJSON(),
+      owners: [...this.owners].map(([c, o]) => [c, [...o]]),
+    };
+    return JSON.stringify(snapshot);
+  }
+
+  /** Rebuilds an index from {@link serialize}'s output; throws `schema-version` on an unknown version. */
+  static load(json: string): LexicalIndex {
+    const snapshot = JSON.parse(json) as Snapshot;
+    if (snapshot.version !== LEXICAL_SNAPSHOT_VERSION) {
+      throw new DocQaError('schema-version', `lexical index snapshot version ${snapshot.version} is not supported (expected ${LEXICAL_SNAPSHOT_VERSION}); the index will be rebuilt`);
+    }
+    const index = new LexicalIndex(snapshot.options);
+    index.ms = MiniSearch.loadJS(snapshot.minisearch as Parameters<typeof MiniSearch.loadJS>[0], miniSearchOptions());
+    index.owners = new Map(snapshot.owners.map(([c, o]) => [asChunkId(c), new Map(o as Array<[DocId, string]>)]));
+    return index;
+  }
+}

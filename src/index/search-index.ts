@@ -1,0 +1,39 @@
+import type { ChunkId, DocId } from '../core/ids.ts';
+
+/** One chunk as one document holds it. A chunk shared by two documents is added twice, once per owner. */
+export interface IndexEntry {
+  chunkId: ChunkId;
+  docId: DocId;
+  text: string;
+  /** The owning document's title, searched as its own field. */
+  title: string;
+}
+
+export interface Hit {
+  chunkId: ChunkId;
+  score: number;
+}
+
+/** Only chunks owned by at least one of these documents are returned. */
+export interface IndexFilter {
+  docIds?: ReadonlySet<DocId>;
+}
+
+/**
+ * The one interface every index implements (lexical now, vector next). Fusion sees only ranked hits,
+ * so a new index joins without changing anything else.
+ */
+export interface SearchIndex {
+  /** Adds owners of chunks; a chunk already present gains an owner and is not indexed twice. */
+  add(entries: readonly IndexEntry[]): void;
+  /** Removes owners; a chunk leaves the index when its last owner goes. */
+  remove(entries: readonly IndexEntry[]): void;
+  /** The best `k` chunks for `query`, best first. */
+  search(query: string, k: number, filter?: IndexFilter): Hit[];
+  /** Documents that own at least one indexed chunk. */
+  docIds(): Set<DocId>;
+  /** Number of distinct chunks indexed. */
+  readonly size: number;
+  /** A versioned snapshot that `load` of the same index type accepts. */
+  serialize(): string;
+}

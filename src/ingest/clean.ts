@@ -1,0 +1,89 @@
+/**
+ * Text cleaning shared by every parser: Unicode NFC, whitespace normalisation, words re-joined across
+ * line-break hyphens, and running headers/footers removed from paginated documents.
+ */
+
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200B\uFEFF]/g;
+const SPACES = /[ \t\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]+/g;
+
+/** NFC, no control characters, single spaces, trimmed lines, at most one blank line in a row. */
+export function normalizeText(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/\r\n?|\u2028|\u2029/g, '\n')
+    .replace(CONTROL, '')
+    .replace(SPACES, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Collapses all whitespace to single spaces: the form chunk ids are computed from. */
+export function normalizeForId(text: string): string {
+  return text.normalize('NFC').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Joins lines of one paragraph. A line ending in a hyphen after a letter, followed by a line starting
+ * with a lower-case letter, is a word broken by the layout ("inter-\nnational" → "international").
+ */
+export function joinLines(lines: string[]): string {
+  let out = '';
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (!line) continue;
+    if (out.length === 0) out = line;
+    else if (/\p{L}[-\u00AD\u2010]$/u.test(out) && /^\p{Ll}/u.test(line)) out = out.slice(0, -1) + line;
+    else out += ' ' + line;
+  }
+  return out;
+}
+
+/** Lines are compared with digits masked, so "Page 3 of 9" matches "Page 4 of 9". */
+function lineKey(line: string): string {
+  return line.trim().toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
+}
+
+/**
+ * Removes running headers and footers: lines among the first or last `edge` lines of a page that
+ * repeat (digits masked) on at least `minShare` of the pages. Needs 3 pages or more.
+ * A page is a list of lines; an empty string marks a paragraph break and is kept.
+ */
+export function removeRunningLines(pages: string[][], edge = 2, minShare = 0.6): string[][] {
+  if (pages.length < 3) return pages;
+  const counts = new Map<string, number>();
+  const edgeIndexes = (page: string[]): number[] => {
+    const content = page.map((l, i) => (l.trim() ? i : -1)).filter((i) => i >= 0);
+    return [...new Set([...content.slice(0, edge), ...content.slice(-edge)])];
+  };
+  for (const page of pages) {
+    const keys = new Set(edgeIndexes(page).map((i) => lineKey(page[i] ?? '')));
+    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const threshold = Math.max(2, Math.ceil(pages.length * minShare));
+  return pages.map((page) => {
+    const drop = new Set(edgeIndexes(page).filter((i) => (counts.get(lineKey(page[i] ?? '')) ?? 0) >= threshold));
+    return page.filter((_, i) => !drop.has(i));
+  });
+}
+
+/** Splits lines into paragraphs at empty lines and joins each paragraph's lines. */
+export function linesToParagraphs(lines: string[]): string[] {
+  const paragraphs: string[] = [];
+  let current: string[] = [];
+  for (const line of lines) {
+    if (line.trim()) current.push(line);
+    else if (current.length) {
+      paragraphs.push(joinLines(current));
+      current = [];
+    }
+  }
+  if (current.length) paragraphs.push(joinLines(current));
+  return paragraphs.map(normalizeText).filter((p) => p.length > 0);
+}
+
+/** Splits plain text into paragraphs at blank lines, re-joining the lines inside each. */
+export function textToParagraphs(text: string): string[] {
+  return linesToParagraphs(normalizeText(text).split('\n'));
+}

@@ -1,0 +1,69 @@
+import { serializeError } from '../core/errors.ts';
+import type { QueueId } from '../core/ids.ts';
+import { EVENTS_CHANNEL, type LibraryApi } from '../core/library-api.ts';
+import type { LibraryEvent } from '../core/types.ts';
+import { LibraryStore } from '../store/library-store.ts';
+import { openLibraryDb } from '../store/schema.ts';
+import { Library } from './library.ts';
+
+const CONTROL_CHANNEL = 'docqa-control';
+const WRITER_LOCK = 'docqa-writer';
+
+/**
+ * Builds the worker's handler: opens the database, loads the index, and wires the tabs together.
+ * One tab at a time holds the writer lock (Web Locks) and indexes the persisted queue; every tab
+ * hears changes on a BroadcastChannel and brings its index up to date from the store.
+ */
+export function createLibraryHandler(dbName?: string): LibraryApi {
+  const events = new BroadcastChannel(EVENTS_CHANNEL);
+  const control = new BroadcastChannel(CONTROL_CHANNEL);
+  const emit = (event: LibraryEvent) => events.postMessage(event);
+  const opening = (async () => {
+    const library = new Library(new LibraryStore(await openLibraryDb(dbName)), emit);
+    await library.open();
+    return library;
+  })();
+  opening.catch((err) => emit({ type: 'file-failed', queueId: '' as QueueId, path: '', error: serializeError(err) }));
+
+  void opening.then((library) => {
+    let writer = false;
+    let reconcileTimer: ReturnType<typeof setTimeout> | undefined;
+    events.onmessage = (e: MessageEvent<LibraryEvent>) => {
+      if (e.data.type !== 'changed' || writer) return;
+      clearTimeout(reconcileTimer);
+      reconcileTimer = setTimeout(() => void library.reconcile(), 100);
+    };
+    control.onmessage = () => {
+      if (writer) void library.processQueue();
+    };
+    void navigator.locks.request(WRITER_LOCK, async () => {
+      writer = true;
+      await library.reconcile();
+      await library.startWriting();
+      // Hold the lock for the life of this tab; the next tab waiting takes over when it closes.
+      await new Promise<never>(() => {});
+    });
+  });
+
+  return {
+    async ready() {
+      const library = await opening;
+      return { chunks: library.indexedChunks };
+    },
+    async addFiles(files) {
+      await (await opening).enqueue(files);
+      control.postMessage('process');
+    },
+    listLibrary: async () => (await opening).listLibrary(),
+    deleteDocument: async (docId) => (await opening).deleteDocument(docId),
+    dismissQueued: async (id) => (await opening).dismissQueued(id),
+    setTags: async (docId, tags) => (await opening).setTags(docId, tags),
+    ask: async (question, filter) => (await opening).ask(question, filter),
+    getSource: async (docId, block, start, end) => (await opening).getSource(docId, block, start, end),
+    async storageEstimate() {
+      const estimate = await navigator.storage.estimate();
+      const persisted = (await navigator.storage.persisted?.()) ?? false;
+      return { usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted };
+    },
+  };
+}

@@ -1,0 +1,228 @@
+import { DocQaError, serializeError } from '../core/errors.ts';
+import type { DocId, QueueId } from '../core/ids.ts';
+import type { IncomingFile } from '../core/library-api.ts';
+import type { Answer, DocRecord, LibraryEvent, LibraryItem, QueueEntry, SearchFilter, SourceView } from '../core/types.ts';
+import { buildExtractiveAnswer } from '../generate/extractive-answer.ts';
+import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
+import { docIdOf } from '../ingest/hash.ts';
+import { joinPath, prepareDocument } from '../ingest/prepare-document.ts';
+import { LexicalIndex } from '../index/lexical-index.ts';
+import { retrievePassages } from '../retrieve/retrieve.ts';
+import type { LibraryStore } from '../store/library-store.ts';
+import { QueueProgress } from './queue-progress.ts';
+
+const LEXICAL_SNAPSHOT = 'lexical';
+
+export interface LibraryOptions {
+  chunk?: ChunkOptions;
+  /** Milliseconds after the last change before the index snapshot is saved. Default 1000. */
+  snapshotDelayMs?: number;
+}
+
+/**
+ * The library: ingest queue, store and lexical index together. The store is the truth; the index is
+ * rebuilt from it on any doubt (a snapshot older than the store is brought up to date at start-up).
+ * Only the tab holding the writer lock calls {@link processQueue}; every tab can search.
+ */
+export class Library {
+  private index = new LexicalIndex();
+  private processing: Promise<void> | undefined;
+  private snapshotTimer: ReturnType<typeof setTimeout> | undefined;
+  private progress = new QueueProgress();
+  private current: { id: QueueId; percent: number } | undefined;
+  private writer = false;
+
+  constructor(
+    private readonly store: LibraryStore,
+    private readonly emit: (event: LibraryEvent) => void,
+    private readonly options: LibraryOptions = {},
+  ) {}
+
+  /** Loads the index snapshot (or builds the index) and brings it in line with the store. */
+  async open(): Promise<void> {
+    const snapshot = await this.store.loadSnapshot(LEXICAL_SNAPSHOT);
+    if (snapshot) {
+      try {
+        this.index = LexicalIndex.load(snapshot.data);
+      } catch {
+        this.index = new LexicalIndex();
+      }
+    }
+    await this.reconcile();
+  }
+
+  /** Makes the index hold exactly the committed documents (after a crash, or another tab's writes). */
+  async reconcile(): Promise<void> {
+    const stored = new Set(await this.store.listDocumentIds());
+    const indexed = this.index.docIds();
+    if ([...indexed].some((id) => !stored.has(id))) {
+      // A document was deleted since the snapshot; its chunk texts may be gone, so rebuild exactly.
+      this.index = new LexicalIndex(this.index.options);
+      indexed.clear();
+    }
+    let changed = false;
+    for (const id of stored) {
+      if (indexed.has(id)) continue;
+      this.index.add(await this.store.indexEntriesOf(id));
+      changed = true;
+    }
+    if (changed) this.scheduleSnapshot();
+  }
+
+  get indexedChunks(): number {
+    return this.index.size;
+  }
+
+  /** Adds files to the persisted queue; the writer tab indexes them. */
+  async enqueue(files: readonly IncomingFile[]): Promise<void> {
+    if (!files.length) return;
+    const entries = await this.store.enqueue(files.map((f) => ({ name: f.name, folder: f.folder, path: joinPath(f.folder, f.name), blob: f.blob })));
+    this.progress.add(entries.length, entries.reduce((s, e) => s + e.size, 0));
+    this.emit({ type: 'changed' });
+    if (this.writer) void this.processQueue();
+  }
+
+  /** Becomes the writer: from now on this library indexes the queue. */
+  startWriting(): Promise<void> {
+    this.writer = true;
+    return this.processQueue();
+  }
+
+  /** Indexes queued files one by one until the queue is empty. Safe to call repeatedly. */
+  processQueue(): Promise<void> {
+    this.processing ??= (async () => {
+      try {
+        for (let entry = await this.store.nextQueued(); entry; entry = await this.store.nextQueued()) {
+          await this.processOne(entry);
+        }
+      } finally {
+        this.processing = undefined;
+        this.progress.reset();
+        this.saveSnapshotSoon(0);
+      }
+    })();
+    return this.processing;
+  }
+
+  private emitQueue(): void {
+    this.emit({ type: 'queue', ...this.progress.figures() });
+  }
+
+  private async processOne(entry: QueueEntry): Promise<void> {
+    this.progress.ensure(entry.size);
+    this.current = { id: entry.id, percent: 0 };
+    this.emit({ type: 'file-progress', queueId: entry.id, path: entry.path, percent: 0 });
+    try {
+      if (!entry.blob) throw new DocQaError('corrupt-file', `${entry.name}: the file's contents were lost; add it again`);
+      const bytes = new Uint8Array(await entry.blob.arrayBuffer());
+      const docId = await docIdOf(bytes);
+      if (await this.store.getDocument(docId)) {
+        await this.store.removeQueued(entry.id);
+        this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'already-in-library' });
+      } else {
+        const prepared = await prepareDocument(
+          { name: entry.name, folder: entry.folder, bytes, addedAt: Date.now(), docId },
+          this.options.chunk ?? DEFAULT_CHUNK_OPTIONS,
+          (f) => this.reportProgress(entry, f),
+        );
+        const older = (await this.store.findByPath(entry.path)).map((d) => d.id);
+        const { added, removed } = await this.store.commitDocument(prepared, entry.id, older);
+        // Add before remove: chunks the new version shares with the old one are never re-indexed.
+        this.index.add(added);
+        this.index.remove(removed);
+        this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: older.length ? 'replaced' : 'indexed' });
+        this.scheduleSnapshot();
+      }
+    } catch (err) {
+      const error = serializeError(err);
+      if (error.code === 'internal') console.error(err);
+      await this.store.failQueued(entry.id, error);
+      this.emit({ type: 'file-failed', queueId: entry.id, path: entry.path, error });
+    }
+    this.current = undefined;
+    this.progress.fileDone(entry.size);
+    this.emitQueue();
+    this.emit({ type: 'changed' });
+  }
+
+  private reportProgress(entry: QueueEntry, fraction: number): void {
+    const percent = Math.min(99, Math.floor(fraction * 100));
+    if (!this.current || percent === this.current.percent) return;
+    this.current.percent = percent;
+    this.progress.partial(entry.size * fraction);
+    this.emit({ type: 'file-progress', queueId: entry.id, path: entry.path, percent });
+    this.emitQueue();
+  }
+
+  private scheduleSnapshot(): void {
+    this.saveSnapshotSoon(this.options.snapshotDelayMs ?? 1000);
+  }
+
+  private saveSnapshotSoon(delay: number): void {
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = setTimeout(() => void this.saveSnapshot(), delay);
+  }
+
+  /** Persists the index so the next start-up does not re-index. */
+  async saveSnapshot(): Promise<void> {
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = undefined;
+    if (!this.writer) return;
+    try {
+      await this.store.saveSnapshot({ name: LEXICAL_SNAPSHOT, version: 1, data: this.index.serialize(), savedAt: Date.now() });
+    } catch (err) {
+      // A snapshot is a cache: when it cannot be saved the index is rebuilt from the store next time.
+      console.warn('index snapshot not saved', err);
+    }
+  }
+
+  async deleteDocument(docId: DocId): Promise<void> {
+    const removed = await this.store.deleteDocument(docId);
+    this.index.remove(removed);
+    this.scheduleSnapshot();
+    this.emit({ type: 'changed' });
+  }
+
+  /** Removes a queued or failed entry from the queue. */
+  async dismissQueued(id: QueueId): Promise<void> {
+    await this.store.removeQueued(id);
+    this.emit({ type: 'changed' });
+  }
+
+  async setTags(docId: DocId, tags: string[]): Promise<void> {
+    await this.store.setTags(docId, [...new Set(tags.map((t) => t.trim()).filter(Boolean))]);
+    this.emit({ type: 'changed' });
+  }
+
+  /** Documents, then queued and failed files, for the Library list. */
+  async listLibrary(): Promise<LibraryItem[]> {
+    const [docs, queue] = await Promise.all([this.store.listDocuments(), this.store.listQueue()]);
+    docs.sort((a, b) => a.addedAt - b.addedAt || a.path.localeCompare(b.path));
+    const items: LibraryItem[] = docs.map((d: DocRecord) => ({
+      key: `doc:${d.id}`,
+      kind: 'document',
+      name: d.name,
+      path: d.path,
+      docId: d.id,
+      type: d.type,
+      tags: d.tags,
+      pages: d.pages,
+    }));
+    for (const q of queue) {
+      items.push({ key: `queue:${q.id}`, kind: q.state === 'failed' ? 'failed' : 'queued', name: q.name, path: q.path, queueId: q.id, error: q.error });
+    }
+    return items;
+  }
+
+  async ask(question: string, filter?: SearchFilter): Promise<Answer> {
+    const passages = await retrievePassages(this.index, this.store, question, { k: 5, filter });
+    return buildExtractiveAnswer(question, passages);
+  }
+
+  /** The whole block (a PDF page, a section) around a cited passage, with the passage's range. */
+  async getSource(docId: DocId, block: number, start: number, end: number): Promise<SourceView> {
+    const [doc, record] = await Promise.all([this.store.getDocument(docId), this.store.getBlock(docId, block)]);
+    if (!doc || !record) throw new DocQaError('internal', 'this passage is no longer in the library (its document was deleted)');
+    return { docName: doc.name, label: record.label, text: record.text, markStart: start, markEnd: end };
+  }
+}

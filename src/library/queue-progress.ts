@@ -1,0 +1,49 @@
+/** Files and bytes done in the current run of the queue, and an ETA from the byte rate so far. */
+export class QueueProgress {
+  private done = 0;
+  private total = 0;
+  private bytesDone = 0;
+  private bytesTotal = 0;
+  private partialBytes = 0;
+  private startedAt: number | undefined;
+
+  constructor(private readonly now: () => number = () => Date.now()) {}
+
+  add(files: number, bytes: number): void {
+    this.total += files;
+    this.bytesTotal += bytes;
+  }
+
+  /** Counts a file found in the persisted queue that this run did not see being added (after a reload). */
+  ensure(bytes: number): void {
+    this.startedAt ??= this.now();
+    if (this.done >= this.total) this.add(1, bytes);
+  }
+
+  partial(bytes: number): void {
+    this.partialBytes = bytes;
+  }
+
+  fileDone(bytes: number): void {
+    this.done++;
+    this.bytesDone += bytes;
+    this.partialBytes = 0;
+  }
+
+  reset(): void {
+    this.done = this.total = this.bytesDone = this.bytesTotal = this.partialBytes = 0;
+    this.startedAt = undefined;
+  }
+
+  figures(): { done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number } {
+    const bytesDone = this.bytesDone + this.partialBytes;
+    const elapsed = this.startedAt === undefined ? 0 : this.now() - this.startedAt;
+    const remaining = this.bytesTotal - bytesDone;
+    // Per-file overhead matters for many small files, so blend byte rate and file rate.
+    const byBytes = bytesDone > 0 ? (elapsed / bytesDone) * remaining : undefined;
+    const byFiles = this.done > 0 ? (elapsed / this.done) * (this.total - this.done) : undefined;
+    const estimates = [byBytes, byFiles].filter((x): x is number => x !== undefined && Number.isFinite(x));
+    const etaMs = elapsed > 1000 && estimates.length ? Math.round(Math.max(...estimates)) : undefined;
+    return { done: this.done, total: this.total, bytesDone, bytesTotal: this.bytesTotal, etaMs };
+  }
+}

@@ -1,0 +1,201 @@
+import type { ChunkId, DocId, QueueId } from '../core/ids.ts';
+import { asQueueId } from '../core/ids.ts';
+import type { SerializedError } from '../core/errors.ts';
+import type { BlockRecord, ChunkLocation, ChunkRecord, DocRecord, Manifest, QueueEntry } from '../core/types.ts';
+import type { PreparedDocument } from '../ingest/prepare-document.ts';
+import type { IndexEntry } from '../index/search-index.ts';
+import type { IDBPTransaction } from 'idb';
+import type { LibraryDb, LibrarySchema, Snapshot } from './schema.ts';
+
+const WRITE_STORES = ['documents', 'manifests', 'blocks', 'chunks', 'queue'] as const;
+type WriteTx = IDBPTransaction<LibrarySchema, typeof WRITE_STORES, 'readwrite'>;
+
+/** A file to add to the persisted queue. */
+export interface NewQueueItem {
+  name: string;
+  folder: string;
+  path: string;
+  blob: Blob;
+}
+
+let queueSeq = 0;
+
+/** Queue keys sort by time, then by position in the drop. */
+function queueKey(now: number, i: number): QueueId {
+  queueSeq = (queueSeq + 1) % 1_000_000;
+  return asQueueId(`${now.toString().padStart(15, '0')}-${String(i).padStart(7, '0')}-${String(queueSeq).padStart(6, '0')}`);
+}
+
+function entriesFor(chunks: Iterable<{ id: ChunkId; text: string }>, docId: DocId, title: string): IndexEntry[] {
+  return [...chunks].map((c) => ({ chunkId: c.id, docId, text: c.text, title }));
+}
+
+/**
+ * All reads and writes of the library. Every change that must be all-or-nothing is one IndexedDB
+ * transaction: a document, its blocks, manifest and chunk locations, and the removal of its queue entry
+ * commit together or not at all.
+ */
+export class LibraryStore {
+  constructor(readonly db: LibraryDb) {}
+
+  async enqueue(items: readonly NewQueueItem[], now = Date.now()): Promise<QueueEntry[]> {
+    const tx = this.db.transaction('queue', 'readwrite');
+    const entries = items.map<QueueEntry>((item, i) => ({
+      id: queueKey(now, i),
+      name: item.name,
+      folder: item.folder,
+      path: item.path,
+      size: item.blob.size,
+      blob: item.blob,
+      addedAt: now,
+      state: 'queued',
+    }));
+    await Promise.all([...entries.map((e) => tx.store.put(e)), tx.done]);
+    return entries;
+  }
+
+  /** The oldest entry still waiting, if any. */
+  async nextQueued(): Promise<QueueEntry | undefined> {
+    let cursor = await this.db.transaction('queue').store.openCursor();
+    while (cursor) {
+      if (cursor.value.state === 'queued') return cursor.value;
+      cursor = await cursor.continue();
+    }
+    return undefined;
+  }
+
+  /** Queue entries without their file contents, in drop order. */
+  async listQueue(): Promise<QueueEntry[]> {
+    const all = await this.db.getAll('queue');
+    return all.map(({ blob: _blob, ...rest }) => rest);
+  }
+
+  async removeQueued(id: QueueId): Promise<void> {
+    await this.db.delete('queue', id);
+  }
+
+  /** Marks an entry failed and drops its file contents, keeping the message for the Library list. */
+  async failQueued(id: QueueId, error: SerializedError): Promise<void> {
+    const tx = this.db.transaction('queue', 'readwrite');
+    const entry = await tx.store.get(id);
+    if (entry) {
+      const { blob: _blob, ...rest } = entry;
+      await tx.store.put({ ...rest, state: 'failed', error });
+    }
+    await tx.done;
+  }
+
+  getDocument(id: DocId): Promise<DocRecord | undefined> {
+    return this.db.get('documents', id);
+  }
+
+  async findByPath(path: string): Promise<DocRecord[]> {
+    return this.db.getAllFromIndex('documents', 'by-path', path);
+  }
+
+  listDocuments(): Promise<DocRecord[]> {
+    return this.db.getAll('documents');
+  }
+
+  async listDocumentIds(): Promise<DocId[]> {
+    return (await this.db.getAllKeys('documents')) as DocId[];
+  }
+
+  async getChunks(ids: readonly ChunkId[]): Promise<Array<ChunkRecord | undefined>> {
+    const tx = this.db.transaction('chunks');
+    return Promise.all(ids.map((id) => tx.store.get(id)));
+  }
+
+  getBlock(docId: DocId, index: number): Promise<BlockRecord | undefined> {
+    return this.db.get('blocks', [docId, index]);
+  }
+
+  getManifest(docId: DocId): Promise<Manifest | undefined> {
+    return this.db.get('manifests', docId);
+  }
+
+  /** Index entries of a stored document (for rebuilding the index from the store). */
+  async indexEntriesOf(docId: DocId): Promise<IndexEntry[]> {
+    const tx = this.db.transaction(['documents', 'manifests', 'chunks']);
+    const [doc, manifest] = await Promise.all([tx.objectStore('documents').get(docId), tx.objectStore('manifests').get(docId)]);
+    if (!doc || !manifest) return [];
+    const chunks = await Promise.all([...new Set(manifest.chunkIds)].map((id) => tx.objectStore('chunks').get(id)));
+    return entriesFor(chunks.filter((c): c is ChunkRecord => !!c), docId, doc.title);
+  }
+
+  /**
+   * Commits a prepared document atomically, replacing the documents in `replaces` (older versions of the
+   * same path) and removing queue entry `queueId`. Returns the index entries added and removed.
+   */
+  async commitDocument(prepared: PreparedDocument, queueId: QueueId | undefined, replaces: readonly DocId[] = []): Promise<{ added: IndexEntry[]; removed: IndexEntry[] }> {
+    const { doc, blocks, chunks } = prepared;
+    const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
+    const chunkStore = tx.objectStore('chunks');
+    const removed: IndexEntry[] = [];
+    for (const oldId of replaces) removed.push(...(await this.deleteInTx(tx, oldId)));
+
+    // Group locations by chunk: a chunk may repeat inside one document.
+    const byChunk = new Map<ChunkId, { text: string; locations: ChunkLocation[] }>();
+    for (const c of chunks) {
+      const entry = byChunk.get(c.id) ?? { text: c.text, locations: [] };
+      entry.locations.push(c.location);
+      byChunk.set(c.id, entry);
+    }
+    const writes: Array<Promise<unknown>> = [];
+    const existing = await Promise.all([...byChunk.keys()].map((id) => chunkStore.get(id)));
+    [...byChunk].forEach(([id, { text, locations }], i) => {
+      const prior = existing[i]?.locations.filter((l) => l.docId !== doc.id) ?? [];
+      writes.push(chunkStore.put({ id, text, locations: [...prior, ...locations] }));
+    });
+    writes.push(tx.objectStore('documents').put(doc));
+    writes.push(tx.objectStore('manifests').put({ docId: doc.id, chunkIds: chunks.map((c) => c.id), blockCount: blocks.length }));
+    blocks.forEach((b, index) => writes.push(tx.objectStore('blocks').put({ ...b, docId: doc.id, index })));
+    if (queueId) writes.push(tx.objectStore('queue').delete(queueId));
+    await Promise.all([...writes, tx.done]);
+    const added = entriesFor([...byChunk].map(([id, v]) => ({ id, text: v.text })), doc.id, doc.title);
+    return { added, removed };
+  }
+
+  /** Deletes a document, its blocks and its chunk locations (chunks shared with others stay). */
+  async deleteDocument(docId: DocId): Promise<IndexEntry[]> {
+    const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
+    const removed = await this.deleteInTx(tx, docId);
+    await tx.done;
+    return removed;
+  }
+
+  private async deleteInTx(t: WriteTx, docId: DocId): Promise<IndexEntry[]> {
+    const doc = await t.objectStore('documents').get(docId);
+    const manifest = await t.objectStore('manifests').get(docId);
+    if (!doc || !manifest) return [];
+    const chunkStore = t.objectStore('chunks');
+    const removed: IndexEntry[] = [];
+    for (const id of new Set(manifest.chunkIds)) {
+      const chunk = await chunkStore.get(id);
+      if (!chunk) continue;
+      removed.push({ chunkId: id, docId, text: chunk.text, title: doc.title });
+      const locations = chunk.locations.filter((l) => l.docId !== docId);
+      if (locations.length) await chunkStore.put({ ...chunk, locations });
+      else await chunkStore.delete(id);
+    }
+    await t.objectStore('blocks').delete(IDBKeyRange.bound([docId, 0], [docId, Number.MAX_SAFE_INTEGER]));
+    await t.objectStore('manifests').delete(docId);
+    await t.objectStore('documents').delete(docId);
+    return removed;
+  }
+
+  async setTags(docId: DocId, tags: string[]): Promise<void> {
+    const tx = this.db.transaction('documents', 'readwrite');
+    const doc = await tx.store.get(docId);
+    if (doc) await tx.store.put({ ...doc, tags });
+    await tx.done;
+  }
+
+  saveSnapshot(snapshot: Snapshot): Promise<unknown> {
+    return this.db.put('snapshots', snapshot);
+  }
+
+  loadSnapshot(name: string): Promise<Snapshot | undefined> {
+    return this.db.get('snapshots', name);
+  }
+}

@@ -1,0 +1,43 @@
+import { useEffect } from 'preact/hooks';
+import { AskPanel } from './ask-panel.tsx';
+import { DropZone } from './drop-zone.tsx';
+import { LibraryPanel } from './library-panel.tsx';
+import { SourceDialog } from './source-dialog.tsx';
+import { ready, start, storage } from './state.ts';
+
+function formatBytes(n: number): string {
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(1)} GB`;
+}
+
+export function App() {
+  useEffect(() => {
+    void start();
+  }, []);
+  const s = storage.value;
+  return (
+    <>
+      <header class="top">
+        <h1>DocQA</h1>
+        <p class="tagline">Ask your documents. Nothing leaves this device.</p>
+        {s && (
+          <p class="storage">
+            Storage: {formatBytes(s.usage)} used of {formatBytes(s.quota)} available
+            {s.persisted ? ' (persistent)' : ' (may be cleared by the browser when space runs low)'}
+          </p>
+        )}
+      </header>
+      <main class="layout" aria-busy={!ready.value}>
+        <section class="left" aria-label="Documents">
+          <DropZone />
+          <LibraryPanel />
+        </section>
+        <section class="right" aria-label="Questions">
+          <AskPanel />
+        </section>
+      </main>
+      <SourceDialog />
+    </>
+  );
+}

@@ -1,0 +1,136 @@
+import { useState } from 'preact/hooks';
+import type { Citation, DocType, SearchFilter } from '../core/types.ts';
+import { answer, ask, askError, asking, items, openSource } from './state.ts';
+
+function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
+  const parts = [];
+  let at = 0;
+  for (const m of marks) {
+    if (m.start < at) continue;
+    parts.push(text.slice(at, m.start), <strong class="hl">{text.slice(m.start, m.end)}</strong>);
+    at = m.end;
+  }
+  parts.push(text.slice(at));
+  return <>{parts}</>;
+}
+
+function sourceLabel(c: Citation): string {
+  return `${c.passage.docPath}, ${c.passage.label}`;
+}
+
+/** Opens the source view at the cited chunk (window offsets turned into block offsets). */
+function openCitation(c: Citation) {
+  const p = c.passage;
+  void openSource(p.docId, p.block, p.windowStart + p.hitStart, p.windowStart + p.hitEnd);
+}
+
+function Filters({ onChange }: { onChange: (f: SearchFilter) => void }) {
+  const docs = items.value.filter((i) => i.kind === 'document');
+  const folders = [...new Set(docs.map((d) => d.path.slice(0, Math.max(0, d.path.length - d.name.length - 1))).filter(Boolean))].sort();
+  const types = [...new Set(docs.map((d) => d.type).filter(Boolean))] as DocType[];
+  const tags = [...new Set(docs.flatMap((d) => d.tags ?? []))].sort();
+  const [f, setF] = useState<{ folder?: string; type?: DocType; tag?: string }>({});
+  const update = (next: typeof f) => {
+    setF(next);
+    onChange({ folders: next.folder ? [next.folder] : undefined, types: next.type ? [next.type] : undefined, tags: next.tag ? [next.tag] : undefined });
+  };
+  return (
+    <div class="filters">
+      <label>
+        Folder
+        <select value={f.folder ?? ''} onChange={(e) => update({ ...f, folder: e.currentTarget.value || undefined })}>
+          <option value="">All folders</option>
+          {folders.map((x) => (
+            <option key={x}>{x}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Type
+        <select value={f.type ?? ''} onChange={(e) => update({ ...f, type: (e.currentTarget.value || undefined) as DocType | undefined })}>
+          <option value="">All types</option>
+          {types.map((x) => (
+            <option key={x}>{x}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Tag
+        <select value={f.tag ?? ''} onChange={(e) => update({ ...f, tag: e.currentTarget.value || undefined })}>
+          <option value="">All tags</option>
+          {tags.map((x) => (
+            <option key={x}>{x}</option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
+export function AskPanel() {
+  const [question, setQuestion] = useState('');
+  const [filter, setFilter] = useState<SearchFilter>({});
+  const a = answer.value;
+  return (
+    <div class="ask">
+      <form
+        class="ask-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void ask(question, filter);
+        }}
+      >
+        <input type="text" aria-label="Ask a question" placeholder="Ask a question about your documents" value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
+        <button type="submit" disabled={asking.value}>
+          Ask
+        </button>
+      </form>
+      <Filters onChange={setFilter} />
+      {askError.value && (
+        <p role="alert" class="error">
+          {askError.value}
+        </p>
+      )}
+      <section aria-label="Answer" class="answer" aria-live="polite">
+        {a && a.citations.length === 0 && <p>No passage in your documents matches this question. Try other words, or add documents.</p>}
+        {a && a.citations.length > 0 && (
+          <p>
+            {a.segments.map((s, i) => (
+              <span key={i}>
+                {s.text}{' '}
+                {s.cite !== undefined && (
+                  <a
+                    href={`#source-${s.cite}`}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      openCitation(a.citations[s.cite! - 1]!);
+                    }}
+                  >
+                    [{s.cite}]
+                  </a>
+                )}{' '}
+              </span>
+            ))}
+          </p>
+        )}
+      </section>
+      {a && a.citations.length > 0 && (
+        <>
+          <h2>Sources</h2>
+          <ol aria-label="Sources" class="sources">
+            {a.citations.map((c) => (
+              <li key={c.n} id={`source-${c.n}`}>
+                <p class="source-name">
+                  [{c.n}] {sourceLabel(c)}
+                </p>
+                <p class="excerpt">
+                  <Marked text={c.passage.window} marks={c.marks} />
+                </p>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { wrap, type Remote } from 'comlink';
+import { installErrorTransfer } from '../core/error-transfer.ts';
+import { EVENTS_CHANNEL, type LibraryApi } from '../core/library-api.ts';
+import type { LibraryEvent } from '../core/types.ts';
+
+/** The page's typed handle on the library worker, plus the stream of library events from every tab. */
+export function connectLibrary(onEvent: (event: LibraryEvent) => void): Remote<LibraryApi> {
+  installErrorTransfer();
+  const worker = new Worker(new URL('../../workers/library.worker.ts', import.meta.url), { type: 'module', name: 'library' });
+  const events = new BroadcastChannel(EVENTS_CHANNEL);
+  events.onmessage = (e: MessageEvent<LibraryEvent>) => onEvent(e.data);
+  return wrap<LibraryApi>(worker);
+}

@@ -1,0 +1,114 @@
+import { signal } from '@preact/signals';
+import type { Remote } from 'comlink';
+import { DocQaError } from '../core/errors.ts';
+import type { DocId, QueueId } from '../core/ids.ts';
+import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
+import type { Answer, LibraryEvent, LibraryItem, SearchFilter, SourceView, StorageEstimate } from '../core/types.ts';
+import { connectLibrary } from './library-client.ts';
+
+export interface QueueStatus {
+  done: number;
+  total: number;
+  etaMs?: number;
+}
+
+/** Everything the UI shows, as signals; changed only by the actions below. */
+export const items = signal<LibraryItem[]>([]);
+export const percents = signal<Record<string, number>>({});
+export const queue = signal<QueueStatus | undefined>(undefined);
+export const activity = signal<string[]>([]);
+export const answer = signal<Answer | undefined>(undefined);
+export const asking = signal(false);
+export const askError = signal<string | undefined>(undefined);
+export const source = signal<SourceView | undefined>(undefined);
+export const storage = signal<StorageEstimate | undefined>(undefined);
+export const ready = signal(false);
+
+let api: Remote<LibraryApi> | undefined;
+let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+function note(message: string): void {
+  activity.value = [message, ...activity.value].slice(0, 50);
+}
+
+function onEvent(event: LibraryEvent): void {
+  switch (event.type) {
+    case 'file-progress':
+      percents.value = { ...percents.value, [event.queueId]: event.percent };
+      break;
+    case 'file-done':
+    case 'file-failed': {
+      const { [event.queueId]: _gone, ...rest } = percents.value;
+      percents.value = rest;
+      if (event.type === 'file-failed') note(event.error.message);
+      else if (event.outcome === 'already-in-library') note(`${event.path}: already in library`);
+      else if (event.outcome === 'replaced') note(`${event.path}: updated to the new version`);
+      break;
+    }
+    case 'queue':
+      queue.value = event.done >= event.total ? undefined : { done: event.done, total: event.total, etaMs: event.etaMs };
+      break;
+    case 'changed':
+      scheduleRefresh();
+      break;
+  }
+}
+
+function scheduleRefresh(): void {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => void refresh(), 50);
+}
+
+async function refresh(): Promise<void> {
+  if (!api) return;
+  items.value = await api.listLibrary();
+  storage.value = await api.storageEstimate();
+}
+
+/** Connects to the library worker and loads the library. */
+export async function start(): Promise<void> {
+  api = connectLibrary(onEvent);
+  await navigator.storage?.persist?.().catch(() => false);
+  await api.ready();
+  ready.value = true;
+  await refresh();
+}
+
+export async function addFiles(files: IncomingFile[]): Promise<void> {
+  if (!api || !files.length) return;
+  note(`Adding ${files.length} file${files.length === 1 ? '' : 's'}`);
+  await api.addFiles(files);
+}
+
+export async function deleteItem(item: LibraryItem): Promise<void> {
+  if (!api) return;
+  if (item.docId) await api.deleteDocument(item.docId as DocId);
+  else if (item.queueId) await api.dismissQueued(item.queueId as QueueId);
+  note(`${item.path}: removed`);
+}
+
+export async function setTags(docId: DocId, tags: string[]): Promise<void> {
+  await api?.setTags(docId, tags);
+}
+
+export async function ask(question: string, filter?: SearchFilter): Promise<void> {
+  if (!api || !question.trim()) return;
+  asking.value = true;
+  askError.value = undefined;
+  try {
+    answer.value = await api.ask(question.trim(), filter);
+  } catch (err) {
+    askError.value = err instanceof DocQaError ? err.message : `Search failed: ${String(err)}`;
+  } finally {
+    asking.value = false;
+  }
+}
+
+export async function openSource(docId: DocId, block: number, start: number, end: number): Promise<void> {
+  if (!api) return;
+  try {
+    source.value = await api.getSource(docId, block, start, end);
+  } catch (err) {
+    askError.value = err instanceof Error ? err.message : String(err);
+  }
+}

@@ -1,0 +1,38 @@
+import type { Page } from 'playwright-core';
+
+/** Name and status text of every row of the Library list. */
+export async function libraryStatus(page: Page): Promise<Array<{ name: string; status: string }>> {
+  return page
+    .getByRole('list', { name: 'Library' })
+    .getByRole('listitem')
+    .evaluateAll((rows) =>
+      rows.map((row) => ({
+        name: row.querySelector('.name')?.textContent ?? '',
+        status: row.querySelector('.status')?.textContent ?? '',
+      })),
+    );
+}
+
+/** Waits until `count` rows say "Indexed" and nothing is queued or indexing. */
+export async function waitForIndexed(page: Page, count: number, timeout = 60_000): Promise<void> {
+  await page.waitForFunction(
+    (n) => {
+      const rows = [...document.querySelectorAll('ul[aria-label="Library"] > li .status')].map((s) => s.textContent ?? '');
+      return rows.filter((s) => s === 'Indexed').length === n && !rows.some((s) => s === 'Queued' || s.startsWith('Indexing'));
+    },
+    count,
+    { timeout },
+  );
+}
+
+/** Waits until nothing is queued or indexing. */
+export async function waitForQueueEmpty(page: Page, timeout = 60_000): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const rows = [...document.querySelectorAll('ul[aria-label="Library"] > li .status')].map((s) => s.textContent ?? '');
+      return rows.length > 0 && !rows.some((s) => s === 'Queued' || s.startsWith('Indexing'));
+    },
+    undefined,
+    { timeout },
+  );
+}

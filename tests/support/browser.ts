@@ -1,0 +1,67 @@
+/** Real Debian Chromium driven by playwright-core, against the built app served by `vite preview`. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { preview, type PreviewServer } from 'vite';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-dev-shm-usage',
+];
+
+export interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves `dist/` (built by `npm run test:browser`) on a free local port. */
+export async function serveApp(port = 0): Promise<Served> {
+  const server: PreviewServer = await preview({ logLevel: 'silent', preview: { port: port || 20000 + Math.floor(Math.random() * 20000), strictPort: false, open: false } });
+  const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error('preview server has no URL');
+  return {
+    url,
+    close: () => server.close(),
+  };
+}
+
+export interface Session {
+  context: BrowserContext;
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** A persistent Chromium profile (so IndexedDB and the service worker survive reloads and restarts). */
+export async function openSession(profileDir?: string): Promise<Session & { profileDir: string }> {
+  const dir = profileDir ?? (await mkdtemp(join(tmpdir(), 'docqa-profile-')));
+  const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, args: FLAGS, headless: true });
+  await grantStorage(context);
+  return {
+    context,
+    profileDir: dir,
+    newPage: () => context.newPage(),
+    close: () => context.close(),
+  };
+}
+
+async function grantStorage(context: BrowserContext): Promise<void> {
+  const page = context.pages()[0] ?? (await context.newPage());
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Browser.grantPermissions', { permissions: ['durableStorage'] }).catch(() => undefined);
+}
+
+export async function removeProfile(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+export type { Browser, Page };

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { parseFile } from '../../src/ingest/parse.ts';
+import { makeCorruptDocx, makeDocx, makePasswordPdf, makePdf, makeScannedPdf, junkBytes } from '../support/fixtures.ts';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+describe('PDF', () => {
+  it('keeps pages, removes running headers and footers, re-joins hyphenated words', async () => {
+    const topics = ['quotas', 'licences', 'inspections', 'penalties'];
+    const pages = topics.map((topic, i) => ({
+      header: 'ACME Confidential Report',
+      footer: `Page ${i + 1} of 4`,
+      lines: [`This part covers ${topic} under the inter-`, 'national treaty on fisheries.', '', `More about ${topic} follows.`],
+    }));
+    const { type, parsed } = await parseFile(await makePdf(pages, 'Treaty Review'), 'treaty.pdf');
+    expect(type).toBe('pdf');
+    expect(parsed.pages).toBe(4);
+    expect(parsed.title).toBe('Treaty Review');
+    expect(parsed.blocks.map((b) => b.page)).toEqual([1, 2, 3, 4]);
+    expect(parsed.blocks[2]!.label).toBe('page 3');
+    const text = parsed.blocks.map((b) => b.text).join('\n');
+    expect(text).toContain('international treaty on fisheries');
+    expect(text).not.toContain('ACME Confidential');
+    expect(text).not.toMatch(/Page \d of 4/);
+    expect(parsed.blocks[0]!.text.split('\n\n')).toHaveLength(2);
+  });
+
+  it('says a password-protected PDF needs its password removed', async () => {
+    await expect(parseFile(makePasswordPdf(), 'secret.pdf')).rejects.toMatchObject({ code: 'password-protected', message: expect.stringContaining('password-protected: remove the password and add it again') });
+  });
+
+  it('says a scanned PDF has no text layer', async () => {
+    await expect(parseFile(await makeScannedPdf(), 'scan.pdf')).rejects.toMatchObject({ code: 'no-text-layer', message: expect.stringContaining('no text layer: OCR is not supported') });
+  });
+
+  it('rejects junk named .pdf as unreadable', async () => {
+    await expect(parseFile(junkBytes(), 'junk.pdf')).rejects.toMatchObject({ code: 'corrupt-file' });
+  });
+});
+
+describe('DOCX', () => {
+  it('keeps headings as sections', async () => {
+    const bytes = await makeDocx([
+      { heading: 'Background', paragraphs: ['The tenant rented the flat in 2019.'] },
+      { heading: 'Claims', paragraphs: ['The landlord kept the deposit.', 'The tenant asks for it back.'] },
+    ]);
+    const { type, parsed } = await parseFile(bytes, 'case.docx');
+    expect(type).toBe('docx');
+    expect(parsed.blocks.map((b) => b.label)).toEqual(['Background', 'Claims']);
+    expect(parsed.blocks[1]!.text).toBe('The landlord kept the deposit.\n\nThe tenant asks for it back.');
+    expect(parsed.title).toBe('Background');
+  });
+
+  it('says a damaged Word file could not be read', async () => {
+    await expect(parseFile(await makeCorruptDocx(), 'broken.docx')).rejects.toMatchObject({ code: 'corrupt-file', message: expect.stringContaining('could not be read') });
+  });
+});
+
+describe('HTML', () => {
+  it('keeps text and headings, drops scripts and styles, uses <title>', async () => {
+    const html = `<html><head><title>Lease guide</title><style>p{color:red}</style><script>alert('x')</script></head>
+      <body><h1>Deposits</h1><p>Deposits must be returned &amp; itemised.</p><script>document.write('evil')</script>
+      <h2>Timing</h2><p>Within 14 days.</p></body></html>`;
+    const { parsed } = await parseFile(enc(html), 'guide.html');
+    expect(parsed.title).toBe('Lease guide');
+    expect(parsed.blocks.map((b) => b.label)).toEqual(['Deposits', 'Deposits › Timing']);
+    const all = parsed.blocks.map((b) => b.text).join(' ');
+    expect(all).toContain('Deposits must be returned & itemised.');
+    expect(all).not.toMatch(/alert|evil|color/);
+  });
+});
+
+describe('Markdown', () => {
+  it('sections by heading path; code fences are not headings', async () => {
+    const md = '# Guide\n\nIntro text.\n\n## Install\n\nRun it.\n\n```\n# not a heading\n```\n\nSetext\n======\n\nBody.';
+    const { parsed } = await parseFile(enc(md), 'guide.md');
+    expect(parsed.title).toBe('Guide');
+    expect(parsed.blocks.map((b) => b.label)).toEqual(['Guide', 'Guide › Install', 'Setext']);
+    expect(parsed.blocks[1]!.text).toContain('# not a heading');
+  });
+});
+
+describe('text', () => {
+  it('normalises to NFC and whitespace', async () => {
+    const { parsed } = await parseFile(enc('Cafe\u0301   au\tlait\r\n\r\n\r\n\r\nsecond'), 'notes.txt');
+    expect(parsed.blocks[0]!.text).toBe('Café au lait\n\nsecond');
+    expect(parsed.blocks[0]!.label).toBe('lines 1–5');
+  });
+
+  it('reads invalid UTF-8 as Windows-1252 instead of failing', async () => {
+    const { parsed } = await parseFile(Uint8Array.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6f, 0x6b]), 'latin1.txt');
+    expect(parsed.blocks[0]!.text).toBe('café ok');
+  });
+
+  it('refuses empty files and unknown types with clear messages', async () => {
+    await expect(parseFile(new Uint8Array(), 'empty.txt')).rejects.toMatchObject({ code: 'empty-file', message: 'empty.txt: the file is empty' });
+    await expect(parseFile(enc('   \n  '), 'blank.md')).rejects.toMatchObject({ code: 'empty-file' });
+    await expect(parseFile(enc('x'), 'image.png')).rejects.toMatchObject({ code: 'unsupported-type', message: expect.stringContaining('unsupported file type') });
+    await expect(parseFile(Uint8Array.from([1, 0, 2, 0]), 'bin.txt')).rejects.toMatchObject({ code: 'corrupt-file' });
+  });
+});

@@ -1,0 +1,44 @@
+import { defineConfig } from 'vite';
+import preact from '@preact/preset-vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** Cross-origin isolation: lets WASM use threads (SharedArrayBuffer). Needed on dev, preview and production. */
+const isolationHeaders = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+export default defineConfig({
+  plugins: [
+    preact(),
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: false,
+      includeAssets: ['icon.svg'],
+      manifest: {
+        name: 'DocQA — private document Q&A',
+        short_name: 'DocQA',
+        description: 'Ask questions about your documents. Everything stays on this device.',
+        start_url: '.',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#1f3a5f',
+        icons: [
+          { src: 'icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: 'icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+        ],
+      },
+      workbox: {
+        clientsClaim: true,
+        skipWaiting: true,
+        globPatterns: ['**/*.{js,mjs,css,html,svg,png,wasm,json,webmanifest}'],
+        maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
+      },
+    }),
+  ],
+  worker: { format: 'es' },
+  build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
+  server: { headers: isolationHeaders },
+  preview: { headers: isolationHeaders, port: 4173, strictPort: false },
+});
