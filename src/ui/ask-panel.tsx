@@ -91,7 +91,7 @@ export function AskPanel() {
           {askError.value}
         </p>
       )}
-      <section aria-label="Answer" class="answer" aria-live="polite">
+      <section aria-label="Answer" class="answer" aria-live="polite" data-question={a?.question}>
         {a && a.citations.length === 0 && <p>No passage in your documents matches this question. Try other words, or add documents.</p>}
         {a && a.citations.length > 0 && (
           <p>

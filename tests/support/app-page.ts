@@ -36,3 +36,19 @@ export async function waitForQueueEmpty(page: Page, timeout = 60_000): Promise<v
     { timeout },
   );
 }
+
+/** Asks a question through the UI and returns the Answer region's text once a citation shows. */
+export async function askQuestion(page: Page, question: string): Promise<string> {
+  await page.getByLabel('Ask a question').fill(question);
+  await page.getByRole('button', { name: 'Ask' }).click();
+  const answer = page.getByRole('region', { name: 'Answer' });
+  await page.waitForFunction(
+    (q) => {
+      const region = document.querySelector('section[aria-label="Answer"]');
+      return region?.getAttribute('data-question') === q && !!region.textContent;
+    },
+    question,
+    { timeout: 30_000 },
+  );
+  return (await answer.textContent()) ?? '';
+}
