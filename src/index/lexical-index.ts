@@ -5,18 +5,21 @@ import type { Hit, IndexEntry, IndexFilter, SearchIndex } from './search-index.t
 import { processTerm, tokenize } from './tokenize.ts';
 
 /** Snapshot format version; unknown versions are refused and the index is rebuilt from the store. */
-export const LEXICAL_SNAPSHOT_VERSION = 1;
+export const LEXICAL_SNAPSHOT_VERSION = 2;
 
 export interface LexicalOptions {
-  /** BM25 term-saturation k1. Default 0.9 (Anserini); range 0.5–2. */
+  /** BM25 term-saturation k1. Default 1.2 (Lucene); range 0.5–2. */
   k1: number;
-  /** BM25 length normalisation b. Default 0.4 (Anserini); range 0–1. */
+  /** BM25 length normalisation b. Default 0.5; range 0–1. */
   b: number;
-  /** Weight of the title field relative to the chunk text. Default 1; range 0–5. */
+  /**
+   * Extra weight of a separate title field. The title is always indexed as the first line of every chunk
+   * of its document (a chunk header), so 0, the default, scores title and text as one passage; range 0–5.
+   */
   titleBoost: number;
 }
 
-export const DEFAULT_LEXICAL_OPTIONS: LexicalOptions = { k1: 0.9, b: 0.4, titleBoost: 1 };
+export const DEFAULT_LEXICAL_OPTIONS: LexicalOptions = { k1: 1.2, b: 0.5, titleBoost: 0 };
 
 interface IndexedChunk {
   id: string;
@@ -32,12 +35,51 @@ interface Snapshot {
   owners: Array<[string, Array<[string, string]>]>;
 }
 
-function miniSearchOptions(): Options<IndexedChunk> {
-  return { idField: 'id', fields: ['title', 'text'], storeFields: [], tokenize, processTerm };
+/** Separates a repeated term from its occurrence number in {@link indexTokenize}'s output. */
+const REPEAT = '\u0001';
+
+/**
+ * Processed terms of a field, each repeat tagged with its occurrence number. MiniSearch takes a field's
+ * length to be its number of distinct tokens; tagging repeats makes it the number of indexed terms (stop
+ * words excluded), as in BM25. {@link untag} strips the tag again, so term frequencies are unchanged.
+ */
+function indexTokenize(text: string): string[] {
+  const out: string[] = [];
+  const seen = new Map<string, number>();
+  for (const token of tokenize(text)) {
+    const term = processTerm(token);
+    if (!term) continue;
+    const n = seen.get(term) ?? 0;
+    seen.set(term, n + 1);
+    out.push(n === 0 ? term : `${term}${REPEAT}${n}`);
+  }
+  return out;
+}
+
+function untag(term: string): string {
+  const i = term.indexOf(REPEAT);
+  return i < 0 ? term : term.slice(0, i);
+}
+
+/** Indexed text of a chunk: its document's title as a header line, then the chunk. */
+function withHeader(chunk: IndexedChunk): string {
+  return chunk.title ? `${chunk.title}\n\n${chunk.text}` : chunk.text;
+}
+
+function miniSearchOptions(options: LexicalOptions): Options<IndexedChunk> {
+  return {
+    idField: 'id',
+    fields: options.titleBoost > 0 ? ['title', 'text'] : ['text'],
+    storeFields: [],
+    extractField: (chunk, field) => (field === 'text' ? withHeader(chunk) : chunk[field as keyof IndexedChunk]),
+    tokenize: indexTokenize,
+    processTerm: untag,
+  };
 }
 
 /**
- * BM25 over chunk text and title (MiniSearch). Chunks shared by several documents are indexed once and
+ * BM25 over chunk text headed by its document's title (MiniSearch, with plain BM25 scores: MiniSearch's
+ * bonus for matching more distinct query terms is taken out). Chunks shared by several documents are indexed once and
  * remember their owners; the indexed title is the title of the owner with the smallest id, so the index
  * is the same whatever order documents were added and removed in.
  */
@@ -47,11 +89,12 @@ export class LexicalIndex implements SearchIndex {
   private searchOptions: SearchOptions;
 
   constructor(readonly options: LexicalOptions = DEFAULT_LEXICAL_OPTIONS) {
-    this.ms = new MiniSearch(miniSearchOptions());
+    this.ms = new MiniSearch(miniSearchOptions(options));
     this.searchOptions = {
       combineWith: 'OR',
       prefix: false,
       fuzzy: false,
+      fields: options.titleBoost > 0 ? ['title', 'text'] : ['text'],
       boost: { title: options.titleBoost, text: 1 },
       bm25: { k: options.k1, b: options.b, d: 0 },
     };
@@ -110,10 +153,12 @@ export class LexicalIndex implements SearchIndex {
     const options: SearchOptions = allowed
       ? { ...this.searchOptions, filter: (r) => [...(this.owners.get(r.id as ChunkId)?.keys() ?? [])].some((d) => allowed.has(d)) }
       : this.searchOptions;
+    // MiniSearch multiplies each score by the number of distinct query terms matched; plain BM25 ranks better.
     return this.ms
       .search(query, options)
-      .slice(0, k)
-      .map((r) => ({ chunkId: asChunkId(String(r.id)), score: r.score }));
+      .map((r) => ({ chunkId: asChunkId(String(r.id)), score: r.score / Math.max(1, r.queryTerms.length) }))
+      .sort((x, y) => y.score - x.score)
+      .slice(0, k);
   }
 
   docIds(): Set<DocId> {
@@ -144,7 +189,7 @@ export class LexicalIndex implements SearchIndex {
       throw new DocQaError('schema-version', `lexical index snapshot version ${snapshot.version} is not supported (expected ${LEXICAL_SNAPSHOT_VERSION}); the index will be rebuilt`);
     }
     const index = new LexicalIndex(snapshot.options);
-    index.ms = MiniSearch.loadJS(snapshot.minisearch as Parameters<typeof MiniSearch.loadJS>[0], miniSearchOptions());
+    index.ms = MiniSearch.loadJS(snapshot.minisearch as Parameters<typeof MiniSearch.loadJS>[0], miniSearchOptions(snapshot.options));
     index.owners = new Map(snapshot.owners.map(([c, o]) => [asChunkId(c), new Map(o as Array<[DocId, string]>)]));
     return index;
   }

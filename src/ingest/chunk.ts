@@ -7,7 +7,7 @@
 import type { Block } from '../core/types.ts';
 
 export interface ChunkOptions {
-  /** Largest chunk, in characters. Default 1000; range 100–20000. */
+  /** Largest chunk, in characters. Default 1500; range 100–20000. */
   maxChars: number;
   /** Most characters shared by two consecutive chunks. Default 150; range 0–maxChars/2. */
   overlapChars: number;
@@ -15,7 +15,7 @@ export interface ChunkOptions {
   parentChars: number;
 }
 
-export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxChars: 1000, overlapChars: 150, parentChars: 3000 };
+export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxChars: 1500, overlapChars: 150, parentChars: 3000 };
 
 export interface ChunkSpan {
   block: number;
