@@ -35,6 +35,16 @@ interface Snapshot {
   owners: Array<[string, Array<[string, string]>]>;
 }
 
+/**
+ * Best score first; scores equal to 1e-9 (sums in another order after adds and removes) rank by chunk
+ * id, so results never depend on the order documents were added in.
+ */
+function byScoreThenId(x: Hit, y: Hit): number {
+  const diff = y.score - x.score;
+  if (Math.abs(diff) > 1e-9 * Math.max(1, Math.abs(x.score))) return diff;
+  return x.chunkId < y.chunkId ? -1 : x.chunkId > y.chunkId ? 1 : 0;
+}
+
 /** Separates a repeated term from its occurrence number in {@link indexTokenize}'s output. */
 const REPEAT = '\u0001';
 
@@ -157,7 +167,7 @@ export class LexicalIndex implements SearchIndex {
     return this.ms
       .search(query, options)
       .map((r) => ({ chunkId: asChunkId(String(r.id)), score: r.score / Math.max(1, r.queryTerms.length) }))
-      .sort((x, y) => y.score - x.score)
+      .sort(byScoreThenId)
       .slice(0, k);
   }
 

@@ -51,12 +51,22 @@ function pushTrimmed(text: string, start: number, end: number, out: Range[]): vo
   if (end > start) out.push({ start, end });
 }
 
+/**
+ * Moves a cut position that would split a surrogate pair (an emoji, a rare CJK character) by one:
+ * back for an end, forward for a start, so a range never grows.
+ */
+function safeCut(text: string, i: number, direction: -1 | 1 = -1): number {
+  const code = text.charCodeAt(i);
+  return i > 0 && code >= 0xdc00 && code <= 0xdfff ? i + direction : i;
+}
+
 /** Cuts a range into pieces of at most `max` characters, at spaces where possible. */
 function splitAtSpaces(text: string, r: Range, max: number): Range[] {
   const out: Range[] = [];
   let start = r.start;
   while (r.end - start > max) {
     let cut = text.lastIndexOf(' ', start + max);
+    if (cut <= start) cut = safeCut(text, start + max);
     if (cut <= start) cut = start + max;
     pushTrimmed(text, start, cut, out);
     start = cut;
@@ -104,7 +114,7 @@ function parentOf(text: string, r: Range, parentChars: number): Range {
     const e = text.lastIndexOf(' ', end);
     if (e >= r.end) end = e;
   }
-  return { start: Math.min(start, r.start), end: Math.max(end, r.end) };
+  return { start: safeCut(text, Math.min(start, r.start), 1), end: safeCut(text, Math.max(end, r.end)) };
 }
 
 /** Chunks one block's text; see the module comment. */

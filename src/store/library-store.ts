@@ -1,6 +1,6 @@
 import type { ChunkId, DocId, QueueId } from '../core/ids.ts';
 import { asQueueId } from '../core/ids.ts';
-import type { SerializedError } from '../core/errors.ts';
+import { isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
 import type { BlockRecord, ChunkLocation, ChunkRecord, DocRecord, Manifest, QueueEntry } from '../core/types.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
 import type { IndexEntry } from '../index/search-index.ts';
@@ -31,6 +31,32 @@ function entriesFor(chunks: Iterable<{ id: ChunkId; text: string }>, docId: DocI
 }
 
 /**
+ * Waits for a transaction's requests, then for the transaction itself, and throws the transaction's own
+ * error: when a transaction aborts (quota exceeded, say) its requests fail first with a generic
+ * AbortError, and the real cause is only on the transaction.
+ */
+async function settle(done: Promise<void>, writes: ReadonlyArray<Promise<unknown>>): Promise<void> {
+  done.catch(() => undefined);
+  await Promise.allSettled(writes);
+  await done;
+}
+
+/**
+ * Rolls back a write transaction after an error. A request that throws synchronously (a value that
+ * cannot be cloned, say) does not abort the transaction by itself: without this, the writes issued
+ * before it would commit, leaving half a document (or, when replacing, the old version deleted and
+ * the new one missing). Pending requests and `done` reject with AbortError; those are expected here.
+ */
+function abortQuietly(tx: WriteTx, pending: ReadonlyArray<Promise<unknown>>): void {
+  for (const p of [...pending, tx.done]) p.catch(() => undefined);
+  try {
+    tx.abort();
+  } catch {
+    // Already committed or aborted.
+  }
+}
+
+/**
  * All reads and writes of the library. Every change that must be all-or-nothing is one IndexedDB
  * transaction: a document, its blocks, manifest and chunk locations, and the removal of its queue entry
  * commit together or not at all.
@@ -38,8 +64,12 @@ function entriesFor(chunks: Iterable<{ id: ChunkId; text: string }>, docId: DocI
 export class LibraryStore {
   constructor(readonly db: LibraryDb) {}
 
+  /**
+   * Adds files to the persisted queue in one transaction. When storage is too full to hold them all,
+   * each file is tried alone, and a file that does not fit is recorded as failed with "storage full"
+   * (without its contents), so the person sees which files to add again.
+   */
   async enqueue(items: readonly NewQueueItem[], now = Date.now()): Promise<QueueEntry[]> {
-    const tx = this.db.transaction('queue', 'readwrite');
     const entries = items.map<QueueEntry>((item, i) => ({
       id: queueKey(now, i),
       name: item.name,
@@ -50,8 +80,29 @@ export class LibraryStore {
       addedAt: now,
       state: 'queued',
     }));
-    await Promise.all([...entries.map((e) => tx.store.put(e)), tx.done]);
-    return entries;
+    try {
+      await this.putQueueEntries(entries);
+      return entries;
+    } catch (err) {
+      if (!isQuotaError(err)) throw err;
+    }
+    const stored: QueueEntry[] = [];
+    for (const entry of entries) {
+      try {
+        await this.putQueueEntries([entry]);
+        stored.push(entry);
+      } catch (err) {
+        if (!isQuotaError(err)) throw err;
+        const { blob: _blob, ...rest } = entry;
+        await this.putQueueEntries([{ ...rest, state: 'failed', error: serializeError(err) }]);
+      }
+    }
+    return stored;
+  }
+
+  private async putQueueEntries(entries: readonly QueueEntry[]): Promise<void> {
+    const tx = this.db.transaction('queue', 'readwrite');
+    await settle(tx.done, entries.map((e) => tx.store.put(e)));
   }
 
   /** The oldest entry still waiting, if any. */
@@ -128,8 +179,18 @@ export class LibraryStore {
    * same path) and removing queue entry `queueId`. Returns the index entries added and removed.
    */
   async commitDocument(prepared: PreparedDocument, queueId: QueueId | undefined, replaces: readonly DocId[] = []): Promise<{ added: IndexEntry[]; removed: IndexEntry[] }> {
-    const { doc, blocks, chunks } = prepared;
     const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
+    const writes: Array<Promise<unknown>> = [];
+    try {
+      return await this.commitInTx(tx, writes, prepared, queueId, replaces);
+    } catch (err) {
+      abortQuietly(tx, writes);
+      throw err;
+    }
+  }
+
+  private async commitInTx(tx: WriteTx, writes: Array<Promise<unknown>>, prepared: PreparedDocument, queueId: QueueId | undefined, replaces: readonly DocId[]): Promise<{ added: IndexEntry[]; removed: IndexEntry[] }> {
+    const { doc, blocks, chunks } = prepared;
     const chunkStore = tx.objectStore('chunks');
     const removed: IndexEntry[] = [];
     for (const oldId of replaces) removed.push(...(await this.deleteInTx(tx, oldId)));
@@ -141,7 +202,6 @@ export class LibraryStore {
       entry.locations.push(c.location);
       byChunk.set(c.id, entry);
     }
-    const writes: Array<Promise<unknown>> = [];
     const existing = await Promise.all([...byChunk.keys()].map((id) => chunkStore.get(id)));
     [...byChunk].forEach(([id, { text, locations }], i) => {
       const prior = existing[i]?.locations.filter((l) => l.docId !== doc.id) ?? [];
@@ -151,7 +211,7 @@ export class LibraryStore {
     writes.push(tx.objectStore('manifests').put({ docId: doc.id, chunkIds: chunks.map((c) => c.id), blockCount: blocks.length }));
     blocks.forEach((b, index) => writes.push(tx.objectStore('blocks').put({ ...b, docId: doc.id, index })));
     if (queueId) writes.push(tx.objectStore('queue').delete(queueId));
-    await Promise.all([...writes, tx.done]);
+    await settle(tx.done, writes);
     const added = entriesFor([...byChunk].map(([id, v]) => ({ id, text: v.text })), doc.id, doc.title);
     return { added, removed };
   }
@@ -159,9 +219,14 @@ export class LibraryStore {
   /** Deletes a document, its blocks and its chunk locations (chunks shared with others stay). */
   async deleteDocument(docId: DocId): Promise<IndexEntry[]> {
     const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
-    const removed = await this.deleteInTx(tx, docId);
-    await tx.done;
-    return removed;
+    try {
+      const removed = await this.deleteInTx(tx, docId);
+      await tx.done;
+      return removed;
+    } catch (err) {
+      abortQuietly(tx, []);
+      throw err;
+    }
   }
 
   private async deleteInTx(t: WriteTx, docId: DocId): Promise<IndexEntry[]> {

@@ -1,0 +1,104 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { joinLines, linesToParagraphs, normalizeForId, normalizeText, removeRunningLines } from '../../src/ingest/clean.ts';
+
+describe('normalizeText', () => {
+  it('composes to NFC so visually equal text is byte-equal', () => {
+    const decomposed = 'Cafe\u0301 nai\u0308ve';
+    expect(normalizeText(decomposed)).toBe('Café naïve');
+    expect(normalizeText(decomposed)).toBe(normalizeText('Café naïve'));
+  });
+
+  it('collapses runs of spaces, tabs and no-break spaces, trims lines and the whole text', () => {
+    expect(normalizeText('  alpha \t\u00A0 beta  \n   gamma\u3000delta   ')).toBe('alpha beta\ngamma delta');
+  });
+
+  it('turns CR/LF and Unicode line separators into \\n and keeps at most one blank line', () => {
+    expect(normalizeText('one\r\ntwo\rthree\u2028four')).toBe('one\ntwo\nthree\nfour');
+    expect(normalizeText('para one\n\n\n\n\npara two\n \n \n\npara three')).toBe('para one\n\npara two\n\npara three');
+  });
+
+  it('strips control characters, zero-width spaces and byte-order marks', () => {
+    expect(normalizeText('\uFEFFhel\u200Blo\u0000 wor\u0007ld')).toBe('hello world');
+  });
+
+  it('is idempotent and never leaves double spaces, 3 newlines in a row, or padded lines', () => {
+    const piece = fc.constantFrom('a', 'é', 'e\u0301', ' ', '\t', '\n', '\r\n', '\u00A0', '\u200B', 'x', '中', '\u2029', '  ');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (parts) => {
+        const once = normalizeText(parts.join(''));
+        expect(normalizeText(once)).toBe(once);
+        expect(once).not.toMatch(/ {2}|\n{3}|\t|\r| \n|\n | $|^ /);
+        expect(once).toBe(once.normalize('NFC'));
+      }),
+    );
+  });
+});
+
+describe('normalizeForId', () => {
+  it('collapses all whitespace, including newlines, to single spaces', () => {
+    expect(normalizeForId('  one\n\ntwo \t three  ')).toBe('one two three');
+  });
+});
+
+describe('joinLines', () => {
+  it('re-joins a word broken by a hyphen at the end of a line when the next line starts lower-case', () => {
+    expect(joinLines(['the inter-', 'national treaty'])).toBe('the international treaty');
+    expect(joinLines(['über- ', 'prüfung'])).toBe('überprüfung');
+  });
+
+  it('keeps the hyphen-joined line separate when the next line starts with an upper-case letter or a digit', () => {
+    expect(joinLines(['the Franco-', 'German border'])).toBe('the Franco- German border');
+    expect(joinLines(['pages 10-', '12 apply'])).toBe('pages 10- 12 apply');
+  });
+
+  it('does not join after a hyphen that follows a non-letter', () => {
+    expect(joinLines(['see item 3-', 'below'])).toBe('see item 3- below');
+  });
+
+  it('joins ordinary lines with one space and skips blank lines', () => {
+    expect(joinLines(['  first line ', '', 'second line'])).toBe('first line second line');
+  });
+});
+
+describe('removeRunningLines', () => {
+  const page = (n: number, body: string[]) => ['ACME Confidential Report', ...body, `Page ${n} of 5`];
+
+  it('removes headers and footers that repeat (page numbers masked) on at least 60% of pages', () => {
+    const topics = ['quotas', 'licences', 'inspections', 'penalties', 'appeals'];
+    const body = (t: string) => [`This page is about ${t}.`, '', `More on ${t} follows.`];
+    const pages = topics.map((t, i) => page(i + 1, body(t)));
+    const out = removeRunningLines(pages);
+    out.forEach((p, i) => expect(p).toEqual(body(topics[i]!)));
+  });
+
+  it('removes a header present on exactly 3 of 5 pages (60%) but keeps one on 2 of 5', () => {
+    const pages = [1, 2, 3, 4, 5].map((n) => [n <= 3 ? 'Draft header' : `Unique top ${'x'.repeat(n)}`, `Body text ${'y'.repeat(n)}`, n <= 2 ? 'Rare footer' : `Unique end ${'z'.repeat(n)}`]);
+    const out = removeRunningLines(pages);
+    expect(out.flat()).not.toContain('Draft header');
+    expect(out.flat().filter((l) => l === 'Rare footer')).toHaveLength(2);
+  });
+
+  it('keeps body lines even when they repeat, if they are not at the top or bottom of the page', () => {
+    const pages = [1, 2, 3, 4].map((n) => [`Top ${'a'.repeat(n)}`, `Second ${'b'.repeat(n)}`, 'The same sentence in every body.', `Next to last ${'c'.repeat(n)}`, `Bottom ${'d'.repeat(n)}`]);
+    const out = removeRunningLines(pages);
+    expect(out).toEqual(pages);
+  });
+
+  it('leaves documents with fewer than 3 pages untouched', () => {
+    const pages = [page(1, ['One.']), page(2, ['Two.'])];
+    expect(removeRunningLines(pages)).toEqual(pages);
+    expect(removeRunningLines([page(1, ['Only.'])])).toEqual([page(1, ['Only.'])]);
+  });
+
+  it('keeps empty lines (paragraph breaks)', () => {
+    const pages = [1, 2, 3].map((n) => page(n, [`A ${'p'.repeat(n)}`, '', `B ${'q'.repeat(n)}`]));
+    expect(removeRunningLines(pages).map((p) => p.filter((l) => l === '').length)).toEqual([1, 1, 1]);
+  });
+});
+
+describe('linesToParagraphs', () => {
+  it('splits at blank lines and re-joins hyphenated words inside a paragraph', () => {
+    expect(linesToParagraphs(['This is the inter-', 'national part.', '', '  ', 'Second one.'])).toEqual(['This is the international part.', 'Second one.']);
+  });
+});

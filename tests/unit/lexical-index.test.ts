@@ -1,0 +1,235 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { asChunkId, asDocId, type ChunkId } from '../../src/core/ids.ts';
+import { LexicalIndex, type LexicalOptions } from '../../src/index/lexical-index.ts';
+import type { IndexEntry } from '../../src/index/search-index.ts';
+
+const OPTIONS: LexicalOptions = { k1: 1.2, b: 0.75, titleBoost: 2 };
+
+const entry = (chunk: string, doc: string, text: string, title = ''): IndexEntry => ({ chunkId: asChunkId(chunk), docId: asDocId(doc), text, title });
+const ids = (hits: Array<{ chunkId: ChunkId }>) => hits.map((h) => h.chunkId as string);
+
+describe('LexicalIndex examples', () => {
+  const index = () => {
+    const ix = new LexicalIndex(OPTIONS);
+    ix.add([
+      entry('c1', 'docA', 'The tenants were running late with the payments.', 'Lease'),
+      entry('c2', 'docA', 'The landlord inspected the kitchen.', 'Lease'),
+      entry('c3', 'docB', 'Fisheries quotas were reduced by the treaty.', 'Treaty'),
+    ]);
+    return ix;
+  };
+
+  it('finds words by their stem (runs / running, tenant / tenants)', () => {
+    const ix = index();
+    expect(ids(ix.search('tenant runs', 10))).toEqual(['c1']);
+    expect(ids(ix.search('quota', 10))).toEqual(['c3']);
+    expect(ix.search('zebra', 10)).toEqual([]);
+  });
+
+  it('searches the title too', () => {
+    expect(ids(index().search('treaty', 10))).toEqual(['c3']);
+    expect(ids(index().search('lease', 10)).sort()).toEqual(['c1', 'c2']);
+  });
+
+  it('returns at most k hits, best first', () => {
+    const hits = index().search('lease landlord kitchen', 1);
+    expect(ids(hits)).toEqual(['c2']);
+    const all = index().search('lease landlord kitchen', 10);
+    for (let i = 1; i < all.length; i++) expect(all[i]!.score).toBeLessThanOrEqual(all[i - 1]!.score);
+  });
+
+  it('restricts hits to the documents of a filter', () => {
+    const ix = index();
+    expect(ids(ix.search('treaty lease', 10, { docIds: new Set([asDocId('docB')]) }))).toEqual(['c3']);
+    expect(ix.search('treaty', 10, { docIds: new Set([asDocId('docA')]) })).toEqual([]);
+    expect(ix.search('treaty', 10, { docIds: new Set() })).toEqual([]);
+  });
+
+  it('indexes a chunk shared by two documents once, and keeps it while one owner remains', () => {
+    const ix = new LexicalIndex(OPTIONS);
+    const shared = 'Shared boilerplate about confidentiality obligations.';
+    ix.add([entry('s', 'docA', shared, 'A'), entry('a1', 'docA', 'Only in the first contract.', 'A')]);
+    ix.add([entry('s', 'docB', shared, 'B')]);
+    expect(ix.size).toBe(2);
+    expect(ix.ownersOf(asChunkId('s'))).toEqual(['docA', 'docB']);
+    expect(ids(ix.search('confidentiality', 10))).toEqual(['s']);
+    // Filtering by either owner finds it.
+    expect(ids(ix.search('confidentiality', 10, { docIds: new Set([asDocId('docB')]) }))).toEqual(['s']);
+
+    ix.remove([entry('s', 'docA', shared, 'A'), entry('a1', 'docA', 'Only in the first contract.', 'A')]);
+    expect(ix.size).toBe(1);
+    expect(ix.ownersOf(asChunkId('s'))).toEqual(['docB']);
+    expect([...ix.docIds()]).toEqual(['docB']);
+    expect(ids(ix.search('confidentiality', 10))).toEqual(['s']);
+    expect(ix.search('first contract', 10)).toEqual([]);
+
+    ix.remove([entry('s', 'docB', shared, 'B')]);
+    expect(ix.size).toBe(0);
+    expect(ix.search('confidentiality', 10)).toEqual([]);
+  });
+
+  it('ignores removal of an owner that was never added', () => {
+    const ix = index();
+    ix.remove([entry('c1', 'docZ', 'The tenants were running late with the payments.', 'Other')]);
+    expect(ix.size).toBe(3);
+    expect(ids(ix.search('tenant', 10))).toEqual(['c1']);
+  });
+
+  it('round-trips through serialize/load with identical search results', () => {
+    const ix = index();
+    ix.add([entry('c2', 'docC', 'The landlord inspected the kitchen.', 'Another lease')]);
+    const loaded = LexicalIndex.load(ix.serialize());
+    expect(loaded.size).toBe(ix.size);
+    expect(loaded.docIds()).toEqual(ix.docIds());
+    expect(loaded.options).toEqual(OPTIONS);
+    for (const q of ['tenant', 'landlord kitchen', 'treaty quota', 'lease', 'another']) {
+      expect(loaded.search(q, 10)).toEqual(ix.search(q, 10));
+    }
+    // The loaded index keeps working: removing an owner and adding a chunk behave as on the original.
+    loaded.remove([entry('c2', 'docA', 'The landlord inspected the kitchen.', 'Lease')]);
+    ix.remove([entry('c2', 'docA', 'The landlord inspected the kitchen.', 'Lease')]);
+    loaded.add([entry('c4', 'docB', 'Penalties for late payments.', 'Treaty')]);
+    ix.add([entry('c4', 'docB', 'Penalties for late payments.', 'Treaty')]);
+    for (const q of ['landlord', 'payments late', 'another lease']) expect(loaded.search(q, 10)).toEqual(ix.search(q, 10));
+  });
+
+  it('refuses a snapshot of an unknown version with code schema-version', () => {
+    const snapshot = JSON.parse(index().serialize()) as { version: number };
+    snapshot.version = 999;
+    expect(() => LexicalIndex.load(JSON.stringify(snapshot))).toThrow(expect.objectContaining({ code: 'schema-version' }));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Incremental updates equal a rebuild from scratch.
+
+const VOCAB = ['tenant', 'tenants', 'landlord', 'deposit', 'kitchen', 'treaty', 'quota', 'fish', 'appeal', 'court', 'running', 'payment', 'the', 'of'];
+/** A small pool of chunk texts, so documents overlap (share chunks). */
+const POOL = [
+  'tenant deposit kitchen',
+  'the landlord kept the deposit of the tenant',
+  'treaty quota fish fish',
+  'appeal to the court',
+  'running payment payment payment late',
+  'tenants running to court',
+  'kitchen',
+  'fish quota treaty appeal landlord tenant deposit',
+];
+const TITLES = ['', 'Lease', 'Treaty of fish', 'court appeal', 'Landlord notes'];
+const DOCS = ['d0', 'd1', 'd2', 'd3', 'd4', 'd5'];
+const QUERIES = [...VOCAB, 'tenant deposit', 'fish treaty court', 'landlord kitchen payment', 'the of', 'lease', 'notes appeal', 'zebra'];
+
+type Content = { chunks: number[]; title: string };
+type Op =
+  | { kind: 'add'; doc: string; content: Content }
+  | { kind: 'replace-same'; doc: string; content: Content }
+  | { kind: 'replace-new'; doc: string; next: string; content: Content }
+  | { kind: 'delete'; doc: string };
+
+const content = fc.record({ chunks: fc.uniqueArray(fc.nat(POOL.length - 1), { minLength: 1, maxLength: 4 }), title: fc.constantFrom(...TITLES) });
+const docName = fc.constantFrom(...DOCS);
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), doc: docName, content }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('replace-same' as const), doc: docName, content }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('replace-new' as const), doc: docName, next: docName, content }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), doc: docName }) },
+);
+
+const entriesOf = (doc: string, c: Content): IndexEntry[] => c.chunks.map((i) => entry(`c${i}`, doc, POOL[i]!, c.title));
+
+/** Applies operations as the library does, keeping the model (surviving documents) alongside. */
+function applyOps(ops: readonly Op[]): { index: LexicalIndex; docs: Map<string, Content> } {
+  const index = new LexicalIndex(OPTIONS);
+  const docs = new Map<string, Content>();
+  for (const o of ops) {
+    const old = docs.get(o.doc);
+    switch (o.kind) {
+      case 'add':
+        if (old) break;
+        index.add(entriesOf(o.doc, o.content));
+        docs.set(o.doc, o.content);
+        break;
+      case 'replace-same':
+        if (!old) break;
+        index.remove(entriesOf(o.doc, old));
+        index.add(entriesOf(o.doc, o.content));
+        docs.set(o.doc, o.content);
+        break;
+      case 'replace-new':
+        // A changed file gets a new id; the library adds the new version before removing the old one.
+        if (!old || docs.has(o.next)) break;
+        index.add(entriesOf(o.next, o.content));
+        index.remove(entriesOf(o.doc, old));
+        docs.delete(o.doc);
+        docs.set(o.next, o.content);
+        break;
+      case 'delete':
+        if (!old) break;
+        index.remove(entriesOf(o.doc, old));
+        docs.delete(o.doc);
+        break;
+    }
+  }
+  return { index, docs };
+}
+
+function rebuild(docs: Map<string, Content>, reverse = false): LexicalIndex {
+  const index = new LexicalIndex(OPTIONS);
+  const order = [...docs].sort(([a], [b]) => (a < b ? -1 : 1));
+  if (reverse) order.reverse();
+  for (const [doc, c] of order) index.add(entriesOf(doc, c));
+  return index;
+}
+
+function expectSameIndex(actual: LexicalIndex, expected: LexicalIndex): void {
+  expect(actual.size).toBe(expected.size);
+  expect([...actual.docIds()].sort()).toEqual([...expected.docIds()].sort());
+  POOL.forEach((_, i) => expect(actual.ownersOf(asChunkId(`c${i}`))).toEqual(expected.ownersOf(asChunkId(`c${i}`))));
+  for (const q of QUERIES) {
+    const a = actual.search(q, 20);
+    const e = expected.search(q, 20);
+    expect(ids(a), `query ${JSON.stringify(q)}`).toEqual(ids(e));
+    a.forEach((h, i) => expect(Math.abs(h.score - e[i]!.score), `score for ${JSON.stringify(q)}`).toBeLessThan(1e-9));
+    const filter = { docIds: new Set([asDocId('d0'), asDocId('d3')]) };
+    expect(ids(actual.search(q, 20, filter)), `filtered query ${JSON.stringify(q)}`).toEqual(ids(expected.search(q, 20, filter)));
+  }
+}
+
+describe('LexicalIndex incremental updates', () => {
+  // Pinned from the property below (fast-check seed -144689981, shrunk). Two chunks score exactly the
+  // same for "tenant"; the incremental index returns them in insertion order (c5, c0) while a rebuild
+  // returns (c0, c5), so the order of equally good passages changes when the index is rebuilt at start-up.
+  // Fails until LexicalIndex.search breaks ties deterministically (src/index/lexical-index.ts).
+  it('orders equally scored hits the same as a rebuild (pinned counterexample)', () => {
+    const ops: Op[] = [
+      { kind: 'add', doc: 'd1', content: { chunks: [0], title: '' } },
+      { kind: 'replace-same', doc: 'd1', content: { chunks: [5], title: 'court appeal' } },
+      { kind: 'add', doc: 'd0', content: { chunks: [0], title: 'court appeal' } },
+    ];
+    const { index, docs } = applyOps(ops);
+    expectSameIndex(index, rebuild(docs));
+  });
+
+  // Pinned from the property below (another run, shrunk): no removal at all, only insertion order. Adding
+  // d0 then d5 ranks the tied chunks (c0, c5); building from d5 then d0 ranks them (c5, c0).
+  it('orders equally scored hits independently of the order documents were added (pinned counterexample)', () => {
+    const { index, docs } = applyOps([
+      { kind: 'add', doc: 'd0', content: { chunks: [0], title: 'Treaty of fish' } },
+      { kind: 'add', doc: 'd5', content: { chunks: [5, 0], title: 'Landlord notes' } },
+    ]);
+    expectSameIndex(index, rebuild(docs, true));
+  });
+
+  it('equals an index rebuilt from the surviving documents after any sequence of add / replace / delete', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 25 }), (ops) => {
+        const { index, docs } = applyOps(ops);
+        expectSameIndex(index, rebuild(docs));
+        expectSameIndex(index, rebuild(docs, true));
+        expectSameIndex(LexicalIndex.load(index.serialize()), rebuild(docs));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

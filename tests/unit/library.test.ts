@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import type { IncomingFile } from '../../src/core/library-api.ts';
+import type { Answer, LibraryEvent } from '../../src/core/types.ts';
+import type { ChunkOptions } from '../../src/ingest/chunk.ts';
+import { Library } from '../../src/library/library.ts';
+import { LibraryStore } from '../../src/store/library-store.ts';
+import { openLibraryDb } from '../../src/store/schema.ts';
+
+const CHUNK: ChunkOptions = { maxChars: 300, overlapChars: 40, parentChars: 900 };
+
+const LEASE = `# Lease agreement
+
+## Payment
+
+The tenant pays the monthly rent of 950 euros on the first day of each month, by bank transfer.
+
+## Repairs
+
+The landlord repairs the heating within ten days of a written notice.
+`;
+const LEASE_V2 = LEASE.replace('on the first day of each month', 'on the fifth day of each month');
+
+const LOAN = `# Loan contract
+
+## Instalments
+
+The borrower repays the loan of 12000 euros in twenty-four monthly instalments.
+
+## Guarantee
+
+A guarantor signs for the borrower and answers for unpaid instalments.
+`;
+
+const file = (name: string, text: string, folder = ''): IncomingFile => ({ name, folder, blob: new Blob([text]) });
+
+let dbCount = 0;
+const freshName = () => `library-test-${Date.now()}-${dbCount++}`;
+
+async function openLibrary(name: string, writer: boolean) {
+  const events: LibraryEvent[] = [];
+  const library = new Library(new LibraryStore(await openLibraryDb(name)), (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs: 60_000 });
+  await library.open();
+  if (writer) await library.startWriting();
+  return { library, events };
+}
+
+const sources = (a: Answer) => a.citations.map((c) => `${c.passage.docName} · ${c.passage.label}`);
+const doneEvents = (events: LibraryEvent[]) => events.flatMap((e) => (e.type === 'file-done' ? [`${e.path}: ${e.outcome}`] : []));
+
+describe('Library end to end (fake-indexeddb)', () => {
+  it('indexes queued files, reports progress and failures, answers with citations, survives a restart and deletes', async () => {
+    const name = freshName();
+    const { library, events } = await openLibrary(name, true);
+
+    await library.enqueue([file('lease.md', LEASE, 'contracts'), file('notes.xyz', 'some notes'), file('empty.txt', ''), file('loan.md', LOAN, 'contracts')]);
+    await library.processQueue();
+
+    // Every file reports progress; good files are indexed even though others failed.
+    for (const path of ['contracts/lease.md', 'notes.xyz', 'empty.txt', 'contracts/loan.md']) {
+      expect(events.some((e) => e.type === 'file-progress' && e.path === path)).toBe(true);
+    }
+    expect(doneEvents(events)).toEqual(['contracts/lease.md: indexed', 'contracts/loan.md: indexed']);
+    const failed = events.flatMap((e) => (e.type === 'file-failed' ? [e] : []));
+    expect(failed.map((e) => [e.path, e.error.code])).toEqual([
+      ['notes.xyz', 'unsupported-type'],
+      ['empty.txt', 'empty-file'],
+    ]);
+    expect(failed[0]!.error.message).toContain('notes.xyz: unsupported file type');
+    expect(failed[1]!.error.message).toContain('empty.txt: the file is empty');
+    const lastQueue = events.filter((e) => e.type === 'queue').at(-1);
+    expect(lastQueue).toMatchObject({ done: 4, total: 4 });
+
+    const items = await library.listLibrary();
+    expect(items.map((i) => `${i.kind} ${i.path}`)).toEqual(['document contracts/lease.md', 'document contracts/loan.md', 'failed notes.xyz', 'failed empty.txt']);
+
+    const rent = await library.ask('When does the tenant pay the rent?');
+    expect(sources(rent)[0]).toBe('lease.md · Lease agreement › Payment');
+    expect(rent.citations[0]!.n).toBe(1);
+    expect(rent.segments[0]).toEqual({ text: expect.stringContaining('first day of each month'), cite: 1 });
+
+    const guarantor = await library.ask('who is the guarantor for unpaid instalments');
+    expect(sources(guarantor)[0]).toBe('loan.md · Loan contract › Guarantee');
+    const source = await library.getSource(guarantor.citations[0]!.passage.docId, guarantor.citations[0]!.passage.block, 0, 5);
+    expect(source.text).toContain('A guarantor signs for the borrower');
+
+    // Filters restrict the answer to a folder or type.
+    expect((await library.ask('rent', { folders: ['elsewhere'] })).citations).toEqual([]);
+    expect(sources(await library.ask('rent', { folders: ['contracts'], types: ['markdown'] }))[0]).toBe('lease.md · Lease agreement › Payment');
+
+    // The same file again is recognised; a changed version with the same path replaces the old one.
+    events.length = 0;
+    await library.enqueue([file('lease.md', LEASE, 'contracts')]);
+    await library.processQueue();
+    expect(doneEvents(events)).toEqual(['contracts/lease.md: already-in-library']);
+    events.length = 0;
+    await library.enqueue([file('lease.md', LEASE_V2, 'contracts')]);
+    await library.processQueue();
+    expect(doneEvents(events)).toEqual(['contracts/lease.md: replaced']);
+    const rent2 = await library.ask('When does the tenant pay the rent?');
+    expect(rent2.segments[0]!.text).toContain('fifth day of each month');
+    expect(rent2.citations.map((c) => c.passage.window).join(' ')).not.toContain('first day of each month');
+    expect((await library.listLibrary()).filter((i) => i.kind === 'document')).toHaveLength(2);
+
+    // A second library on the same database (another tab, or the next visit) answers the same.
+    await library.saveSnapshot();
+    const { library: second } = await openLibrary(name, false);
+    expect(second.indexedChunks).toBe(library.indexedChunks);
+    for (const q of ['When does the tenant pay the rent?', 'who is the guarantor for unpaid instalments', 'heating repairs']) {
+      expect(await second.ask(q)).toEqual(await library.ask(q));
+    }
+
+    // Deleting a document removes its passages, here and (after reconcile) in a library opened later
+    // from the now stale snapshot.
+    const loanId = guarantor.citations[0]!.passage.docId;
+    await library.deleteDocument(loanId);
+    expect(sources(await library.ask('who is the guarantor for unpaid instalments'))).not.toContainEqual(expect.stringContaining('loan.md'));
+    const { library: third } = await openLibrary(name, false);
+    expect(third.indexedChunks).toBe(library.indexedChunks);
+    expect(sources(await third.ask('who is the guarantor for unpaid instalments'))).not.toContainEqual(expect.stringContaining('loan.md'));
+    expect(sources(await third.ask('When does the tenant pay the rent?'))[0]).toBe('lease.md · Lease agreement › Payment');
+    await expect(third.getSource(loanId, 0, 0, 1)).rejects.toMatchObject({ message: expect.stringContaining('no longer in the library') });
+    await library.saveSnapshot();
+  });
+
+  it('continues a queue left over from a previous session when a writer starts', async () => {
+    const name = freshName();
+    const { library: reader } = await openLibrary(name, false);
+    await reader.enqueue([file('loan.md', LOAN)]);
+    expect((await reader.listLibrary()).map((i) => i.kind)).toEqual(['queued']);
+
+    const { library: writer, events } = await openLibrary(name, true);
+    expect(doneEvents(events)).toEqual(['loan.md: indexed']);
+    expect(sources(await writer.ask('monthly instalments of the loan'))[0]).toBe('loan.md · Loan contract › Instalments');
+    await writer.saveSnapshot();
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { asChunkId, asDocId, type ChunkId, type DocId } from '../../src/core/ids.ts';
+import type { BlockRecord, ChunkRecord, DocRecord, DocType } from '../../src/core/types.ts';
+import { LexicalIndex } from '../../src/index/lexical-index.ts';
+import { allowedDocuments, retrievePassages, type PassageSource } from '../../src/retrieve/retrieve.ts';
+
+function doc(id: string, folder: string, type: DocType, tags: string[] = []): DocRecord {
+  const name = `${id}.${type === 'markdown' ? 'md' : type}`;
+  return { id: asDocId(id), name, folder, path: folder ? `${folder}/${name}` : name, type, size: 1, title: id, addedAt: 0, tags, chunkCount: 1 };
+}
+
+const DOCS = [doc('a', 'cases/2024', 'pdf', ['urgent']), doc('b', 'cases', 'markdown'), doc('c', 'casework', 'pdf', ['urgent', 'tax']), doc('d', '', 'text', ['tax'])];
+const ids = (s: Set<DocId> | undefined) => (s ? [...s].sort() : s);
+
+describe('allowedDocuments', () => {
+  it('allows everything without a filter or with an empty one', () => {
+    expect(allowedDocuments(DOCS, undefined)).toBeUndefined();
+    expect(allowedDocuments(DOCS, {})).toBeUndefined();
+    expect(allowedDocuments(DOCS, { folders: [], tags: [] })).toBeUndefined();
+  });
+
+  it('filters by folder including sub-folders, but not folders that merely share a prefix', () => {
+    expect(ids(allowedDocuments(DOCS, { folders: ['cases'] }))).toEqual(['a', 'b']);
+    expect(ids(allowedDocuments(DOCS, { folders: ['cases/2024'] }))).toEqual(['a']);
+  });
+
+  it('filters by type and by any of the tags, combining fields with AND', () => {
+    expect(ids(allowedDocuments(DOCS, { types: ['pdf'] }))).toEqual(['a', 'c']);
+    expect(ids(allowedDocuments(DOCS, { tags: ['tax'] }))).toEqual(['c', 'd']);
+    expect(ids(allowedDocuments(DOCS, { tags: ['urgent', 'tax'] }))).toEqual(['a', 'c', 'd']);
+    expect(ids(allowedDocuments(DOCS, { types: ['pdf'], tags: ['tax'] }))).toEqual(['c']);
+    expect(ids(allowedDocuments(DOCS, { folders: ['cases'], tags: ['tax'] }))).toEqual([]);
+    expect(ids(allowedDocuments(DOCS, { docIds: [asDocId('b'), asDocId('d')], types: ['text'] }))).toEqual(['d']);
+  });
+});
+
+describe('retrievePassages', () => {
+  // Two blocks per document; the text is repeated per document so every document can answer.
+  const BLOCK_TEXT = 'The rent is due on the first day.\n\nHeating repairs are made within ten days.';
+  function setup() {
+    const index = new LexicalIndex({ k1: 1.2, b: 0.75, titleBoost: 0 });
+    const chunks = new Map<ChunkId, ChunkRecord>();
+    const blocks = new Map<string, BlockRecord>();
+    for (const d of DOCS) {
+      blocks.set(`${d.id}:0`, { docId: d.id, index: 0, label: `${d.name} page 1`, page: 1, text: BLOCK_TEXT });
+      const sentences = BLOCK_TEXT.split('\n\n');
+      sentences.forEach((s, i) => {
+        const id = asChunkId(`${d.id}-${i}-${s}`);
+        const start = BLOCK_TEXT.indexOf(s);
+        chunks.set(id, { id, text: s, locations: [{ docId: d.id, block: 0, start, end: start + s.length, parentStart: 0, parentEnd: BLOCK_TEXT.length, ordinal: i }] });
+        index.add([{ chunkId: id, docId: d.id, text: s, title: d.title }]);
+      });
+    }
+    const source: PassageSource = {
+      listDocuments: async () => DOCS,
+      getChunks: async (list) => list.map((id) => chunks.get(id)),
+      getBlock: async (docId, i) => blocks.get(`${docId}:${i}`),
+    };
+    return { index, source };
+  }
+
+  it('resolves hits to their parent window with the hit range inside it', async () => {
+    const { index, source } = setup();
+    const passages = await retrievePassages(index, source, 'heating repairs', { k: 10 });
+    expect(passages.length).toBe(DOCS.length);
+    for (const p of passages) {
+      expect(p.window).toBe(BLOCK_TEXT);
+      expect(p.window.slice(p.hitStart, p.hitEnd)).toBe('Heating repairs are made within ten days.');
+      expect(p.label).toBe(`${p.docName} page 1`);
+      expect(p.page).toBe(1);
+    }
+  });
+
+  it('returns one passage per parent window (the best chunk in it)', async () => {
+    const { index, source } = setup();
+    const passages = await retrievePassages(index, source, 'rent heating', { k: 10 });
+    expect(new Set(passages.map((p) => p.docId)).size).toBe(passages.length);
+  });
+
+  it('keeps only passages of documents the filter allows, and at most k', async () => {
+    const { index, source } = setup();
+    const tax = await retrievePassages(index, source, 'rent', { k: 10, filter: { tags: ['tax'] } });
+    expect(tax.map((p) => p.docId).sort()).toEqual(['c', 'd']);
+    expect(await retrievePassages(index, source, 'rent', { k: 10, filter: { folders: ['nowhere'] } })).toEqual([]);
+    expect(await retrievePassages(index, source, 'rent', { k: 1 })).toHaveLength(1);
+  });
+});
