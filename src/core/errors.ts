@@ -55,3 +55,8 @@ export function isQuotaError(err: unknown): boolean {
   if (e instanceof DocQaError) return e.code === 'storage-full';
   return false;
 }
+
+/** Prefixes a file's name to an error message that does not name it yet ("a.pdf: storage full: …"). */
+export function forFile(error: SerializedError, name: string): SerializedError {
+  return error.message.startsWith(`${name}:`) ? error : { ...error, message: `${name}: ${error.message}` };
+}

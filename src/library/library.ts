@@ -1,4 +1,4 @@
-import { DocQaError, serializeError } from '../core/errors.ts';
+import { DocQaError, forFile, serializeError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
 import type { Answer, DocRecord, LibraryEvent, LibraryItem, QueueEntry, SearchFilter, SourceView } from '../core/types.ts';
@@ -134,7 +134,7 @@ export class Library {
         this.scheduleSnapshot();
       }
     } catch (err) {
-      const error = serializeError(err);
+      const error = forFile(serializeError(err), entry.name);
       if (error.code === 'internal') console.error(err);
       await this.store.failQueued(entry.id, error);
       this.emit({ type: 'file-failed', queueId: entry.id, path: entry.path, error });

@@ -1,6 +1,6 @@
 import type { ChunkId, DocId, QueueId } from '../core/ids.ts';
 import { asQueueId } from '../core/ids.ts';
-import { isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
+import { forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
 import type { BlockRecord, ChunkLocation, ChunkRecord, DocRecord, Manifest, QueueEntry } from '../core/types.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
 import type { IndexEntry } from '../index/search-index.ts';
@@ -94,7 +94,7 @@ export class LibraryStore {
       } catch (err) {
         if (!isQuotaError(err)) throw err;
         const { blob: _blob, ...rest } = entry;
-        await this.putQueueEntries([{ ...rest, state: 'failed', error: serializeError(err) }]);
+        await this.putQueueEntries([{ ...rest, state: 'failed', error: forFile(serializeError(err), entry.name) }]);
       }
     }
     return stored;

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
+import { askQuestion, libraryStatus, waitForQueueEmpty } from '../support/app-page.ts';
+import { writeTree } from '../support/fixture-folder.ts';
+import { junkBytes, makeCorruptDocx, makePasswordPdf, makePdf, makeScannedPdf } from '../support/fixtures.ts';
+
+/** About `mb` megabytes of varied prose, with one findable sentence near the end. */
+function bigText(mb: number): string {
+  const words = ['harvest', 'river', 'ledger', 'copper', 'meadow', 'signal', 'lantern', 'orchard', 'vessel', 'granite', 'summit', 'canvas'];
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < mb * 1024 * 1024; i++) {
+    const p = `Paragraph ${i}: the ${words[i % 12]} and the ${words[(i * 7) % 12]} met near the ${words[(i * 5) % 12]} in year ${1000 + (i % 900)}.`;
+    parts.push(p);
+    size += p.length + 2;
+  }
+  parts.splice(parts.length - 10, 0, 'The zeppelin hangar inventory lists exactly forty-two spare propellers.');
+  return parts.join('\n\n');
+}
+
+describe('bad input: a clear per-file status, the rest proceeds', () => {
+  let served: Served;
+  let session: Awaited<ReturnType<typeof openSession>>;
+  let page: Page;
+
+  beforeAll(async () => {
+    served = await serveApp();
+    session = await openSession();
+    page = await session.newPage();
+    await page.goto(served.url);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await served?.close();
+    await removeProfile(session.profileDir);
+  });
+
+  it('gives each broken file its own message and indexes the good ones, including a 50 MB text file', async () => {
+    const good = '# Minutes\n\nThe committee approved the new bicycle shelter.\n';
+    const dir = await writeTree({
+      'empty.txt': new Uint8Array(),
+      'junk.pdf': junkBytes(),
+      'secret.pdf': makePasswordPdf(),
+      'scan.pdf': await makeScannedPdf(),
+      'broken.docx': await makeCorruptDocx(),
+      'photo.png': junkBytes(512),
+      'latin1.txt': Uint8Array.from(Buffer.from('Le caf\xe9 du march\xe9 ouvre \xe0 sept heures.', 'latin1')),
+      '📄 minutes.md': good,
+      'copy of minutes.md': good,
+      'תקציר.txt': 'שלום עולם. The abstract mentions the lighthouse keeper.',
+      'big.txt': bigText(50),
+      'report.pdf': await makePdf([{ lines: ['Quarterly report', '', 'Revenue grew by nine percent in the third quarter.'] }]),
+    }, 'inbox');
+    await page.getByLabel('Add a folder').setInputFiles(dir);
+
+    // While the big file indexes, the page stays responsive and shows per-file progress.
+    await page.waitForFunction(() => [...document.querySelectorAll('ul[aria-label="Library"] .status')].some((s) => /^Indexing \d+%$/.test(s.textContent ?? '')), undefined, { timeout: 60_000 });
+    await page.getByLabel('Ask a question').fill('typing works while indexing');
+    await expect(page.getByLabel('Ask a question').inputValue()).resolves.toBe('typing works while indexing');
+
+    await waitForQueueEmpty(page, 170_000);
+    const rows = Object.fromEntries((await libraryStatus(page)).map((r) => [r.name, r.status]));
+    expect(rows).toMatchObject({
+      'empty.txt': 'empty.txt: the file is empty',
+      'junk.pdf': expect.stringContaining('junk.pdf: this PDF could not be read'),
+      'secret.pdf': 'secret.pdf: password-protected: remove the password and add it again',
+      'scan.pdf': expect.stringContaining('scan.pdf: no text layer: OCR is not supported'),
+      'broken.docx': expect.stringContaining('broken.docx: this Word file could not be read'),
+      'photo.png': expect.stringContaining('photo.png: unsupported file type'),
+      'latin1.txt': 'Indexed',
+      'תקציר.txt': 'Indexed',
+      'big.txt': 'Indexed',
+      'report.pdf': 'Indexed',
+    });
+    // The same bytes twice in one drop: one document, and a message for the other.
+    const minutes = ['📄 minutes.md', 'copy of minutes.md'].filter((n) => rows[n] === 'Indexed');
+    expect(minutes).toHaveLength(1);
+    await expect(page.getByRole('list', { name: 'Activity' }).textContent()).resolves.toContain('already in library');
+
+    expect(await askQuestion(page, 'How many spare propellers in the zeppelin hangar?')).toContain('forty-two spare propellers');
+    expect(await askQuestion(page, 'café march')).toContain('Le café du marché');
+    expect(await askQuestion(page, 'bicycle shelter')).toContain('approved the new bicycle shelter');
+  });
+
+  it('fails a file with "storage full" when the quota runs out, keeps nothing of it, and goes on', async () => {
+    const origin = new URL(served.url).origin;
+    const cdp = await session.context.newCDPSession(page);
+    const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 2 * 1024 * 1024 });
+    const before = (await libraryStatus(page)).length;
+    // huge-notes.txt does not even fit in the queue; medium-notes.txt fits there but not once indexed.
+    const dir = await writeTree({ 'huge-notes.txt': bigText(8), 'medium-notes.txt': bigText(1.2) }, 'quota');
+    await page.getByLabel('Add a folder').setInputFiles(dir);
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('ul[aria-label="Library"] li')].filter((li) => /(huge|medium)-notes\.txt/.test(li.textContent ?? '') && li.textContent?.includes('storage full')).length === 2,
+      undefined,
+      { timeout: 60_000 },
+    );
+    for (const name of ['huge-notes.txt', 'medium-notes.txt']) {
+      const row = (await libraryStatus(page)).find((r) => r.name === name);
+      expect(row?.status).toBe(`${name}: storage full: delete documents or free disk space`);
+    }
+
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+    const small = await writeTree({ 'after.md': '# After\n\nThe orchard ladder is stored in the barn.\n' }, 'later');
+    await page.getByLabel('Add a folder').setInputFiles(small);
+    await page.waitForFunction(() => [...document.querySelectorAll('ul[aria-label="Library"] li')].some((li) => li.textContent?.includes('after.md') && li.textContent.includes('Indexed')), undefined, { timeout: 60_000 });
+    expect((await libraryStatus(page)).length).toBe(before + 3);
+    const answer = await askQuestion(page, 'orchard ladder barn');
+    expect(answer).toContain('stored in the barn');
+    // Nothing of the failed files was kept: their text is not searchable.
+    await askQuestion(page, 'zeppelin hangar spare propellers');
+    const sources = (await page.getByRole('list', { name: 'Sources' }).textContent()) ?? '';
+    expect(sources).toContain('big.txt');
+    expect(sources).not.toMatch(/(huge|medium)-notes/);
+  });
+});
