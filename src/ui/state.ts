@@ -54,9 +54,13 @@ function onEvent(event: LibraryEvent): void {
   }
 }
 
+/** Throttled, not debounced: a fast stream of changes still refreshes the list every 150 ms. */
 function scheduleRefresh(): void {
-  clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(() => void refresh(), 50);
+  if (refreshTimer !== undefined) return;
+  refreshTimer = setTimeout(() => {
+    refreshTimer = undefined;
+    void refresh();
+  }, 150);
 }
 
 async function refresh(): Promise<void> {

@@ -28,6 +28,13 @@ describe('1,000 small files in one drop', () => {
     // The page answers input while the worker indexes.
     await page.getByLabel('Ask a question').fill('still typing');
     await expect(page.getByLabel('Ask a question').inputValue()).resolves.toBe('still typing');
+    // Files indexed so far are searchable while the rest of the drop is still queued.
+    await page.waitForFunction(() => [...document.querySelectorAll('ul[aria-label="Library"] .status')].filter((x) => x.textContent === 'Indexed').length >= 50, undefined, { timeout: 60_000 });
+    const early = (await libraryStatus(page)).find((r) => r.status === 'Indexed')!;
+    const n = Number(/note-(\d+)/.exec(early.name)![1]);
+    const partial = await libraryStatus(page);
+    expect(partial.filter((r) => r.status === 'Queued').length).toBeGreaterThan(0);
+    expect(await askQuestion(page, `which folder is on shelf ${n}`)).toContain(`folder number ${n * 3}`);
     await waitForIndexed(page, 1000, 170_000);
     expect(await libraryStatus(page)).toHaveLength(1000);
     expect(await askQuestion(page, 'which folder is on shelf 777')).toContain('folder number 2331');

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
+import { askQuestion, libraryStatus, waitForIndexed } from '../support/app-page.ts';
+
+describe('drag and drop, and the keyboard', () => {
+  let served: Served;
+  let session: Awaited<ReturnType<typeof openSession>>;
+  let page: Page;
+
+  beforeAll(async () => {
+    served = await serveApp();
+    session = await openSession();
+    page = await session.newPage();
+    await page.goto(served.url);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await served?.close();
+    await removeProfile(session.profileDir);
+  });
+
+  it('indexes files dropped on the drop zone', async () => {
+    const transfer = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['# Boat\n\n## Engine\n\nChange the engine oil every hundred hours.\n'], 'boat.md', { type: 'text/markdown' }));
+      dt.items.add(new File(['<h1>Sails</h1><p>Rinse the sails with fresh water after sailing.</p>'], 'sails.html', { type: 'text/html' }));
+      return dt;
+    });
+    await page.dispatchEvent('[aria-label="Drop documents here"]', 'drop', { dataTransfer: transfer });
+    await waitForIndexed(page, 2);
+    expect((await libraryStatus(page)).map((r) => r.name).sort()).toEqual(['boat.md', 'sails.html']);
+  });
+
+  it('works from the keyboard: ask, follow a citation, close the source', async () => {
+    await page.getByLabel('Ask a question').focus();
+    await page.keyboard.type('How often to change the engine oil?');
+    await page.keyboard.press('Enter');
+    await page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: '[1]' }).waitFor();
+    // Tab from the question box reaches the first citation link.
+    await page.getByLabel('Ask a question').focus();
+    let focused = '';
+    for (let i = 0; i < 10 && focused !== '[1]'; i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
+    }
+    expect(focused).toBe('[1]');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Source' });
+    await dialog.waitFor();
+    await expect(dialog.locator('mark').textContent()).resolves.toContain('Change the engine oil every hundred hours.');
+    await expect(dialog.textContent()).resolves.toContain('Boat › Engine');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await askQuestion(page, 'rinse sails')).toContain('fresh water');
+  });
+
+  it('shows a visible focus ring on keyboard focus', async () => {
+    await page.getByLabel('Ask a question').focus();
+    await page.keyboard.press('Tab');
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline).not.toBe('none');
+  });
+});
