@@ -107,6 +107,9 @@ export interface LibraryItem {
   type?: DocType;
   tags?: string[];
   pages?: number;
+  size?: number;
+  title?: string;
+  addedAt?: number;
   error?: SerializedError;
 }
 

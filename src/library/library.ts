@@ -207,9 +207,12 @@ export class Library {
       type: d.type,
       tags: d.tags,
       pages: d.pages,
+      size: d.size,
+      title: d.title,
+      addedAt: d.addedAt,
     }));
     for (const q of queue) {
-      items.push({ key: `queue:${q.id}`, kind: q.state === 'failed' ? 'failed' : 'queued', name: q.name, path: q.path, queueId: q.id, error: q.error });
+      items.push({ key: `queue:${q.id}`, kind: q.state === 'failed' ? 'failed' : 'queued', name: q.name, path: q.path, queueId: q.id, size: q.size, error: q.error });
     }
     return items;
   }

@@ -8,6 +8,23 @@ function statusOf(item: LibraryItem, percent: number | undefined): string {
   return percent === undefined ? 'Queued' : `Indexing ${percent}%`;
 }
 
+const TYPE_NAMES: Record<string, string> = { pdf: 'PDF', docx: 'Word', html: 'HTML', markdown: 'Markdown', text: 'Text' };
+
+function formatSize(n: number): string {
+  return n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** "PDF · 12 pages · 340 KB · added 30 Nov 2026", and the title when it differs from the name. */
+function metaOf(item: LibraryItem): string {
+  const parts = [
+    item.type ? TYPE_NAMES[item.type] : undefined,
+    item.pages ? `${item.pages} page${item.pages === 1 ? '' : 's'}` : undefined,
+    item.size !== undefined ? formatSize(item.size) : undefined,
+    item.addedAt ? `added ${new Date(item.addedAt).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}` : undefined,
+  ];
+  return parts.filter(Boolean).join(' · ');
+}
+
 function TagEditor({ item }: { item: LibraryItem }) {
   return (
     <input
@@ -40,7 +57,9 @@ export function LibraryPanel() {
                 <span class="name" title={item.path}>
                   {item.name}
                 </span>
+                {item.title && item.title !== item.name && <span class="title">{item.title}</span>}
                 {item.path !== item.name && <span class="folder">{item.path.slice(0, -item.name.length - 1)}</span>}
+                {item.kind === 'document' && <span class="meta">{metaOf(item)}</span>}
                 <span class={`status ${item.kind}`}>{status}</span>
               </div>
               <div class="item-actions">
