@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Citation, DocType, SearchFilter } from '../core/types.ts';
-import { answer, ask, askError, asking, items, openSource } from './state.ts';
+import { answer, answerSeq, ask, askError, asking, items, openSource } from './state.ts';
 
 function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
   const parts = [];
@@ -37,7 +37,7 @@ function Filters({ onChange }: { onChange: (f: SearchFilter) => void }) {
   return (
     <div class="filters">
       <label>
-        Folder
+        Only in folder
         <select value={f.folder ?? ''} onChange={(e) => update({ ...f, folder: e.currentTarget.value || undefined })}>
           <option value="">All folders</option>
           {folders.map((x) => (
@@ -46,7 +46,7 @@ function Filters({ onChange }: { onChange: (f: SearchFilter) => void }) {
         </select>
       </label>
       <label>
-        Type
+        Only of type
         <select value={f.type ?? ''} onChange={(e) => update({ ...f, type: (e.currentTarget.value || undefined) as DocType | undefined })}>
           <option value="">All types</option>
           {types.map((x) => (
@@ -55,7 +55,7 @@ function Filters({ onChange }: { onChange: (f: SearchFilter) => void }) {
         </select>
       </label>
       <label>
-        Tag
+        Only with tag
         <select value={f.tag ?? ''} onChange={(e) => update({ ...f, tag: e.currentTarget.value || undefined })}>
           <option value="">All tags</option>
           {tags.map((x) => (
@@ -91,7 +91,7 @@ export function AskPanel() {
           {askError.value}
         </p>
       )}
-      <section aria-label="Answer" class="answer" aria-live="polite" data-question={a?.question}>
+      <section aria-label="Answer" class="answer" aria-live="polite" aria-busy={asking.value} data-seq={answerSeq.value}>
         {a && a.citations.length === 0 && <p>No passage in your documents matches this question. Try other words, or add documents.</p>}
         {a && a.citations.length > 0 && (
           <p>

@@ -60,7 +60,7 @@ export function DropZone() {
       </p>
       {activity.value.length > 0 && (
         <ul class="activity" aria-label="Activity">
-          {activity.value.slice(0, 8).map((m, i) => (
+          {activity.value.map((m, i) => (
             <li key={`${i}-${m}`}>{m}</li>
           ))}
         </ul>

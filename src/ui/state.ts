@@ -19,6 +19,8 @@ export const queue = signal<QueueStatus | undefined>(undefined);
 export const activity = signal<string[]>([]);
 export const answer = signal<Answer | undefined>(undefined);
 export const asking = signal(false);
+/** Counts answers (and failed asks) so tests and assistive tech can tell a new answer from the last one. */
+export const answerSeq = signal(0);
 export const askError = signal<string | undefined>(undefined);
 export const source = signal<SourceView | undefined>(undefined);
 export const storage = signal<StorageEstimate | undefined>(undefined);
@@ -105,6 +107,7 @@ export async function ask(question: string, filter?: SearchFilter): Promise<void
     askError.value = err instanceof DocQaError ? err.message : `Search failed: ${String(err)}`;
   } finally {
     asking.value = false;
+    answerSeq.value++;
   }
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mixedLibrary, writeTree } from '../support/fixture-folder.ts';
 import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
-import { libraryStatus, waitForIndexed } from '../support/app-page.ts';
+import { askQuestion, libraryStatus, waitForIndexed } from '../support/app-page.ts';
 
 describe('drop a folder, ask, follow a citation, reload', () => {
   let served: Served;
@@ -65,5 +65,36 @@ describe('drop a folder, ask, follow a citation, reload', () => {
     await expect(answer.textContent()).resolves.toContain('twenty-five days of paid holiday');
     const firstSource = page.getByRole('list', { name: 'Sources' }).getByRole('listitem').first();
     await expect(firstSource.textContent()).resolves.toContain('employment.docx, Holidays');
+  });
+
+  it('restricts answers to a chosen folder or tag', async () => {
+    await page.getByLabel('Tags for garden.md').fill('home, hobby');
+    await page.getByLabel('Tags for garden.md').press('Enter');
+    await page.getByLabel('Tags for garden.md').blur();
+    // The tag list refreshes after the change is saved: wait for the option, then pick it.
+    await page.waitForFunction(() => [...document.querySelectorAll('option')].some((o) => o.textContent === 'hobby'));
+    await page.getByLabel('Only with tag').selectOption('hobby');
+    await askQuestion(page, 'days sun watering holiday deposit');
+    const sources = (await page.getByRole('list', { name: 'Sources' }).textContent()) ?? '';
+    expect(sources).toContain('garden.md');
+    expect(sources).not.toMatch(/lease\.pdf|employment\.docx/);
+    await page.getByLabel('Only with tag').selectOption('');
+    await page.getByLabel('Only in folder').selectOption('docs/contracts');
+    await askQuestion(page, 'days sun watering holiday deposit');
+    const contractSources = (await page.getByRole('list', { name: 'Sources' }).textContent()) ?? '';
+    expect(contractSources).toMatch(/lease\.pdf|employment\.docx/);
+    expect(contractSources).not.toContain('garden.md');
+    await page.getByLabel('Only in folder').selectOption('');
+  });
+
+  it('replaces a changed file that has the same path, and ignores an unchanged one', async () => {
+    const files = await mixedLibrary();
+    files['notes/garden.md'] = '# Garden notes\n\n## Tomatoes\n\nTomatoes now grow in the greenhouse under grow lights.\n';
+    await page.getByLabel('Add a folder').setInputFiles(await writeTree(files));
+    await page.waitForFunction(() => /garden\.md: updated to the new version/.test(document.querySelector('ul[aria-label="Activity"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await waitForIndexed(page, 5);
+    await expect(page.getByRole('list', { name: 'Activity' }).textContent()).resolves.toContain('docs/readme.txt: already in library');
+    expect(await askQuestion(page, 'where do tomatoes grow')).toContain('greenhouse under grow lights');
+    expect(await askQuestion(page, 'tomatoes full sun regular watering')).not.toContain('full sun and regular watering');
   });
 });

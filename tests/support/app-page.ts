@@ -37,18 +37,12 @@ export async function waitForQueueEmpty(page: Page, timeout = 60_000): Promise<v
   );
 }
 
-/** Asks a question through the UI and returns the Answer region's text once a citation shows. */
+/** Asks a question through the UI and returns the Answer region's text once the new answer shows. */
 export async function askQuestion(page: Page, question: string): Promise<string> {
+  const answer = page.getByRole('region', { name: 'Answer' });
+  const before = (await answer.getAttribute('data-seq')) ?? '0';
   await page.getByLabel('Ask a question').fill(question);
   await page.getByRole('button', { name: 'Ask' }).click();
-  const answer = page.getByRole('region', { name: 'Answer' });
-  await page.waitForFunction(
-    (q) => {
-      const region = document.querySelector('section[aria-label="Answer"]');
-      return region?.getAttribute('data-question') === q && !!region.textContent;
-    },
-    question,
-    { timeout: 30_000 },
-  );
+  await page.waitForFunction((seq) => document.querySelector('section[aria-label="Answer"]')?.getAttribute('data-seq') !== seq, before, { timeout: 30_000 });
   return (await answer.textContent()) ?? '';
 }
