@@ -47,7 +47,7 @@ async function settle(done: Promise<void>, writes: ReadonlyArray<Promise<unknown
  * before it would commit, leaving half a document (or, when replacing, the old version deleted and
  * the new one missing). Pending requests and `done` reject with AbortError; those are expected here.
  */
-function abortQuietly(tx: WriteTx, pending: ReadonlyArray<Promise<unknown>>): void {
+function abortQuietly(tx: { abort(): void; done: Promise<void> }, pending: ReadonlyArray<Promise<unknown>>): void {
   for (const p of [...pending, tx.done]) p.catch(() => undefined);
   try {
     tx.abort();
@@ -102,7 +102,14 @@ export class LibraryStore {
 
   private async putQueueEntries(entries: readonly QueueEntry[]): Promise<void> {
     const tx = this.db.transaction('queue', 'readwrite');
-    await settle(tx.done, entries.map((e) => tx.store.put(e)));
+    const writes: Array<Promise<unknown>> = [];
+    try {
+      for (const e of entries) writes.push(tx.store.put(e));
+      await settle(tx.done, writes);
+    } catch (err) {
+      abortQuietly(tx, writes);
+      throw err;
+    }
   }
 
   /** The oldest entry still waiting, if any. */

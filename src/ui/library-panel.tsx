@@ -1,3 +1,4 @@
+import { memo } from 'preact/compat';
 import type { DocId } from '../core/ids.ts';
 import type { LibraryItem } from '../core/types.ts';
 import { deleteItem, items, percents, setTags } from './state.ts';
@@ -38,6 +39,29 @@ function TagEditor({ item }: { item: LibraryItem }) {
   );
 }
 
+/** One row; memoised so a progress update re-renders only the row whose status changed. */
+const LibraryRow = memo(function LibraryRow({ item, status }: { item: LibraryItem; status: string }) {
+  return (
+    <li class={`item ${item.kind}`}>
+      <div class="item-main">
+        <span class="name" title={item.path}>
+          {item.name}
+        </span>
+        {item.title && item.title !== item.name && <span class="title">{item.title}</span>}
+        {item.path !== item.name && <span class="folder">{item.path.slice(0, -item.name.length - 1)}</span>}
+        {item.kind === 'document' && <span class="meta">{metaOf(item)}</span>}
+        <span class={`status ${item.kind}`}>{status}</span>
+      </div>
+      <div class="item-actions">
+        {item.kind === 'document' && <TagEditor item={item} />}
+        <button type="button" onClick={() => void deleteItem(item)}>
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+}, (a, b) => a.status === b.status && a.item.key === b.item.key && a.item.kind === b.item.kind && a.item.tags?.join() === b.item.tags?.join());
+
 export function LibraryPanel() {
   const list = items.value;
   const p = percents.value;
@@ -49,28 +73,9 @@ export function LibraryPanel() {
       </h2>
       {list.length === 0 && <p class="empty">No documents yet. Add some to start asking questions.</p>}
       <ul aria-label="Library">
-        {list.map((item) => {
-          const status = statusOf(item, item.queueId ? p[item.queueId] : undefined);
-          return (
-            <li key={item.key} class={`item ${item.kind}`}>
-              <div class="item-main">
-                <span class="name" title={item.path}>
-                  {item.name}
-                </span>
-                {item.title && item.title !== item.name && <span class="title">{item.title}</span>}
-                {item.path !== item.name && <span class="folder">{item.path.slice(0, -item.name.length - 1)}</span>}
-                {item.kind === 'document' && <span class="meta">{metaOf(item)}</span>}
-                <span class={`status ${item.kind}`}>{status}</span>
-              </div>
-              <div class="item-actions">
-                {item.kind === 'document' && <TagEditor item={item} />}
-                <button type="button" onClick={() => void deleteItem(item)}>
-                  Delete
-                </button>
-              </div>
-            </li>
-          );
-        })}
+        {list.map((item) => (
+          <LibraryRow key={item.key} item={item} status={statusOf(item, item.queueId ? p[item.queueId] : undefined)} />
+        ))}
       </ul>
     </div>
   );

@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals';
+import { batch, signal } from '@preact/signals';
 import type { Remote } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
@@ -29,46 +29,75 @@ export const ready = signal(false);
 let api: Remote<LibraryApi> | undefined;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
+/**
+ * Events arrive by the thousand during a large drop (several per file). They are buffered and applied
+ * together at most every {@link FLUSH_MS}, so the page renders a few times a second, not once per event.
+ */
+const FLUSH_MS = 120;
+let pending: LibraryEvent[] = [];
+let flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+function onEvent(event: LibraryEvent): void {
+  pending.push(event);
+  flushTimer ??= setTimeout(flushEvents, FLUSH_MS);
+}
+
+function flushEvents(): void {
+  flushTimer = undefined;
+  const events = pending;
+  pending = [];
+  const nextPercents = { ...percents.value };
+  const notes: string[] = [];
+  let nextQueue: QueueStatus | undefined | null = null;
+  let changed = false;
+  for (const event of events) {
+    switch (event.type) {
+      case 'file-progress':
+        nextPercents[event.queueId] = event.percent;
+        break;
+      case 'file-done':
+      case 'file-failed':
+        delete nextPercents[event.queueId];
+        if (event.type === 'file-failed') notes.push(event.error.message);
+        else if (event.outcome === 'already-in-library') notes.push(`${event.path}: already in library`);
+        else if (event.outcome === 'replaced') notes.push(`${event.path}: updated to the new version`);
+        break;
+      case 'queue':
+        nextQueue = event.done >= event.total ? undefined : { done: event.done, total: event.total, etaMs: event.etaMs };
+        break;
+      case 'changed':
+        changed = true;
+        break;
+    }
+  }
+  batch(() => {
+    percents.value = nextPercents;
+    if (nextQueue !== null) queue.value = nextQueue;
+    if (notes.length) activity.value = [...notes.reverse(), ...activity.value].slice(0, 50);
+  });
+  if (changed) scheduleRefresh();
+}
+
 function note(message: string): void {
   activity.value = [message, ...activity.value].slice(0, 50);
 }
 
-function onEvent(event: LibraryEvent): void {
-  switch (event.type) {
-    case 'file-progress':
-      percents.value = { ...percents.value, [event.queueId]: event.percent };
-      break;
-    case 'file-done':
-    case 'file-failed': {
-      const { [event.queueId]: _gone, ...rest } = percents.value;
-      percents.value = rest;
-      if (event.type === 'file-failed') note(event.error.message);
-      else if (event.outcome === 'already-in-library') note(`${event.path}: already in library`);
-      else if (event.outcome === 'replaced') note(`${event.path}: updated to the new version`);
-      break;
-    }
-    case 'queue':
-      queue.value = event.done >= event.total ? undefined : { done: event.done, total: event.total, etaMs: event.etaMs };
-      break;
-    case 'changed':
-      scheduleRefresh();
-      break;
-  }
-}
-
-/** Throttled, not debounced: a fast stream of changes still refreshes the list every 150 ms. */
+/** Throttled, not debounced: a fast stream of changes still refreshes the list a few times a second. */
 function scheduleRefresh(): void {
   if (refreshTimer !== undefined) return;
   refreshTimer = setTimeout(() => {
     refreshTimer = undefined;
     void refresh();
-  }, 150);
+  }, 250);
 }
 
 async function refresh(): Promise<void> {
   if (!api) return;
-  items.value = await api.listLibrary();
-  storage.value = await api.storageEstimate();
+  const [list, estimate] = await Promise.all([api.listLibrary(), api.storageEstimate()]);
+  batch(() => {
+    items.value = list;
+    storage.value = estimate;
+  });
 }
 
 /** Connects to the library worker and loads the library. */

@@ -1,0 +1,68 @@
+/**
+ * `npm run bench`: ingest throughput, query latency, memory and snapshot size, cold start in Chromium.
+ * Prints a table, writes bench/results/latest.json, and prints one JSON object of all figures last.
+ *
+ *   npm run bench                          everything (about 5–8 minutes on 2 cores)
+ *   npm run bench -- --only ingest,query   some operations (ingest, query, memory, cold-start)
+ *   npm run bench -- --skip cold-start     all but some
+ */
+import { parseArgs } from 'node:util';
+import { BenchContext } from './context.ts';
+import { benchColdStart } from './cold-start.ts';
+import { benchIngest } from './ingest.ts';
+import { benchMemory } from './memory.ts';
+import { benchQuery } from './query.ts';
+import { report } from './report.ts';
+import { isMain, progress } from './util.ts';
+
+export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+async function runOperation(ctx: BenchContext, op: Operation): Promise<void> {
+  const t0 = performance.now();
+  try {
+    switch (op) {
+      case 'ingest':
+        await benchIngest(ctx);
+        break;
+      case 'query':
+        await benchQuery(ctx);
+        break;
+      case 'memory':
+        await benchMemory(ctx);
+        break;
+      case 'cold-start':
+        // Frees the 100k index first: Chromium needs the memory more than we need the index now.
+        ctx.release('100k');
+        await benchColdStart(ctx);
+        break;
+    }
+  } catch (err) {
+    ctx.note(`${op} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exitCode = 1;
+  }
+  progress(`${op}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+/** Runs the operations in order, then reports (table, bench/results/latest.json, JSON line). */
+export async function runBench(ops: readonly Operation[]): Promise<void> {
+  const started = Date.now();
+  const ctx = new BenchContext();
+  for (const op of ops) await runOperation(ctx, op);
+  await report(ctx, ops, started);
+}
+
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' } } });
+  const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()) : []);
+  const unknown = [...list(values.only), ...list(values.skip)].filter((x) => !(OPERATIONS as readonly string[]).includes(x));
+  if (unknown.length) {
+    console.error(`unknown operation ${unknown.join(', ')}; known: ${OPERATIONS.join(', ')}`);
+    process.exit(2);
+  }
+  const only = list(values.only);
+  const skip = new Set(list(values.skip));
+  await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)));
+  // Playwright or vite may keep handles open; the figures are out, so end here.
+  process.exit();
+}

@@ -1,0 +1,98 @@
+/** The human-readable table of a run's figures (stdout). */
+import type { Figures } from './util.ts';
+
+interface Row {
+  label: string;
+  key: string;
+  unit: string;
+  /** Pass when the figure satisfies this; shown as the target column. */
+  target?: { text: string; ok: (x: number) => boolean };
+}
+
+const ingestRows = (p: string, name: string): Row[] => [
+  { label: `${name}: documents / MB / chunks`, key: `${p}_docs`, unit: '' },
+  { label: `${name}: pipeline (prepare + index)`, key: `${p}_pipeline_ms`, unit: 'ms' },
+  { label: `${name}:   of which prepareDocument`, key: `${p}_prepare_ms`, unit: 'ms' },
+  { label: `${name}:   of which LexicalIndex.add`, key: `${p}_index_add_ms`, unit: 'ms' },
+  { label: `${name}: MiniSearch addAll baseline`, key: `${p}_minisearch_addall_ms`, unit: 'ms' },
+  { label: `${name}: pipeline / baseline`, key: `${p}_ratio`, unit: '×', target: { text: '≤ 2', ok: (x) => x <= 2 } },
+  { label: `${name}: pipeline throughput`, key: `${p}_mb_per_s`, unit: 'MB/s' },
+  { label: `${name}: pipeline throughput`, key: `${p}_chunks_per_s`, unit: 'chunks/s' },
+  { label: `${name}: baseline throughput`, key: `${p}_minisearch_mb_per_s`, unit: 'MB/s' },
+];
+
+const setRows = (set: string): Row[] => [
+  { label: `${set}: chunks in index`, key: `chunks_${set}`, unit: '' },
+  { label: `${set}: query p50`, key: `query_p50_ms_${set}`, unit: 'ms' },
+  { label: `${set}: query p95`, key: `query_p95_ms_${set}`, unit: 'ms' },
+  { label: `${set}: query max`, key: `query_max_ms_${set}`, unit: 'ms' },
+  { label: `${set}: heap retained by index`, key: `heap_mb_${set}`, unit: 'MB' },
+  { label: `${set}: heap of reloaded snapshot`, key: `heap_mb_loaded_${set}`, unit: 'MB' },
+  { label: `${set}: MiniSearch baseline heap`, key: `heap_mb_minisearch_${set}`, unit: 'MB' },
+  { label: `${set}: serialized index`, key: `index_bytes_${set}`, unit: 'bytes' },
+  { label: `${set}: serialize / load`, key: `serialize_ms_${set}`, unit: 'ms' },
+];
+
+const ROWS: Array<[string, Row[]]> = [
+  ['Ingest, SciFact', ingestRows('scifact', 'SciFact')],
+  ['Ingest, generated ~100k chunks', ingestRows('gen100k', 'gen100k')],
+  ['Query, memory, snapshot (5k = first SciFact records; 100k = generated)', [...setRows('5k'), ...setRows('scifact'), ...setRows('100k')]],
+  [
+    'Cold start in headless Chromium (~20k chunks)',
+    [
+      { label: 'library: files / chunks', key: 'cold_start_files', unit: '' },
+      { label: 'populate through the UI', key: 'ui_ingest_ms_20k', unit: 'ms' },
+      { label: 'page load → first result (median of 3)', key: 'cold_start_ms_20k', unit: 'ms', target: { text: '< 1500', ok: (x) => x < 1500 } },
+      { label: 'page load → library ready (median)', key: 'cold_start_ready_ms_20k', unit: 'ms' },
+      { label: 'Ask → first result (median)', key: 'cold_start_ask_ms_20k', unit: 'ms' },
+      { label: 'second question, same page (median)', key: 'second_ask_ms_20k', unit: 'ms' },
+      { label: 'after relaunching Chromium', key: 'cold_start_ms_20k_relaunch', unit: 'ms' },
+      { label: 'snapshot in IndexedDB', key: 'browser_snapshot_bytes_20k', unit: 'bytes' },
+    ],
+  ],
+];
+
+/** Keys shown together with the row's key, as "a / b / c". */
+const COMPANIONS: Record<string, string[]> = {
+  scifact_docs: ['scifact_mb', 'scifact_chunks'],
+  gen100k_docs: ['gen100k_mb', 'gen100k_chunks'],
+  serialize_ms_5k: ['load_ms_5k'],
+  serialize_ms_scifact: ['load_ms_scifact'],
+  serialize_ms_100k: ['load_ms_100k'],
+  cold_start_files: ['cold_start_chunks'],
+};
+
+function fmt(x: number | null | undefined): string {
+  if (x === null || x === undefined) return '—';
+  return Number.isInteger(x) ? x.toLocaleString('en-US') : String(x);
+}
+
+export function printTable(figures: Figures, notes: readonly string[]): void {
+  const shown = new Set<string>();
+  const lines: string[] = [];
+  const w = [46, 26, 8, 12];
+  const line = (cells: string[]) => lines.push(cells.map((c, i) => (i === 1 ? c.padStart(w[i]!) : c.padEnd(w[i]!))).join('  ').trimEnd());
+  for (const [title, rows] of ROWS) {
+    const present = rows.filter((r) => r.key in figures);
+    if (!present.length) continue;
+    lines.push('', `## ${title}`);
+    line(['figure', 'value', 'unit', 'target']);
+    for (const r of present) {
+      const keys = [r.key, ...(COMPANIONS[r.key] ?? [])];
+      keys.forEach((k) => shown.add(k));
+      const x = figures[r.key];
+      const verdict = r.target && typeof x === 'number' ? `${r.target.text} ${r.target.ok(x) ? 'PASS' : 'FAIL'}` : (r.target?.text ?? '');
+      line([r.label, keys.map((k) => fmt(figures[k])).join(' / '), r.unit, verdict]);
+    }
+  }
+  const rest = Object.keys(figures).filter((k) => !shown.has(k));
+  if (rest.length) {
+    lines.push('', '## Other figures');
+    for (const k of rest) line([k, fmt(figures[k]), '', '']);
+  }
+  if (notes.length) {
+    lines.push('', '## Notes');
+    for (const n of notes) lines.push(`- ${n.split('\n')[0]}`);
+  }
+  console.log(lines.join('\n'));
+}

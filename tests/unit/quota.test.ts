@@ -1,0 +1,93 @@
+/**
+ * Storage full. fake-indexeddb has no quota, so this test gives it one: a put whose value holds more
+ * than LIMIT characters of text or Blob bytes in all throws QuotaExceededError, as a full disk does in a browser.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LibraryEvent } from '../../src/core/types.ts';
+import { Library } from '../../src/library/library.ts';
+import { LibraryStore } from '../../src/store/library-store.ts';
+import { openLibraryDb } from '../../src/store/schema.ts';
+
+const LIMIT = 20_000;
+const realPut = IDBObjectStore.prototype.put;
+
+function sizeOf(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (value instanceof Blob) return value.size;
+  if (Array.isArray(value)) return value.reduce((s: number, v) => s + sizeOf(v), 0);
+  if (value && typeof value === 'object') return Object.values(value).reduce((s: number, v) => s + sizeOf(v), 0);
+  return 0;
+}
+
+function prose(words: number, topic: string): string {
+  return Array.from({ length: words }, (_, i) => (i % 12 === 0 ? `${topic} ` : `word${i % 50} `)).join('') + '.';
+}
+
+describe('storage full', () => {
+  let total = 0;
+  beforeEach(() => {
+    total = 0;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      const size = this.name === 'snapshots' ? 0 : sizeOf(value);
+      if (total + size > LIMIT) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      total += size;
+      return realPut.call(this, value, key);
+    };
+  });
+  afterEach(() => {
+    IDBObjectStore.prototype.put = realPut;
+  });
+
+  it('fails only the file that does not fit, with a message saying what to do, keeps nothing of it, and goes on', async () => {
+    const events: LibraryEvent[] = [];
+    const db = await openLibraryDb(`quota-${Date.now()}`);
+    const store = new LibraryStore(db);
+    const library = new Library(store, (e) => events.push(e), { snapshotDelayMs: 60_000 });
+    await library.open();
+    total = 0;
+    // small.md fits; big.md fits in the queue (its Blob is counted once) but not once its text is stored.
+    const big = new Blob([`# Big\n\n${prose(2000, 'walrus')}`]);
+    await library.enqueue([
+      { name: 'small.md', folder: '', blob: new Blob(['# Small\n\nThe otter sleeps in the reeds.']) },
+      { name: 'big.md', folder: '', blob: big },
+    ]);
+    total = 0;
+    await library.startWriting();
+    const failed = events.filter((e) => e.type === 'file-failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ path: 'big.md', error: { code: 'storage-full', message: 'big.md: storage full: delete documents or free disk space' } });
+
+    // Nothing of big.md was kept: no document, no blocks, no chunks; its queue entry shows the message.
+    const items = await library.listLibrary();
+    expect(items.map((i) => [i.name, i.kind])).toEqual([
+      ['small.md', 'document'],
+      ['big.md', 'failed'],
+    ]);
+    expect(await db.count('blocks')).toBe(1);
+    expect((await db.getAll('chunks')).every((c) => !c.text.includes('walrus'))).toBe(true);
+    expect((await library.ask('walrus')).citations).toEqual([]);
+    expect((await library.ask('otter reeds')).citations[0]?.passage.docName).toBe('small.md');
+
+    // Space freed: the app goes on and indexes the next file.
+    IDBObjectStore.prototype.put = realPut;
+    await library.enqueue([{ name: 'later.md', folder: '', blob: new Blob(['# Later\n\nThe heron fishes at dawn.']) }]);
+    await library.processQueue();
+    expect((await library.ask('heron dawn')).citations[0]?.passage.docName).toBe('later.md');
+  });
+
+  it('records a file that does not even fit in the queue as failed with "storage full"', async () => {
+    const db = await openLibraryDb(`quota-q-${Date.now()}`);
+    const store = new LibraryStore(db);
+    total = 0;
+    const entries = await store.enqueue([
+      { name: 'ok.txt', folder: '', path: 'ok.txt', blob: new Blob(['fine']) },
+      { name: 'huge.txt', folder: '', path: 'huge.txt', blob: new Blob(['x'.repeat(LIMIT * 2)]) },
+    ]);
+    expect(entries.map((e) => e.name)).toEqual(['ok.txt']);
+    const queue = await store.listQueue();
+    expect(queue.map((q) => [q.name, q.state, q.error?.message])).toEqual([
+      ['ok.txt', 'queued', undefined],
+      ['huge.txt', 'failed', 'huge.txt: storage full: delete documents or free disk space'],
+    ]);
+  });
+});
