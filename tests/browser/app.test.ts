@@ -1,25 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mixedLibrary, writeTree } from '../support/fixture-folder.ts';
-import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
+import { openApp, type OpenApp, type Page } from '../support/browser.ts';
 import { askQuestion, libraryStatus, waitForIndexed } from '../support/app-page.ts';
 
 describe('drop a folder, ask, follow a citation, reload', () => {
-  let served: Served;
-  let session: Awaited<ReturnType<typeof openSession>>;
+  let app: OpenApp;
   let page: Page;
 
   beforeAll(async () => {
-    served = await serveApp();
-    session = await openSession();
-    page = await session.newPage();
-    page.on('pageerror', (e) => console.error('page error:', e));
-    await page.goto(served.url);
+    app = await openApp();
+    page = app.page;
   });
-  afterAll(async () => {
-    await session?.close();
-    await served?.close();
-    await removeProfile(session.profileDir);
-  });
+  afterAll(() => app?.close());
 
   it('indexes every file of a dropped folder and shows each as Indexed', async () => {
     const dir = await writeTree(await mixedLibrary());
@@ -35,7 +27,7 @@ describe('drop a folder, ask, follow a citation, reload', () => {
         { name: 'readme.txt', status: 'Indexed' },
       ]),
     );
-    await expect(page.getByRole('status').textContent()).resolves.toContain('Ready');
+    await page.waitForFunction(() => document.querySelector('[role="status"]')?.textContent === 'Ready');
   });
 
   it('answers with a cited passage and opens the source at the highlighted passage', async () => {

@@ -1,39 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
+import { openApp, type OpenApp, type Page } from '../support/browser.ts';
 import { askQuestion, libraryStatus, waitForQueueEmpty } from '../support/app-page.ts';
 import { writeTree } from '../support/fixture-folder.ts';
-import { junkBytes, makeCorruptDocx, makePasswordPdf, makePdf, makeScannedPdf } from '../support/fixtures.ts';
-
-/** About `mb` megabytes of varied prose, with one findable sentence near the end. */
-function bigText(mb: number): string {
-  const words = ['harvest', 'river', 'ledger', 'copper', 'meadow', 'signal', 'lantern', 'orchard', 'vessel', 'granite', 'summit', 'canvas'];
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = 0; size < mb * 1024 * 1024; i++) {
-    const p = `Paragraph ${i}: the ${words[i % 12]} and the ${words[(i * 7) % 12]} met near the ${words[(i * 5) % 12]} in year ${1000 + (i % 900)}.`;
-    parts.push(p);
-    size += p.length + 2;
-  }
-  parts.splice(parts.length - 10, 0, 'The zeppelin hangar inventory lists exactly forty-two spare propellers.');
-  return parts.join('\n\n');
-}
+import { junkBytes, longText, makeCorruptDocx, makePasswordPdf, makePdf, makeScannedPdf } from '../support/fixtures.ts';
 
 describe('bad input: a clear per-file status, the rest proceeds', () => {
-  let served: Served;
-  let session: Awaited<ReturnType<typeof openSession>>;
+  let app: OpenApp;
   let page: Page;
 
   beforeAll(async () => {
-    served = await serveApp();
-    session = await openSession();
-    page = await session.newPage();
-    await page.goto(served.url);
+    app = await openApp();
+    page = app.page;
   });
-  afterAll(async () => {
-    await session?.close();
-    await served?.close();
-    await removeProfile(session.profileDir);
-  });
+  afterAll(() => app?.close());
 
   it('gives each broken file its own message and indexes the good ones, including a 50 MB text file', async () => {
     const good = '# Minutes\n\nThe committee approved the new bicycle shelter.\n';
@@ -48,7 +27,7 @@ describe('bad input: a clear per-file status, the rest proceeds', () => {
       '📄 minutes.md': good,
       'copy of minutes.md': good,
       'תקציר.txt': 'שלום עולם. The abstract mentions the lighthouse keeper.',
-      'big.txt': bigText(50),
+      'big.txt': longText(50, 'The zeppelin hangar inventory lists exactly forty-two spare propellers.'),
       'report.pdf': await makePdf([{ lines: ['Quarterly report', '', 'Revenue grew by nine percent in the third quarter.'] }]),
     }, 'inbox');
     await page.getByLabel('Add a folder').setInputFiles(dir);

@@ -1,23 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
+import { openApp, type OpenApp, type Page } from '../support/browser.ts';
 import { askQuestion, libraryStatus, waitForIndexed } from '../support/app-page.ts';
 
 describe('drag and drop, and the keyboard', () => {
-  let served: Served;
-  let session: Awaited<ReturnType<typeof openSession>>;
+  let app: OpenApp;
   let page: Page;
 
   beforeAll(async () => {
-    served = await serveApp();
-    session = await openSession();
-    page = await session.newPage();
-    await page.goto(served.url);
+    app = await openApp();
+    page = app.page;
   });
-  afterAll(async () => {
-    await session?.close();
-    await served?.close();
-    await removeProfile(session.profileDir);
-  });
+  afterAll(() => app?.close());
 
   it('indexes files dropped on the drop zone', async () => {
     const transfer = await page.evaluateHandle(() => {

@@ -1,35 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
+import { openApp, type OpenApp, type Page } from '../support/browser.ts';
 import { askQuestion, libraryStatus, waitForIndexed } from '../support/app-page.ts';
 import { writeTree } from '../support/fixture-folder.ts';
-
-/** About `mb` megabytes of ledger lines. */
-function ledger(mb: number): string {
-  const lines: string[] = [];
-  for (let i = 0, size = 0; size < mb * 1024 * 1024; i++) {
-    const line = `Entry ${i}: transfer ${i * 13} crowns from account ${i % 97} to account ${(i * 7) % 89}.`;
-    lines.push(line);
-    size += line.length + 2;
-  }
-  return lines.join('\n\n');
-}
+import { longText } from '../support/fixtures.ts';
 
 describe('1,000 small files in one drop', () => {
-  let served: Served;
-  let session: Awaited<ReturnType<typeof openSession>>;
+  let app: OpenApp;
   let page: Page;
 
   beforeAll(async () => {
-    served = await serveApp();
-    session = await openSession();
-    page = await session.newPage();
-    await page.goto(served.url);
+    app = await openApp();
+    page = app.page;
   });
-  afterAll(async () => {
-    await session?.close();
-    await served?.close();
-    await removeProfile(session.profileDir);
-  });
+  afterAll(() => app?.close());
 
   it('indexes all of them, with overall progress, and stays responsive', async () => {
     const files: Record<string, string> = {};
@@ -52,7 +35,7 @@ describe('1,000 small files in one drop', () => {
     await expect(page.getByLabel('Ask a question').inputValue()).resolves.toBe('still typing');
     // Files indexed so far are searchable while the rest of the drop is still being ingested: a large
     // file dropped next keeps the writer busy for a while after the 1,000 notes are done.
-    await page.getByLabel('Add documents').setInputFiles(await writeTree({ 'ledger.txt': ledger(30) }, 'big').then((d) => `${d}/ledger.txt`));
+    await page.getByLabel('Add documents').setInputFiles(await writeTree({ 'ledger.txt': longText(30) }, 'big').then((d) => `${d}/ledger.txt`));
     await page.waitForFunction(
       () => [...document.querySelectorAll('ul[aria-label="Library"] li')].filter((li) => /note-\d+\.txt/.test(li.textContent ?? '') && li.querySelector('.status')?.textContent === 'Indexed').length === 1000,
       undefined,

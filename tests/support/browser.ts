@@ -65,3 +65,28 @@ export async function removeProfile(dir: string): Promise<void> {
 }
 
 export type { Browser, Page };
+
+/** The built app served, a fresh Chromium profile, and one page opened on the app. */
+export interface OpenApp {
+  served: Served;
+  session: Session & { profileDir: string };
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function openApp(): Promise<OpenApp> {
+  const served = await serveApp();
+  const session = await openSession();
+  const page = await session.newPage();
+  await page.goto(served.url);
+  return {
+    served,
+    session,
+    page,
+    async close() {
+      await session.close();
+      await served.close().catch(() => undefined);
+      await removeProfile(session.profileDir);
+    },
+  };
+}

@@ -99,3 +99,16 @@ export async function makeCorruptDocx(): Promise<Uint8Array> {
   const good = await makeDocx([{ heading: 'Broken', paragraphs: ['This will be cut.'] }]);
   return good.slice(0, Math.floor(good.length / 2));
 }
+
+/** About `mb` megabytes of varied prose in short paragraphs; `needle`, if given, sits near the end. */
+export function longText(mb: number, needle?: string): string {
+  const words = ['harvest', 'river', 'ledger', 'copper', 'meadow', 'signal', 'lantern', 'orchard', 'vessel', 'granite', 'summit', 'canvas'];
+  const parts: string[] = [];
+  for (let i = 0, size = 0; size < mb * 1024 * 1024; i++) {
+    const p = `Paragraph ${i}: the ${words[i % 12]} and the ${words[(i * 7) % 12]} met near the ${words[(i * 5) % 12]} in year ${1000 + (i % 900)}.`;
+    parts.push(p);
+    size += p.length + 2;
+  }
+  if (needle) parts.splice(parts.length - 10, 0, needle);
+  return parts.join('\n\n');
+}
