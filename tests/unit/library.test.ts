@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { IncomingFile } from '../../src/core/library-api.ts';
 import type { Answer, LibraryEvent } from '../../src/core/types.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
@@ -120,6 +120,37 @@ describe('Library end to end (fake-indexeddb)', () => {
     expect(sources(await third.ask('When does the tenant pay the rent?'))[0]).toBe('lease.md · Lease agreement › Payment');
     await expect(third.getSource(loanId, 0, 0, 1)).rejects.toMatchObject({ message: expect.stringContaining('no longer in the library') });
     await library.saveSnapshot();
+  });
+
+  it('starts from the saved index without re-indexing, and catches up only what the snapshot missed', async () => {
+    const name = freshName();
+    const { library } = await openLibrary(name, true);
+    await library.enqueue([file('lease.md', LEASE), file('loan.md', LOAN)]);
+    await library.processQueue();
+    await library.saveSnapshot();
+
+    const countReads = (store: LibraryStore) => {
+      const read = vi.spyOn(store, 'indexEntriesOf');
+      return () => read.mock.calls.length;
+    };
+    const store = new LibraryStore(await openLibraryDb(name));
+    const reads = countReads(store);
+    const restarted = new Library(store, () => undefined, { chunk: CHUNK });
+    await restarted.open();
+    expect(reads()).toBe(0);
+    expect(restarted.indexedChunks).toBe(library.indexedChunks);
+
+    // A document committed after the snapshot (the tab closed before the next save) is added from the store.
+    const before = (await store.loadSnapshot('lexical'))!;
+    await library.enqueue([file('extra.md', '# Extra\n\nThe gardener waters the ferns on Sundays.')]);
+    await library.processQueue();
+    await store.saveSnapshot(before);
+    const store2 = new LibraryStore(await openLibraryDb(name));
+    const reads2 = countReads(store2);
+    const caughtUp = new Library(store2, () => undefined, { chunk: CHUNK });
+    await caughtUp.open();
+    expect(reads2()).toBe(1);
+    expect(sources(await caughtUp.ask('who waters the ferns'))[0]).toBe('extra.md · Extra');
   });
 
   it('continues a queue left over from a previous session when a writer starts', async () => {
