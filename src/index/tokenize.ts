@@ -18,20 +18,26 @@ export function tokenize(text: string): string[] {
   return text.match(WORD) ?? [];
 }
 
-const stemCache = new Map<string, string>();
+/** Raw token → processed term (null for a stop word). Tokens repeat heavily, so this is most of the speed. */
+const termCache = new Map<string, string | null>();
+const TERM_CACHE_LIMIT = 500_000;
 
-/** Lower-cases, drops stop words and possessives, stems. Returns null for a term to ignore. */
-export function processTerm(term: string): string | null {
+function computeTerm(term: string): string | null {
   let t = term.toLowerCase();
   if (t.endsWith("'s") || t.endsWith('’s')) t = t.slice(0, -2);
   if (STOP_WORDS.has(t) || t.length === 0) return null;
-  let stem = stemCache.get(t);
-  if (stem === undefined) {
-    stem = /\d/.test(t) ? t : stemmer(t);
-    if (stemCache.size > 200_000) stemCache.clear();
-    stemCache.set(t, stem);
+  return /\d/.test(t) ? t : stemmer(t);
+}
+
+/** Lower-cases, drops stop words and possessives, stems. Returns null for a term to ignore. */
+export function processTerm(term: string): string | null {
+  let processed = termCache.get(term);
+  if (processed === undefined) {
+    processed = computeTerm(term);
+    if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
+    termCache.set(term, processed);
   }
-  return stem;
+  return processed;
 }
 
 /** Processed terms of a text (for highlighting and sentence scoring). */

@@ -19,5 +19,10 @@ export async function docIdOf(bytes: ArrayBuffer | Uint8Array): Promise<DocId> {
 
 /** Chunk id: SHA-256 of the normalised chunk text, so identical passages share one id. */
 export async function chunkIdOf(text: string): Promise<ChunkId> {
-  return asChunkId(await sha256Hex(normalizeForId(text)));
+  return chunkIdOfNormalized(normalizeForId(text));
+}
+
+/** {@link chunkIdOf} for text already passed through `normalizeForId`. */
+export async function chunkIdOfNormalized(normalized: string): Promise<ChunkId> {
+  return asChunkId(await sha256Hex(normalized));
 }

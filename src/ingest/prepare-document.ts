@@ -2,7 +2,7 @@ import type { ChunkId, DocId } from '../core/ids.ts';
 import type { Block, ChunkLocation, DocRecord } from '../core/types.ts';
 import { chunkBlocks, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.ts';
 import { normalizeForId } from './clean.ts';
-import { chunkIdOf, docIdOf } from './hash.ts';
+import { chunkIdOfNormalized, docIdOf } from './hash.ts';
 import { parseFile } from './parse.ts';
 
 export interface FileInput {
@@ -29,6 +29,19 @@ export interface PreparedDocument {
   chunks: PreparedChunk[];
 }
 
+/** Chunks hashed per batch: one await per chunk would cost more than the hashing itself. */
+const HASH_BATCH = 1024;
+
+/** Chunk ids of normalised chunk texts, hashed a batch at a time in parallel. */
+async function hashChunks(texts: readonly string[], onBatch: (done: number) => void): Promise<ChunkId[]> {
+  const ids: ChunkId[] = [];
+  for (let i = 0; i < texts.length; i += HASH_BATCH) {
+    ids.push(...(await Promise.all(texts.slice(i, i + HASH_BATCH).map(chunkIdOfNormalized))));
+    if (texts.length > HASH_BATCH) onBatch(ids.length);
+  }
+  return ids;
+}
+
 /** Joins folder and name into the path that identifies "the same file" across versions. */
 export function joinPath(folder: string, name: string): string {
   return folder ? `${folder}/${name}` : name;
@@ -44,16 +57,15 @@ export async function prepareDocument(
   options: ChunkOptions = DEFAULT_CHUNK_OPTIONS,
   onProgress?: (fraction: number) => void,
 ): Promise<PreparedDocument> {
-  const docId = input.docId ?? (await docIdOf(input.bytes));
+  // crypto.subtle hashes off-thread: start the document's hash now and let it run while parsing.
+  const docIdPromise = input.docId ? Promise.resolve(input.docId) : docIdOf(input.bytes);
+  docIdPromise.catch(() => undefined);
   const { type, parsed } = await parseFile(input.bytes, input.name, (f) => onProgress?.(f * 0.8));
   const spans = chunkBlocks(parsed.blocks, options);
-  const chunks: PreparedChunk[] = [];
-  for (const span of spans) {
-    const block = parsed.blocks[span.block]!;
-    const text = normalizeForId(block.text.slice(span.start, span.end));
-    chunks.push({ id: await chunkIdOf(text), text, location: { docId, ...span } });
-    if (span.ordinal % 256 === 255) onProgress?.(0.8 + (0.15 * span.ordinal) / spans.length);
-  }
+  const texts = spans.map((span) => normalizeForId(parsed.blocks[span.block]!.text.slice(span.start, span.end)));
+  const ids = await hashChunks(texts, (done) => onProgress?.(0.8 + (0.15 * done) / texts.length));
+  const docId = await docIdPromise;
+  const chunks: PreparedChunk[] = spans.map((span, i) => ({ id: ids[i]!, text: texts[i]!, location: { docId, ...span } }));
   const title = parsed.title?.trim() || input.name;
   const doc: DocRecord = {
     id: docId,
