@@ -31,6 +31,8 @@ describe('installable and offline', () => {
     expect(manifest?.name).toContain('DocQA');
     expect(manifest?.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    // COOP/COEP are served, so WASM threads (the embedding stage) can use SharedArrayBuffer.
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
   });
 
   it('indexes and answers without any request leaving the origin', async () => {
@@ -53,5 +55,6 @@ describe('installable and offline', () => {
     await waitForIndexed(page, 2);
     const answer = await askQuestion(page, 'When must receipts be submitted?');
     expect(answer).toContain('within thirty days');
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
   });
 });
