@@ -1,5 +1,3 @@
-import { serializeError } from '../core/errors.ts';
-import type { QueueId } from '../core/ids.ts';
 import { EVENTS_CHANNEL, type LibraryApi } from '../core/library-api.ts';
 import type { LibraryEvent } from '../core/types.ts';
 import { LibraryStore } from '../store/library-store.ts';
@@ -23,7 +21,9 @@ export function createLibraryHandler(dbName?: string): LibraryApi {
     await library.open();
     return library;
   })();
-  opening.catch((err) => emit({ type: 'file-failed', queueId: '' as QueueId, path: '', error: serializeError(err) }));
+  // A library that cannot open (a database from a newer app version, storage disabled) fails every call
+  // with that error, which the page shows; nothing else is attempted.
+  opening.catch(() => undefined);
 
   void opening.then((library) => {
     let writer = false;

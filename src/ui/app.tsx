@@ -3,7 +3,7 @@ import { AskPanel } from './ask-panel.tsx';
 import { DropZone } from './drop-zone.tsx';
 import { LibraryPanel } from './library-panel.tsx';
 import { SourceDialog } from './source-dialog.tsx';
-import { ready, start, storage } from './state.ts';
+import { fatal, ready, start, storage } from './state.ts';
 
 function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
@@ -28,6 +28,11 @@ export function App() {
           </p>
         )}
       </header>
+      {fatal.value && (
+        <p role="alert" class="fatal">
+          {fatal.value}
+        </p>
+      )}
       <main class="layout" aria-busy={!ready.value}>
         <section class="left" aria-label="Documents">
           <DropZone />

@@ -25,6 +25,8 @@ export const askError = signal<string | undefined>(undefined);
 export const source = signal<SourceView | undefined>(undefined);
 export const storage = signal<StorageEstimate | undefined>(undefined);
 export const ready = signal(false);
+/** Set when the library cannot be opened at all; shown instead of the app's controls' results. */
+export const fatal = signal<string | undefined>(undefined);
 
 let api: Remote<LibraryApi> | undefined;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -104,7 +106,12 @@ async function refresh(): Promise<void> {
 export async function start(): Promise<void> {
   api = connectLibrary(onEvent);
   await navigator.storage?.persist?.().catch(() => false);
-  await api.ready();
+  try {
+    await api.ready();
+  } catch (err) {
+    fatal.value = `The library could not be opened: ${err instanceof Error ? err.message : String(err)}`;
+    return;
+  }
   ready.value = true;
   await refresh();
 }
