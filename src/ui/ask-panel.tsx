@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { Citation, DocType, SearchFilter } from '../core/types.ts';
-import { answer, answerSeq, ask, askError, asking, items, openSource } from './state.ts';
+import type { Citation, SearchFilter } from '../core/types.ts';
+import { Filters } from './filters.tsx';
+import { answer, answerSeq, ask, askError, asking, openSource } from './state.ts';
 
 function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
   const parts = [];
@@ -22,49 +23,6 @@ function sourceLabel(c: Citation): string {
 function openCitation(c: Citation) {
   const p = c.passage;
   void openSource(p.docId, p.block, p.windowStart + p.hitStart, p.windowStart + p.hitEnd);
-}
-
-function Filters({ onChange }: { onChange: (f: SearchFilter) => void }) {
-  const docs = items.value.filter((i) => i.kind === 'document');
-  const folders = [...new Set(docs.map((d) => d.path.slice(0, Math.max(0, d.path.length - d.name.length - 1))).filter(Boolean))].sort();
-  const types = [...new Set(docs.map((d) => d.type).filter(Boolean))] as DocType[];
-  const tags = [...new Set(docs.flatMap((d) => d.tags ?? []))].sort();
-  const [f, setF] = useState<{ folder?: string; type?: DocType; tag?: string }>({});
-  const update = (next: typeof f) => {
-    setF(next);
-    onChange({ folders: next.folder ? [next.folder] : undefined, types: next.type ? [next.type] : undefined, tags: next.tag ? [next.tag] : undefined });
-  };
-  return (
-    <div class="filters">
-      <label>
-        Only in folder
-        <select value={f.folder ?? ''} onChange={(e) => update({ ...f, folder: e.currentTarget.value || undefined })}>
-          <option value="">All folders</option>
-          {folders.map((x) => (
-            <option key={x}>{x}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Only of type
-        <select value={f.type ?? ''} onChange={(e) => update({ ...f, type: (e.currentTarget.value || undefined) as DocType | undefined })}>
-          <option value="">All types</option>
-          {types.map((x) => (
-            <option key={x}>{x}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Only with tag
-        <select value={f.tag ?? ''} onChange={(e) => update({ ...f, tag: e.currentTarget.value || undefined })}>
-          <option value="">All tags</option>
-          {tags.map((x) => (
-            <option key={x}>{x}</option>
-          ))}
-        </select>
-      </label>
-    </div>
-  );
 }
 
 export function AskPanel() {

@@ -59,7 +59,7 @@ describe('drop a folder, ask, follow a citation, reload', () => {
     await expect(firstSource.textContent()).resolves.toContain('employment.docx, Holidays');
   });
 
-  it('restricts answers to a chosen folder or tag', async () => {
+  it('restricts answers to a chosen document, folder or tag', async () => {
     await page.getByLabel('Tags for garden.md').fill('home, hobby');
     await page.getByLabel('Tags for garden.md').press('Enter');
     await page.getByLabel('Tags for garden.md').blur();
@@ -77,6 +77,12 @@ describe('drop a folder, ask, follow a citation, reload', () => {
     expect(contractSources).toMatch(/lease\.pdf|employment\.docx/);
     expect(contractSources).not.toContain('garden.md');
     await page.getByLabel('Only in folder').selectOption('');
+    await page.getByLabel('Only in document').selectOption({ label: 'docs/contracts/lease.pdf' });
+    await askQuestion(page, 'days sun watering holiday deposit');
+    const docSources = [...((await page.getByRole('list', { name: 'Sources' }).textContent()) ?? '').matchAll(/\[\d+\] ([^,]+),/g)].map((m) => m[1]);
+    expect(docSources.length).toBeGreaterThan(0);
+    expect(new Set(docSources)).toEqual(new Set(['docs/contracts/lease.pdf']));
+    await page.getByLabel('Only in document').selectOption('');
   });
 
   it('replaces a changed file that has the same path, and ignores an unchanged one', async () => {
