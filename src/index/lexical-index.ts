@@ -2,7 +2,7 @@ import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { DocQaError } from '../core/errors.ts';
 import { asChunkId, type ChunkId, type DocId } from '../core/ids.ts';
 import type { Hit, IndexEntry, IndexFilter, SearchIndex } from './search-index.ts';
-import { processTerm, tokenize } from './tokenize.ts';
+import { processTerm, termsOf, tokenize } from './tokenize.ts';
 
 /** Snapshot format version; unknown versions are refused and the index is rebuilt from the store. */
 export const LEXICAL_SNAPSHOT_VERSION = 2;
@@ -45,30 +45,23 @@ function byScoreThenId(x: Hit, y: Hit): number {
   return x.chunkId < y.chunkId ? -1 : x.chunkId > y.chunkId ? 1 : 0;
 }
 
-/** Separates a repeated term from its occurrence number in {@link indexTokenize}'s output. */
-const REPEAT = '\u0001';
+/** Processed terms of the field MiniSearch is indexing right now; read back by position in {@link termAt}. */
+let fieldTerms: string[] = [];
 
 /**
- * Processed terms of a field, each repeat tagged with its occurrence number. MiniSearch takes a field's
- * length to be its number of distinct tokens; tagging repeats makes it the number of indexed terms (stop
- * words excluded), as in BM25. {@link untag} strips the tag again, so term frequencies are unchanged.
+ * MiniSearch takes a field's length to be its number of distinct tokens; BM25 wants the number of
+ * indexed terms. So the index tokenizer returns positions (all distinct) and {@link termAt} turns each
+ * back into its term: lengths count every term (stop words excluded), frequencies are unchanged, and no
+ * string is built per token. MiniSearch calls `tokenize` and then `processTerm` for each of its tokens
+ * synchronously, field by field, when adding and removing; searches use the plain tokenizer.
  */
 function indexTokenize(text: string): string[] {
-  const out: string[] = [];
-  const seen = new Map<string, number>();
-  for (const token of tokenize(text)) {
-    const term = processTerm(token);
-    if (!term) continue;
-    const n = seen.get(term) ?? 0;
-    seen.set(term, n + 1);
-    out.push(n === 0 ? term : `${term}${REPEAT}${n}`);
-  }
-  return out;
+  fieldTerms = termsOf(text);
+  return Array.from(fieldTerms, (_, i) => i) as unknown as string[];
 }
 
-function untag(term: string): string {
-  const i = term.indexOf(REPEAT);
-  return i < 0 ? term : term.slice(0, i);
+function termAt(position: string): string {
+  return fieldTerms[position as unknown as number]!;
 }
 
 /** Indexed text of a chunk: its document's title as a header line, then the chunk. */
@@ -83,7 +76,8 @@ function miniSearchOptions(options: LexicalOptions): Options<IndexedChunk> {
     storeFields: [],
     extractField: (chunk, field) => (field === 'text' ? withHeader(chunk) : chunk[field as keyof IndexedChunk]),
     tokenize: indexTokenize,
-    processTerm: untag,
+    processTerm: termAt,
+    searchOptions: { tokenize, processTerm },
   };
 }
 

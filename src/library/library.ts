@@ -39,6 +39,7 @@ export class Library {
   private progress = new QueueProgress();
   private current: { id: QueueId; percent: number } | undefined;
   private writer = false;
+  private lookAgain = false;
 
   constructor(
     private readonly store: LibraryStore,
@@ -96,13 +97,24 @@ export class Library {
     return this.processQueue();
   }
 
-  /** Indexes queued files one by one until the queue is empty. Safe to call repeatedly. */
+  /**
+   * Indexes queued files one by one until the queue is empty. Safe to call repeatedly: a call during a
+   * run makes the run look at the queue once more before it ends, so a file enqueued just as the run
+   * found the queue empty is never left waiting.
+   */
   processQueue(): Promise<void> {
-    this.processing ??= (async () => {
+    if (this.processing) {
+      this.lookAgain = true;
+      return this.processing;
+    }
+    this.processing = (async () => {
       try {
-        for (let entry = await this.store.nextQueued(); entry; entry = await this.store.nextQueued()) {
-          await this.processOne(entry);
-        }
+        do {
+          this.lookAgain = false;
+          for (let entry = await this.store.nextQueued(); entry; entry = await this.store.nextQueued()) {
+            await this.processOne(entry);
+          }
+        } while (this.lookAgain);
       } finally {
         this.processing = undefined;
         this.progress.reset();
