@@ -1,4 +1,5 @@
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
+import { prepareAhead } from '../ingest/prepare-ahead.ts';
 import { prepareDocument } from '../ingest/prepare-document.ts';
 import { DEFAULT_LEXICAL_OPTIONS, LexicalIndex, type LexicalOptions } from '../index/lexical-index.ts';
 import { beirDocToMarkdown, type BeirCollection } from './beir.ts';
@@ -31,11 +32,11 @@ export async function evaluateLexical(collection: BeirCollection, settings: Eval
   const index = new LexicalIndex(settings.lexical);
   const beirIdOf = new Map<string, string>();
   const t0 = performance.now();
-  for (const record of collection.corpus) {
-    const prepared = await prepareDocument(
-      { name: `${record.id}.md`, folder: '', bytes: encoder.encode(beirDocToMarkdown(record)), addedAt: 0 },
-      settings.chunk,
+  const prepare = (record: (typeof collection.corpus)[number]) =>
+    prepareDocument({ name: `${record.id}.md`, folder: '', bytes: encoder.encode(beirDocToMarkdown(record)), addedAt: 0 }, settings.chunk).then(
+      (prepared) => ({ record, prepared }),
     );
+  for await (const { record, prepared } of prepareAhead(collection.corpus, prepare)) {
     beirIdOf.set(prepared.doc.id, record.id);
     index.add(prepared.chunks.map((c) => ({ chunkId: c.id, docId: prepared.doc.id, text: c.text, title: prepared.doc.title })));
   }

@@ -5,13 +5,16 @@ import type { Answer, DocRecord, LibraryEvent, LibraryItem, QueueEntry, SearchFi
 import { buildExtractiveAnswer } from '../generate/extractive-answer.ts';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
 import { docIdOf } from '../ingest/hash.ts';
-import { joinPath, prepareDocument } from '../ingest/prepare-document.ts';
+import { joinPath, prepareDocument, type PreparedDocument } from '../ingest/prepare-document.ts';
 import { LexicalIndex } from '../index/lexical-index.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 import { QueueProgress } from './queue-progress.ts';
 
 const LEXICAL_SNAPSHOT = 'lexical';
+
+/** What preparing a queued file produced, kept until its turn to commit. */
+type EntryResult = { kind: 'prepared'; prepared: PreparedDocument } | { kind: 'duplicate' } | { kind: 'failed'; error: unknown };
 
 export interface LibraryOptions {
   chunk?: ChunkOptions;
@@ -37,7 +40,8 @@ export class Library {
   /** How long the last snapshot took to serialise. */
   private lastSaveMs = 0;
   private progress = new QueueProgress();
-  private current: { id: QueueId; percent: number } | undefined;
+  /** Last percent reported per file in flight (at most two: one committing, the next being prepared). */
+  private percents = new Map<QueueId, number>();
   private writer = false;
   private lookAgain = false;
 
@@ -98,9 +102,10 @@ export class Library {
   }
 
   /**
-   * Indexes queued files one by one until the queue is empty. Safe to call repeatedly: a call during a
-   * run makes the run look at the queue once more before it ends, so a file enqueued just as the run
-   * found the queue empty is never left waiting.
+   * Indexes queued files in order until the queue is empty. While one file is being committed, the next
+   * one is already read, parsed and hashed (hashing is asynchronous and committing is I/O, so the two
+   * overlap). Safe to call repeatedly: a call during a run makes the run look at the queue once more
+   * before it ends, so a file enqueued just as the run found the queue empty is never left waiting.
    */
   processQueue(): Promise<void> {
     if (this.processing) {
@@ -111,8 +116,14 @@ export class Library {
       try {
         do {
           this.lookAgain = false;
-          for (let entry = await this.store.nextQueued(); entry; entry = await this.store.nextQueued()) {
-            await this.processOne(entry);
+          let entry = await this.store.nextQueued();
+          let ahead = entry && this.prepareEntry(entry);
+          while (entry && ahead) {
+            const result = await ahead;
+            const next = await this.store.nextQueued(entry.id);
+            ahead = next && this.prepareEntry(next);
+            await this.finishEntry(entry, result);
+            entry = next;
           }
         } while (this.lookAgain);
       } finally {
@@ -128,25 +139,38 @@ export class Library {
     this.emit({ type: 'queue', ...this.progress.figures() });
   }
 
-  private async processOne(entry: QueueEntry): Promise<void> {
+  /** Reads, hashes, parses and chunks a queued file. Never throws: a failure is returned, for its turn. */
+  private async prepareEntry(entry: QueueEntry): Promise<EntryResult> {
     this.progress.ensure(entry.size);
-    this.current = { id: entry.id, percent: 0 };
+    this.percents.set(entry.id, 0);
     this.emit({ type: 'file-progress', queueId: entry.id, path: entry.path, percent: 0 });
     try {
       if (!entry.blob) throw new DocQaError('corrupt-file', `${entry.name}: the file's contents were lost; add it again`);
       const bytes = new Uint8Array(await entry.blob.arrayBuffer());
       const docId = await docIdOf(bytes);
-      if (await this.store.getDocument(docId)) {
+      if (await this.store.getDocument(docId)) return { kind: 'duplicate' };
+      const prepared = await prepareDocument(
+        { name: entry.name, folder: entry.folder, bytes, addedAt: Date.now(), docId },
+        this.options.chunk ?? DEFAULT_CHUNK_OPTIONS,
+        (f) => this.reportProgress(entry, f),
+      );
+      return { kind: 'prepared', prepared };
+    } catch (error) {
+      return { kind: 'failed', error };
+    }
+  }
+
+  /** Commits a prepared file (or records why it was not), in queue order. */
+  private async finishEntry(entry: QueueEntry, result: EntryResult): Promise<void> {
+    try {
+      if (result.kind === 'failed') throw result.error;
+      // Checked again: the file just before this one in the queue may have had the same bytes.
+      if (result.kind === 'duplicate' || (await this.store.getDocument(result.prepared.doc.id))) {
         await this.store.removeQueued(entry.id);
         this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'already-in-library' });
       } else {
-        const prepared = await prepareDocument(
-          { name: entry.name, folder: entry.folder, bytes, addedAt: Date.now(), docId },
-          this.options.chunk ?? DEFAULT_CHUNK_OPTIONS,
-          (f) => this.reportProgress(entry, f),
-        );
         const older = (await this.store.findByPath(entry.path)).map((d) => d.id);
-        const { added, removed } = await this.store.commitDocument(prepared, entry.id, older);
+        const { added, removed } = await this.store.commitDocument(result.prepared, entry.id, older);
         // Add before remove: chunks the new version shares with the old one are never re-indexed.
         this.index.add(added);
         this.index.remove(removed);
@@ -159,7 +183,7 @@ export class Library {
       await this.store.failQueued(entry.id, error);
       this.emit({ type: 'file-failed', queueId: entry.id, path: entry.path, error });
     }
-    this.current = undefined;
+    this.percents.delete(entry.id);
     this.progress.fileDone(entry.size);
     this.emitQueue();
     this.emit({ type: 'changed' });
@@ -167,14 +191,13 @@ export class Library {
 
   private reportProgress(entry: QueueEntry, fraction: number): void {
     const percent = Math.min(99, Math.floor(fraction * 100));
-    if (!this.current || percent === this.current.percent) return;
-    this.current.percent = percent;
+    if (percent === this.percents.get(entry.id)) return;
+    this.percents.set(entry.id, percent);
     this.progress.partial(entry.size * fraction);
     this.emit({ type: 'file-progress', queueId: entry.id, path: entry.path, percent });
     this.emitQueue();
   }
 
-  /** Marks the index changed and saves it within `snapshotDelayMs` (throttled: one save per period). */
   private scheduleSnapshot(): void {
     this.dirty = true;
     // Serialising blocks this worker (≈0.3 s at 20k chunks, ≈7 s at 100k): never spend more than about

@@ -112,9 +112,9 @@ export class LibraryStore {
     }
   }
 
-  /** The oldest entry still waiting, if any. */
-  async nextQueued(): Promise<QueueEntry | undefined> {
-    let cursor = await this.db.transaction('queue').store.openCursor();
+  /** The oldest entry still waiting (after entry `after`, when given), if any. */
+  async nextQueued(after?: QueueId): Promise<QueueEntry | undefined> {
+    let cursor = await this.db.transaction('queue').store.openCursor(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true));
     while (cursor) {
       if (cursor.value.state === 'queued') return cursor.value;
       cursor = await cursor.continue();
