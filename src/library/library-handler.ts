@@ -28,8 +28,10 @@ export function createLibraryHandler(dbName?: string): LibraryApi {
   void opening.then((library) => {
     let writer = false;
     let reconcileTimer: ReturnType<typeof setTimeout> | undefined;
+    // Only other tabs' events arrive here (a channel never hears itself): a document they deleted, or
+    // one the writer committed, is brought into this tab's index from the store.
     events.onmessage = (e: MessageEvent<LibraryEvent>) => {
-      if (e.data.type !== 'changed' || writer) return;
+      if (e.data.type !== 'changed') return;
       clearTimeout(reconcileTimer);
       reconcileTimer = setTimeout(() => void library.reconcile(), 100);
     };
