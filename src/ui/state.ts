@@ -119,14 +119,22 @@ export async function start(): Promise<void> {
 export async function addFiles(files: IncomingFile[]): Promise<void> {
   if (!api || !files.length) return;
   note(`Adding ${files.length} file${files.length === 1 ? '' : 's'}`);
-  await api.addFiles(files);
+  try {
+    await api.addFiles(files);
+  } catch (err) {
+    note(`The files could not be added: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 export async function deleteItem(item: LibraryItem): Promise<void> {
   if (!api) return;
-  if (item.docId) await api.deleteDocument(item.docId as DocId);
-  else if (item.queueId) await api.dismissQueued(item.queueId as QueueId);
-  note(`${item.path}: removed`);
+  try {
+    if (item.docId) await api.deleteDocument(item.docId as DocId);
+    else if (item.queueId) await api.dismissQueued(item.queueId as QueueId);
+    note(`${item.path}: removed`);
+  } catch (err) {
+    note(`${item.path} could not be removed: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 export async function setTags(docId: DocId, tags: string[]): Promise<void> {
