@@ -48,3 +48,18 @@ export async function loadBeir(dir: string, split = 'test'): Promise<BeirCollect
 export function beirDocToMarkdown(doc: BeirDoc): string {
   return doc.title ? `# ${doc.title}\n\n${doc.text}\n` : `${doc.text}\n`;
 }
+
+/** SciFact's `claims_dev.jsonl` (claims with the documents they cite), when the collection has one. */
+export async function loadClaims(dir: string): Promise<Array<{ id: string; claim: string; citedDocIds: string[] }> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, 'claims_dev.jsonl'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  return parseJsonl<{ id: number | string; claim: string; cited_doc_ids?: Array<number | string> }>(text).map((c) => ({
+    id: String(c.id),
+    claim: c.claim,
+    citedDocIds: (c.cited_doc_ids ?? []).map(String),
+  }));
+}

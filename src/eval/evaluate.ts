@@ -3,6 +3,7 @@ import { prepareAhead } from '../ingest/prepare-ahead.ts';
 import { prepareDocument } from '../ingest/prepare-document.ts';
 import { DEFAULT_LEXICAL_OPTIONS, LexicalIndex, type LexicalOptions } from '../index/lexical-index.ts';
 import { beirDocToMarkdown, type BeirCollection } from './beir.ts';
+import { MemorySource } from './memory-source.ts';
 import { bestPerDocument, mrrAt, ndcgAt, percentile, recallAt } from './metrics.ts';
 
 export interface EvalReport {
@@ -23,13 +24,20 @@ export interface EvalSettings {
 
 export const DEFAULT_EVAL_SETTINGS: EvalSettings = { chunk: DEFAULT_CHUNK_OPTIONS, lexical: DEFAULT_LEXICAL_OPTIONS };
 
-/**
- * Indexes a BEIR collection with the app's own ingest (each record becomes a Markdown file) and lexical
- * index, runs every judged query, and scores document rankings (best chunk per document).
- */
-export async function evaluateLexical(collection: BeirCollection, settings: EvalSettings = DEFAULT_EVAL_SETTINGS): Promise<EvalReport> {
+/** A BEIR collection indexed with the app's own ingest and index, and readable as retrieval reads the store. */
+export interface IndexedCollection {
+  index: LexicalIndex;
+  source: MemorySource;
+  /** App document id → BEIR document id. */
+  beirIdOf: Map<string, string>;
+  indexMs: number;
+}
+
+/** Indexes every record as the Markdown file a person would drop (`# title` + text). */
+export async function indexCollection(collection: BeirCollection, settings: EvalSettings = DEFAULT_EVAL_SETTINGS): Promise<IndexedCollection> {
   const encoder = new TextEncoder();
   const index = new LexicalIndex(settings.lexical);
+  const source = new MemorySource();
   const beirIdOf = new Map<string, string>();
   const t0 = performance.now();
   const prepare = (record: (typeof collection.corpus)[number]) =>
@@ -39,8 +47,17 @@ export async function evaluateLexical(collection: BeirCollection, settings: Eval
   for await (const { record, prepared } of prepareAhead(collection.corpus, prepare)) {
     beirIdOf.set(prepared.doc.id, record.id);
     index.add(prepared.chunks.map((c) => ({ chunkId: c.id, docId: prepared.doc.id, text: c.text, title: prepared.doc.title })));
+    source.add(prepared);
   }
-  const indexMs = performance.now() - t0;
+  return { index, source, beirIdOf, indexMs: performance.now() - t0 };
+}
+
+/**
+ * Runs every judged query against the indexed collection and scores document rankings (best chunk per
+ * document).
+ */
+export function evaluateRetrieval(collection: BeirCollection, indexed: IndexedCollection): EvalReport {
+  const { index, beirIdOf, indexMs } = indexed;
 
   const ndcg: number[] = [];
   const recall: number[] = [];
