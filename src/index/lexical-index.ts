@@ -3,6 +3,7 @@ import { DocQaError } from '../core/errors.ts';
 import { asChunkId, type ChunkId, type DocId } from '../core/ids.ts';
 import type { Hit, IndexEntry, IndexFilter, SearchIndex } from './search-index.ts';
 import { processTerm, termsOf, tokenize } from './tokenize.ts';
+import { topK } from './top-k.ts';
 
 /** Snapshot format version; unknown versions are refused and the index is rebuilt from the store. */
 export const LEXICAL_SNAPSHOT_VERSION = 2;
@@ -158,11 +159,8 @@ export class LexicalIndex implements SearchIndex {
       ? { ...this.searchOptions, filter: (r) => [...(this.owners.get(r.id as ChunkId)?.keys() ?? [])].some((d) => allowed.has(d)) }
       : this.searchOptions;
     // MiniSearch multiplies each score by the number of distinct query terms matched; plain BM25 ranks better.
-    return this.ms
-      .search(query, options)
-      .map((r) => ({ chunkId: asChunkId(String(r.id)), score: r.score / Math.max(1, r.queryTerms.length) }))
-      .sort(byScoreThenId)
-      .slice(0, k);
+    const hits = this.ms.search(query, options).map((r) => ({ chunkId: asChunkId(String(r.id)), score: r.score / Math.max(1, r.queryTerms.length) }));
+    return topK(hits, k, byScoreThenId);
   }
 
   docIds(): Set<DocId> {
