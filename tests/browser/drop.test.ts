@@ -53,4 +53,33 @@ describe('drag and drop, and the keyboard', () => {
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     expect(outline).not.toBe('none');
   });
+
+  it('has enough contrast for every piece of text (WCAG AA 4.5:1)', async () => {
+    const low = await page.evaluate(() => {
+      const parse = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+      const lum = ([r, g, b]: number[]) => {
+        const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);
+      };
+      const background = (el: Element | null): number[] => {
+        for (; el; el = el.parentElement) {
+          const c = parse(getComputedStyle(el).backgroundColor);
+          if (c.length === 3 || (c.length === 4 && c[3]! > 0.5)) return c.slice(0, 3);
+        }
+        return [255, 255, 255];
+      };
+      const out: string[] = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const el = node.parentElement;
+        if (!el || !node.textContent?.trim() || !el.checkVisibility()) continue;
+        const fg = parse(getComputedStyle(el).color).slice(0, 3);
+        const [a, b] = [lum(fg), lum(background(el))].sort((x, y) => y - x);
+        const ratio = (a! + 0.05) / (b! + 0.05);
+        if (ratio < 4.5) out.push(`${ratio.toFixed(2)} ${el.tagName} "${node.textContent.trim().slice(0, 30)}"`);
+      }
+      return out;
+    });
+    expect(low).toEqual([]);
+  });
 });
