@@ -24,7 +24,7 @@ export function decodeText(bytes: Uint8Array, name: string): string {
 }
 
 /** Plain text: paragraphs at blank lines, grouped into blocks labelled "lines a–b". */
-export function parseText(bytes: Uint8Array, name: string): ParsedDoc {
+export function parseText(bytes: Uint8Array, name: string, onProgress?: (fraction: number) => void): ParsedDoc {
   const text = decodeText(bytes, name);
   const blocks: Block[] = [];
   let lineNo = 1;
@@ -38,7 +38,9 @@ export function parseText(bytes: Uint8Array, name: string): ParsedDoc {
     size = 0;
   };
   // Walk raw paragraphs (split at blank lines) to keep line numbers exact.
-  for (const raw of text.split(/\n[ \t]*\n/)) {
+  const raws = text.split(/\n[ \t]*\n/);
+  for (const [i, raw] of raws.entries()) {
+    if (onProgress && i % 2048 === 2047) onProgress(i / raws.length);
     const lines = raw.split('\n').length;
     const paras = textToParagraphs(raw);
     if (paras.length) {

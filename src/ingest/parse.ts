@@ -42,7 +42,7 @@ export async function parseFile(bytes: Uint8Array, name: string, onProgress?: (f
       parsed = parseMarkdown(bytes, name);
       break;
     case 'text':
-      parsed = parseText(bytes, name);
+      parsed = parseText(bytes, name, onProgress);
       break;
   }
   if (!parsed.blocks.some((b) => /\S/.test(b.text))) {

@@ -99,3 +99,14 @@ describe('text', () => {
     await expect(parseFile(Uint8Array.from([1, 0, 2, 0]), 'bin.txt')).rejects.toMatchObject({ code: 'corrupt-file' });
   });
 });
+
+describe('progress', () => {
+  it('reports progress while parsing a long text file', async () => {
+    const text = Array.from({ length: 10_000 }, (_, i) => `Paragraph ${i} about nothing much.`).join('\n\n');
+    const seen: number[] = [];
+    await parseFile(enc(text), 'long.txt', (f) => seen.push(f));
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.every((f) => f > 0 && f < 1)).toBe(true);
+  });
+});
