@@ -145,6 +145,34 @@ export class LexicalIndex implements SearchIndex {
     }
   }
 
+  /**
+   * Removes documents whose chunk texts may already be gone (deleted by another tab): chunks only they
+   * owned are discarded by id, then the index is vacuumed, which leaves it as a rebuild would be. A chunk
+   * that other documents still own keeps them; `textOf` (the store) gives its text when its title must
+   * change.
+   */
+  async discardDocuments(docIds: ReadonlySet<DocId>, textOf: (chunkId: ChunkId) => Promise<string | undefined>): Promise<void> {
+    let discarded = false;
+    for (const [chunkId, owners] of [...this.owners]) {
+      const gone = [...owners.keys()].filter((d) => docIds.has(d));
+      if (!gone.length) continue;
+      if (gone.length === owners.size) {
+        this.ms.discard(chunkId);
+        this.owners.delete(chunkId);
+        discarded = true;
+        continue;
+      }
+      const before = this.titleOf(owners);
+      for (const d of gone) owners.delete(d);
+      if (this.titleOf(owners) !== before) {
+        const text = await textOf(chunkId);
+        if (text === undefined) throw new DocQaError('internal', `lexical index: chunk ${chunkId} is owned by a document but missing from the store`);
+        this.retitle({ chunkId, docId: gone[0]!, text, title: before }, before, owners);
+      }
+    }
+    if (discarded) await this.ms.vacuum();
+  }
+
   /** MiniSearch removes exactly only with the original fields; every entry carries its chunk's text. */
   private retitle(e: IndexEntry, before: string, owners: Map<DocId, string>): void {
     const after = this.titleOf(owners);

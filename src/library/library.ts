@@ -71,12 +71,12 @@ export class Library {
   async reconcile(): Promise<void> {
     const stored = new Set(await this.store.listDocumentIds());
     const indexed = this.index.docIds();
-    if ([...indexed].some((id) => !stored.has(id))) {
-      // A document was deleted since the snapshot; its chunk texts may be gone, so rebuild exactly.
-      this.index = new LexicalIndex(this.index.options);
-      indexed.clear();
+    const gone = new Set([...indexed].filter((id) => !stored.has(id)));
+    let changed = gone.size > 0;
+    if (changed) {
+      // Deleted since the snapshot, or by another tab: their chunk texts may be gone from the store.
+      await this.index.discardDocuments(gone, async (id) => (await this.store.getChunks([id]))[0]?.text);
     }
-    let changed = false;
     for (const id of stored) {
       if (indexed.has(id)) continue;
       this.index.add(await this.store.indexEntriesOf(id));

@@ -233,3 +233,31 @@ describe('LexicalIndex incremental updates', () => {
     );
   });
 });
+
+describe('discardDocuments (documents deleted elsewhere, texts gone)', () => {
+  it('leaves the index as a rebuild from the surviving documents would be', async () => {
+    const shared = 'Both reports describe the harbour inspection in April.';
+    const docs: Record<string, IndexEntry[]> = {
+      a: [entry('a1', 'a', 'Alpha notes on the harbour cranes and their repairs.', 'Alpha'), entry('s', 'a', shared, 'Alpha')],
+      b: [entry('b1', 'b', 'Beta notes on harbour tides and pilots.', 'Beta'), entry('s', 'b', shared, 'Beta')],
+      c: [entry('c1', 'c', 'Gamma notes on the lighthouse keeper and the harbour.', 'Gamma')],
+    };
+    const ix = new LexicalIndex(OPTIONS);
+    for (const d of ['a', 'b', 'c']) ix.add(docs[d]!);
+    // Only the shared chunk's text is still in the store; a1's text is gone.
+    const store = new Map([['s', shared]]);
+    await ix.discardDocuments(new Set([asDocId('a')]), async (id) => store.get(id));
+
+    const rebuilt = new LexicalIndex(OPTIONS);
+    for (const d of ['b', 'c']) rebuilt.add(docs[d]!);
+    expect(ix.size).toBe(rebuilt.size);
+    expect([...ix.docIds()].sort()).toEqual(['b', 'c']);
+    expect(ix.ownersOf(asChunkId('s'))).toEqual(['b']);
+    for (const q of ['harbour notes', 'alpha cranes repairs', 'beta inspection april', 'lighthouse']) {
+      const got = ix.search(q, 10);
+      const want = rebuilt.search(q, 10);
+      expect(ids(got)).toEqual(ids(want));
+      got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i]!.score, 9));
+    }
+  });
+});
