@@ -1,18 +1,19 @@
 import { transferHandlers } from 'comlink';
-import { DocQaError, reviveError, serializeError, type SerializedError } from './errors.ts';
+import { reviveError, serializeError, type SerializedError } from './errors.ts';
 
 /**
- * Errors cross the worker boundary as `{ name, code, message }` and are rebuilt as {@link DocQaError},
- * never stringified. Call once in the worker and once in the page.
+ * Errors cross the worker boundary as `{ name, code, message }` and are rebuilt as `DocQaError`, never
+ * stringified. Replaces Comlink's own handler for thrown values (keeping its test for what a thrown value
+ * is). Call once in the worker and once in the page.
  */
 export function installErrorTransfer(): void {
+  const original = transferHandlers.get('throw');
+  if (!original) throw new Error('comlink: no handler for thrown values to replace');
   transferHandlers.set('throw', {
-    canHandle: (value: unknown): value is { value: unknown } => typeof value === 'object' && value !== null && 'value' in value,
-    serialize: ({ value }: { value: unknown }) => [serializeError(value), []],
-    deserialize: (serialized: SerializedError) => {
-      throw reviveError(serialized);
+    canHandle: original.canHandle,
+    serialize: (thrown: unknown) => [serializeError((thrown as { value: unknown }).value), []],
+    deserialize: (serialized: unknown) => {
+      throw reviveError(serialized as SerializedError);
     },
-  } as Parameters<typeof transferHandlers.set>[1]);
+  });
 }
-
-export { DocQaError };
