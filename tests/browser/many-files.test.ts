@@ -30,6 +30,8 @@ describe('1,000 small files in one drop', () => {
     });
     await page.getByLabel('Add a folder').setInputFiles(await writeTree(files, 'notes'));
     await page.waitForFunction(() => /Indexing: \d+ of 1000 files done/.test(document.querySelector('[role="status"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    // A large drop gets an estimate of the time left.
+    await page.waitForFunction(() => /Indexing: \d+ of 1000 files done, about \d+ (s|min) left/.test(document.querySelector('[role="status"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
     // The page answers input while the worker indexes.
     await page.getByLabel('Ask a question').fill('still typing');
     await expect(page.getByLabel('Ask a question').inputValue()).resolves.toBe('still typing');
