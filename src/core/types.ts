@@ -86,6 +86,8 @@ export interface QueueEntry {
   addedAt: number;
   state: QueueState;
   error?: SerializedError;
+  /** Times indexing of this (large) file started; a file that keeps killing the worker is given up. */
+  attempts?: number;
 }
 
 /** Restricts a search; every field is optional and fields combine with AND. */

@@ -13,6 +13,10 @@ import type { LibraryStore } from '../store/library-store.ts';
 import { QueueProgress } from './queue-progress.ts';
 
 const LEXICAL_SNAPSHOT = 'lexical';
+/** Default for {@link LibraryOptions.maxFileBytes}. */
+const DEFAULT_MAX_FILE_BYTES = 256 * 2 ** 20;
+/** Files this large record each indexing attempt, so one that crashes the worker is not retried forever. */
+const TRACKED_ATTEMPT_BYTES = 8 * 2 ** 20;
 /** Chunks added to the index between two chances for questions to run (~0.5 s of work). */
 const INDEX_SLICE = 2000;
 
@@ -21,6 +25,8 @@ type EntryResult = { kind: 'prepared'; prepared: PreparedDocument } | { kind: 'd
 
 export interface LibraryOptions {
   chunk?: ChunkOptions;
+  /** Largest file indexed, in bytes. Default 256 MB; larger files fail with "too large". */
+  maxFileBytes?: number;
   /**
    * Longest time the saved index snapshot lags behind the store while files are being indexed; it is
    * also saved whenever the queue empties. Default 5000 ms. (Saving 20k chunks takes ~0.3 s; a stale
@@ -149,6 +155,15 @@ export class Library {
     this.emit({ type: 'file-progress', queueId: entry.id, path: entry.path, percent: 0 });
     try {
       if (!entry.blob) throw new DocQaError('corrupt-file', `${entry.name}: the file's contents were lost; add it again`);
+      const max = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+      if (entry.size > max) {
+        throw new DocQaError('too-large', `${entry.name}: too large to index here (${Math.round(entry.size / 2 ** 20)} MB; the limit is ${Math.round(max / 2 ** 20)} MB): split it into smaller files`);
+      }
+      // A large file that made the worker crash (out of memory, say) would otherwise be retried forever
+      // at every start, blocking the queue: the third start gives up on it.
+      if (entry.size >= TRACKED_ATTEMPT_BYTES && (await this.store.startAttempt(entry.id)) >= 2) {
+        throw new DocQaError('too-large', `${entry.name}: indexing this file stopped the app twice; it was skipped. Split it into smaller files and add them`);
+      }
       const bytes = new Uint8Array(await entry.blob.arrayBuffer());
       const docId = await docIdOf(bytes);
       if (await this.store.getDocument(docId)) return { kind: 'duplicate' };

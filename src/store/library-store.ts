@@ -132,6 +132,16 @@ export class LibraryStore {
     await this.db.delete('queue', id);
   }
 
+  /** Records that indexing of an entry starts, and returns how many times it has started before. */
+  async startAttempt(id: QueueId): Promise<number> {
+    const tx = this.db.transaction('queue', 'readwrite');
+    const entry = await tx.store.get(id);
+    const before = entry?.attempts ?? 0;
+    if (entry) await tx.store.put({ ...entry, attempts: before + 1 });
+    await tx.done;
+    return before;
+  }
+
   /** Marks an entry failed and drops its file contents, keeping the message for the Library list. */
   async failQueued(id: QueueId, error: SerializedError): Promise<void> {
     const tx = this.db.transaction('queue', 'readwrite');

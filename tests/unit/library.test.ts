@@ -153,6 +153,28 @@ describe('Library end to end (fake-indexeddb)', () => {
     expect(sources(await caughtUp.ask('who waters the ferns'))[0]).toBe('extra.md · Extra');
   });
 
+  it('fails files over the size limit, and a large file that stopped the app twice, and goes on', async () => {
+    const name = freshName();
+    const db = await openLibraryDb(name);
+    const store = new LibraryStore(db);
+    const events: LibraryEvent[] = [];
+    const library = new Library(store, (e) => events.push(e), { chunk: CHUNK, maxFileBytes: 9 * 2 ** 20 });
+    await library.open();
+    const big = new Blob([new Uint8Array(10 * 2 ** 20).fill(97)]);
+    const crashing = new Blob([new Uint8Array(8 * 2 ** 20).fill(98)]);
+    await library.enqueue([file('huge.txt', ''), file('crash.txt', ''), file('loan.md', LOAN)].map((f, i) => (i === 0 ? { ...f, blob: big } : i === 1 ? { ...f, blob: crashing } : f)));
+    // crash.txt already started twice in earlier sessions, each ending with the worker gone.
+    const crashEntry = (await store.listQueue()).find((q) => q.name === 'crash.txt')!;
+    await db.put('queue', { ...(await db.get('queue', crashEntry.id))!, attempts: 2 });
+    await library.startWriting();
+    const failed = Object.fromEntries(events.flatMap((e) => (e.type === 'file-failed' ? [[e.path, e.error.message]] : [])));
+    expect(failed).toEqual({
+      'huge.txt': 'huge.txt: too large to index here (10 MB; the limit is 9 MB): split it into smaller files',
+      'crash.txt': 'crash.txt: indexing this file stopped the app twice; it was skipped. Split it into smaller files and add them',
+    });
+    expect(doneEvents(events)).toEqual(['loan.md: indexed']);
+  });
+
   it('continues a queue left over from a previous session when a writer starts', async () => {
     const name = freshName();
     const { library: reader } = await openLibrary(name, false);
