@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'already-in-library'
   | 'schema-version'
   | 'too-large'
+  | 'cancelled'
   | 'internal';
 
 export class DocQaError extends Error {

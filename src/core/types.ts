@@ -124,7 +124,7 @@ export interface StorageEstimate {
 /** Progress and change events, sent by the library worker to every tab. */
 export type LibraryEvent =
   | { type: 'file-progress'; queueId: QueueId; path: string; percent: number }
-  | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' }
+  | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' | 'cancelled' }
   | { type: 'file-failed'; queueId: QueueId; path: string; error: SerializedError }
   | { type: 'queue'; done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number }
   | { type: 'changed' };

@@ -197,9 +197,12 @@ export class Library {
       }
     } catch (err) {
       const error = forFile(serializeError(err), entry.name);
-      if (error.code === 'internal') console.error(err);
-      await this.store.failQueued(entry.id, error);
-      this.emit({ type: 'file-failed', queueId: entry.id, path: entry.path, error });
+      if (error.code === 'cancelled') this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'cancelled' });
+      else {
+        if (error.code === 'internal') console.error(err);
+        await this.store.failQueued(entry.id, error);
+        this.emit({ type: 'file-failed', queueId: entry.id, path: entry.path, error });
+      }
     }
     this.percents.delete(entry.id);
     this.progress.fileDone(entry.size);

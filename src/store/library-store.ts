@@ -1,6 +1,6 @@
 import type { ChunkId, DocId, QueueId } from '../core/ids.ts';
 import { asQueueId } from '../core/ids.ts';
-import { forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
+import { DocQaError, forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
 import type { BlockRecord, ChunkLocation, ChunkRecord, DocRecord, Manifest, QueueEntry } from '../core/types.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
 import type { IndexEntry } from '../index/search-index.ts';
@@ -193,7 +193,8 @@ export class LibraryStore {
 
   /**
    * Commits a prepared document atomically, replacing the documents in `replaces` (older versions of the
-   * same path) and removing queue entry `queueId`. Returns the index entries added and removed.
+   * same path) and removing queue entry `queueId`. Returns the index entries added and removed. Throws
+   * `cancelled` (and writes nothing) when `queueId` is no longer in the queue.
    */
   async commitDocument(prepared: PreparedDocument, queueId: QueueId | undefined, replaces: readonly DocId[] = []): Promise<{ added: IndexEntry[]; removed: IndexEntry[] }> {
     const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
@@ -208,6 +209,10 @@ export class LibraryStore {
 
   private async commitInTx(tx: WriteTx, writes: Array<Promise<unknown>>, prepared: PreparedDocument, queueId: QueueId | undefined, replaces: readonly DocId[]): Promise<{ added: IndexEntry[]; removed: IndexEntry[] }> {
     const { doc, blocks, chunks } = prepared;
+    // Removed from the queue (Delete) while it was being prepared: commit nothing.
+    if (queueId && !(await tx.objectStore('queue').get(queueId))) {
+      throw new DocQaError('cancelled', `${doc.name}: removed before it was indexed`);
+    }
     const chunkStore = tx.objectStore('chunks');
     const removed: IndexEntry[] = [];
     for (const oldId of replaces) removed.push(...(await this.deleteInTx(tx, oldId)));

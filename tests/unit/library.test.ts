@@ -175,6 +175,28 @@ describe('Library end to end (fake-indexeddb)', () => {
     expect(doneEvents(events)).toEqual(['loan.md: indexed']);
   });
 
+  it('does not index a file deleted from the queue while it was being indexed', async () => {
+    const name = freshName();
+    const store = new LibraryStore(await openLibraryDb(name));
+    const events: LibraryEvent[] = [];
+    let library: Library | undefined;
+    library = new Library(
+      store,
+      (e) => {
+        events.push(e);
+        // The person presses Delete on loan.md as soon as it shows "Indexing 0%".
+        if (e.type === 'file-progress' && e.path === 'loan.md' && e.percent === 0) void library!.dismissQueued(e.queueId);
+      },
+      { chunk: CHUNK },
+    );
+    await library.open();
+    await library.enqueue([file('lease.md', LEASE), file('loan.md', LOAN), file('notes.md', '# Notes\n\nThe caretaker locks the gate at nine.')]);
+    await library.startWriting();
+    expect(doneEvents(events)).toEqual(['lease.md: indexed', 'loan.md: cancelled', 'notes.md: indexed']);
+    expect((await library.listLibrary()).map((i) => `${i.name} ${i.kind}`)).toEqual(['lease.md document', 'notes.md document']);
+    expect(sources(await library.ask('who is the guarantor for unpaid instalments'))).not.toContainEqual(expect.stringContaining('loan.md'));
+  });
+
   it('continues a queue left over from a previous session when a writer starts', async () => {
     const name = freshName();
     const { library: reader } = await openLibrary(name, false);
