@@ -179,13 +179,12 @@ describe('Library end to end (fake-indexeddb)', () => {
     const name = freshName();
     const store = new LibraryStore(await openLibraryDb(name));
     const events: LibraryEvent[] = [];
-    let library: Library | undefined;
-    library = new Library(
+    const library: Library = new Library(
       store,
       (e) => {
         events.push(e);
         // The person presses Delete on loan.md as soon as it shows "Indexing 0%".
-        if (e.type === 'file-progress' && e.path === 'loan.md' && e.percent === 0) void library!.dismissQueued(e.queueId);
+        if (e.type === 'file-progress' && e.path === 'loan.md' && e.percent === 0) void library.dismissQueued(e.queueId);
       },
       { chunk: CHUNK },
     );
