@@ -16,6 +16,15 @@ const EXTENSIONS: Record<string, DocType> = {
   txt: 'text',
 };
 
+/**
+ * Files that operating systems and editors leave in folders (".DS_Store", "Thumbs.db", "desktop.ini",
+ * Office's "~$" lock files, other hidden files, and anything inside a hidden folder such as ".git"): a
+ * dropped folder's copies of them are skipped rather than listed as unsupported.
+ */
+export function isSystemFile(path: string): boolean {
+  return path.split('/').some((part) => part.startsWith('.') || part.startsWith('~$') || /^(thumbs\.db|desktop\.ini)$/i.test(part));
+}
+
 /** The document type for a file name, from its extension; undefined when unsupported. */
 export function detectType(name: string): DocType | undefined {
   const ext = /\.([^./\\]+)$/.exec(name)?.[1]?.toLowerCase();

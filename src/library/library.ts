@@ -5,6 +5,7 @@ import type { Answer, DocRecord, LibraryEvent, LibraryItem, QueueEntry, SearchFi
 import { buildExtractiveAnswer } from '../generate/extractive-answer.ts';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
 import { docIdOf } from '../ingest/hash.ts';
+import { isSystemFile } from '../ingest/parse.ts';
 import { joinPath, prepareDocument, type PreparedDocument } from '../ingest/prepare-document.ts';
 import { LexicalIndex } from '../index/lexical-index.ts';
 import type { IndexEntry } from '../index/search-index.ts';
@@ -95,8 +96,9 @@ export class Library {
     return this.index.size;
   }
 
-  /** Adds files to the persisted queue; the writer tab indexes them. */
-  async enqueue(files: readonly IncomingFile[]): Promise<void> {
+  /** Adds files to the persisted queue (system files such as .DS_Store skipped); the writer tab indexes them. */
+  async enqueue(dropped: readonly IncomingFile[]): Promise<void> {
+    const files = dropped.filter((f) => !isSystemFile(joinPath(f.folder, f.name)));
     if (!files.length) return;
     const entries = await this.store.enqueue(files.map((f) => ({ name: f.name, folder: f.folder, path: joinPath(f.folder, f.name), blob: f.blob })));
     this.progress.add(entries.length, entries.reduce((s, e) => s + e.size, 0));

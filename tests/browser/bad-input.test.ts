@@ -23,6 +23,7 @@ describe('bad input: a clear per-file status, the rest proceeds', () => {
       'scan.pdf': await makeScannedPdf(),
       'broken.docx': await makeCorruptDocx(),
       'photo.png': junkBytes(512),
+      '.DS_Store': junkBytes(64),
       'latin1.txt': Uint8Array.from(Buffer.from('Le caf\xe9 du march\xe9 ouvre \xe0 sept heures.', 'latin1')),
       '📄 minutes.md': good,
       'copy of minutes.md': good,
@@ -51,6 +52,8 @@ describe('bad input: a clear per-file status, the rest proceeds', () => {
       'big.txt': 'Indexed',
       'report.pdf': 'Indexed',
     });
+    // System files that come along with a folder are skipped, not listed as unsupported.
+    expect(Object.keys(rows)).not.toContain('.DS_Store');
     // The same bytes twice in one drop: one document, and a message for the other.
     const minutes = ['📄 minutes.md', 'copy of minutes.md'].filter((n) => rows[n] === 'Indexed');
     expect(minutes).toHaveLength(1);

@@ -110,3 +110,11 @@ describe('progress', () => {
     expect(seen.every((f) => f > 0 && f < 1)).toBe(true);
   });
 });
+
+describe('system files', () => {
+  it('recognises what operating systems and editors leave in folders, and nothing else', async () => {
+    const { isSystemFile } = await import('../../src/ingest/parse.ts');
+    for (const p of ['.DS_Store', 'docs/.DS_Store', 'Thumbs.db', 'a/desktop.ini', '~$report.docx', 'repo/.git/HEAD', '.hidden/notes.md']) expect(isSystemFile(p)).toBe(true);
+    for (const p of ['report.docx', 'docs/notes.md', 'a.b/c.txt', 'my~$file.txt']) expect(isSystemFile(p)).toBe(false);
+  });
+});
