@@ -1,13 +1,31 @@
+import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import { DocQaError } from '../core/errors.ts';
 import type { ParsedDoc } from '../core/types.ts';
 import { htmlToParsed } from './parse-html.ts';
 
-/** Word files: mammoth turns the document into semantic HTML (headings kept), then the HTML parser. */
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** The title set in the document's properties (`docProps/core.xml`, `dc:title`), if any. */
+async function coreTitle(buffer: ArrayBuffer): Promise<string | undefined> {
+  try {
+    const core = await (await JSZip.loadAsync(buffer)).file('docProps/core.xml')?.async('string');
+    const raw = core && /<dc:title>([^<]*)<\/dc:title>/.exec(core)?.[1];
+    const title = raw?.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]!).trim();
+    return title || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Word files: mammoth turns the document into semantic HTML (headings kept), then the HTML parser. The
+ * title is the document's title property, else its first heading.
+ */
 export async function parseDocx(bytes: Uint8Array, name: string): Promise<ParsedDoc> {
   let html: string;
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   try {
-    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     // The browser build of mammoth reads `arrayBuffer`, the Node build `buffer`; both accept an ArrayBuffer.
     const input = { arrayBuffer: buffer, buffer } as unknown as Parameters<typeof mammoth.convertToHtml>[0];
     const result = await mammoth.convertToHtml(input);
@@ -15,5 +33,7 @@ export async function parseDocx(bytes: Uint8Array, name: string): Promise<Parsed
   } catch {
     throw new DocQaError('corrupt-file', `${name}: this Word file could not be read; it may be damaged. Open it in Word, save it again, and add it again`);
   }
-  return htmlToParsed(html);
+  const parsed = htmlToParsed(html);
+  // Word's own title property wins over the first heading.
+  return { ...parsed, title: (await coreTitle(buffer)) ?? parsed.title };
 }

@@ -74,12 +74,12 @@ export interface DocxSection {
 }
 
 /** A Word file with headings and paragraphs. */
-export async function makeDocx(sections: DocxSection[]): Promise<Uint8Array> {
+export async function makeDocx(sections: DocxSection[], title?: string): Promise<Uint8Array> {
   const children = sections.flatMap((s) => [
     new Paragraph({ text: s.heading, heading: HeadingLevel.HEADING_1 }),
     ...s.paragraphs.map((p) => new Paragraph({ text: p })),
   ]);
-  const doc = new Document({ sections: [{ children }] });
+  const doc = new Document({ title, sections: [{ children }] });
   return new Uint8Array(await Packer.toBuffer(doc));
 }
 

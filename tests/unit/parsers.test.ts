@@ -51,6 +51,12 @@ describe('DOCX', () => {
     expect(parsed.title).toBe('Background');
   });
 
+  it('takes the title from the document properties when there is one', async () => {
+    const bytes = await makeDocx([{ heading: 'Background', paragraphs: ['Text.'] }], 'Smith v. Jones & Co — brief');
+    const { parsed } = await parseFile(bytes, 'brief.docx');
+    expect(parsed.title).toBe('Smith v. Jones & Co — brief');
+  });
+
   it('says a damaged Word file could not be read', async () => {
     await expect(parseFile(await makeCorruptDocx(), 'broken.docx')).rejects.toMatchObject({ code: 'corrupt-file', message: expect.stringContaining('could not be read') });
   });
