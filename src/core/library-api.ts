@@ -18,6 +18,8 @@ export interface LibraryApi {
   listLibrary(): Promise<LibraryItem[]>;
   deleteDocument(docId: DocId): Promise<void>;
   dismissQueued(id: QueueId): Promise<void>;
+  /** Removes every failed file from the Library list; returns how many. */
+  dismissFailed(): Promise<number>;
   setTags(docId: DocId, tags: string[]): Promise<void>;
   ask(question: string, filter?: SearchFilter): Promise<Answer>;
   getSource(docId: DocId, block: number, start: number, end: number): Promise<SourceView>;

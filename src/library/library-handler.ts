@@ -59,6 +59,7 @@ export function createLibraryHandler(dbName?: string): LibraryApi {
     listLibrary: async () => (await opening).listLibrary(),
     deleteDocument: async (docId) => (await opening).deleteDocument(docId),
     dismissQueued: async (id) => (await opening).dismissQueued(id),
+    dismissFailed: async () => (await opening).dismissFailed(),
     setTags: async (docId, tags) => (await opening).setTags(docId, tags),
     ask: async (question, filter) => (await opening).ask(question, filter),
     getSource: async (docId, block, start, end) => (await opening).getSource(docId, block, start, end),

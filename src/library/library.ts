@@ -272,6 +272,13 @@ export class Library {
     this.emit({ type: 'changed' });
   }
 
+  /** Removes the messages of every file that failed (they keep nothing else). */
+  async dismissFailed(): Promise<number> {
+    const removed = await this.store.removeFailed();
+    this.emit({ type: 'changed' });
+    return removed;
+  }
+
   async setTags(docId: DocId, tags: string[]): Promise<void> {
     await this.store.setTags(docId, [...new Set(tags.map((t) => t.trim()).filter(Boolean))]);
     this.emit({ type: 'changed' });

@@ -132,6 +132,19 @@ export class LibraryStore {
     await this.db.delete('queue', id);
   }
 
+  /** Removes every failed entry (their messages) from the queue; returns how many. */
+  async removeFailed(): Promise<number> {
+    const tx = this.db.transaction('queue', 'readwrite');
+    let removed = 0;
+    for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
+      if (cursor.value.state !== 'failed') continue;
+      await cursor.delete();
+      removed++;
+    }
+    await tx.done;
+    return removed;
+  }
+
   /** Records that indexing of an entry starts, and returns how many times it has started before. */
   async startAttempt(id: QueueId): Promise<number> {
     const tx = this.db.transaction('queue', 'readwrite');

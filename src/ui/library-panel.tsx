@@ -1,7 +1,7 @@
 import { memo } from 'preact/compat';
 import type { DocId } from '../core/ids.ts';
 import type { LibraryItem } from '../core/types.ts';
-import { deleteItem, items, percents, setTags } from './state.ts';
+import { deleteItem, dismissFailed, items, percents, setTags } from './state.ts';
 
 function statusOf(item: LibraryItem, percent: number | undefined): string {
   if (item.kind === 'document') return 'Indexed';
@@ -66,11 +66,17 @@ export function LibraryPanel() {
   const list = items.value;
   const p = percents.value;
   const docs = list.filter((i) => i.kind === 'document').length;
+  const failed = list.filter((i) => i.kind === 'failed').length;
   return (
     <div class="library">
       <h2>
         Library <span class="count">({docs} document{docs === 1 ? '' : 's'})</span>
       </h2>
+      {failed > 0 && (
+        <button type="button" class="clear-failed" onClick={() => void dismissFailed()}>
+          Clear {failed} failed file{failed === 1 ? '' : 's'}
+        </button>
+      )}
       {list.length === 0 && <p class="empty">No documents yet. Add some to start asking questions.</p>}
       <ul aria-label="Library">
         {list.map((item) => (

@@ -137,6 +137,12 @@ export async function deleteItem(item: LibraryItem): Promise<void> {
   }
 }
 
+export async function dismissFailed(): Promise<void> {
+  if (!api) return;
+  const n = await api.dismissFailed();
+  note(`Cleared ${n} failed file${n === 1 ? '' : 's'} from the list`);
+}
+
 export async function setTags(docId: DocId, tags: string[]): Promise<void> {
   await api?.setTags(docId, tags);
 }

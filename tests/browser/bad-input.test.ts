@@ -62,6 +62,11 @@ describe('bad input: a clear per-file status, the rest proceeds', () => {
     expect(await askQuestion(page, 'How many spare propellers in the zeppelin hangar?')).toContain('forty-two spare propellers');
     expect(await askQuestion(page, 'café march')).toContain('Le café du marché');
     expect(await askQuestion(page, 'bicycle shelter')).toContain('approved the new bicycle shelter');
+
+    // One button clears the six failure messages; the indexed documents stay.
+    await page.getByRole('button', { name: 'Clear 6 failed files' }).click();
+    await page.waitForFunction(() => ![...document.querySelectorAll('ul[aria-label="Library"] .status')].some((s) => s.textContent !== 'Indexed'));
+    expect((await libraryStatus(page)).map((r) => r.name).sort()).toEqual(['big.txt', 'latin1.txt', 'report.pdf', 'תקציר.txt', ...minutes].sort());
   });
   // Storage full is tested in tests/unit/quota.test.ts: Chromium's quota override (CDP
   // Storage.overrideQuotaForOrigin) is not enforced reliably on IndexedDB writes, so it cannot be forced here.
