@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mixedLibrary, writeTree } from '../support/fixture-folder.ts';
-import { openApp, type OpenApp, type Page } from '../support/browser.ts';
+import { useApp } from '../support/browser.ts';
 import { askQuestion, libraryStatus, waitForIndexed } from '../support/app-page.ts';
 
 describe('drop a folder, ask, follow a citation, reload', () => {
-  let app: OpenApp;
-  let page: Page;
-
-  beforeAll(async () => {
-    app = await openApp();
-    page = app.page;
-  });
-  afterAll(() => app?.close());
+  const app = useApp();
 
   it('indexes every file of a dropped folder and shows each as Indexed', async () => {
     const dir = await writeTree(await mixedLibrary());
-    await page.getByLabel('Add a folder').setInputFiles(dir);
-    await waitForIndexed(page, 5);
-    const statuses = await libraryStatus(page);
+    await app.page.getByLabel('Add a folder').setInputFiles(dir);
+    await waitForIndexed(app.page, 5);
+    const statuses = await libraryStatus(app.page);
     expect(statuses).toEqual(
       expect.arrayContaining([
         { name: 'lease.pdf', status: 'Indexed' },
@@ -27,72 +20,72 @@ describe('drop a folder, ask, follow a citation, reload', () => {
         { name: 'readme.txt', status: 'Indexed' },
       ]),
     );
-    await page.waitForFunction(() => document.querySelector('[role="status"]')?.textContent === 'Ready');
+    await app.page.waitForFunction(() => document.querySelector('[role="status"]')?.textContent === 'Ready');
   });
 
   it('answers with a cited passage and opens the source at the highlighted passage', async () => {
-    await page.getByLabel('Ask a question').fill('When is the security deposit returned?');
-    await page.getByRole('button', { name: 'Ask' }).click();
-    const answer = page.getByRole('region', { name: 'Answer' });
+    await app.page.getByLabel('Ask a question').fill('When is the security deposit returned?');
+    await app.page.getByRole('button', { name: 'Ask' }).click();
+    const answer = app.page.getByRole('region', { name: 'Answer' });
     await answer.getByRole('link', { name: '[1]' }).waitFor();
     await expect(answer.textContent()).resolves.toContain('within fourteen days');
-    const firstSource = page.getByRole('list', { name: 'Sources' }).getByRole('listitem').first();
+    const firstSource = app.page.getByRole('list', { name: 'Sources' }).getByRole('listitem').first();
     await expect(firstSource.textContent()).resolves.toContain('contracts/lease.pdf, page 2');
     await answer.getByRole('link', { name: '[1]' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Source' });
+    const dialog = app.page.getByRole('dialog', { name: 'Source' });
     await dialog.waitFor();
     await expect(dialog.locator('mark').textContent()).resolves.toContain('returns the security deposit within fourteen days');
     await expect(dialog.textContent()).resolves.toContain('page 2');
-    await page.keyboard.press('Escape');
+    await app.page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
   });
 
   it('keeps the library after a reload and answers without re-indexing', async () => {
-    await page.reload();
-    await waitForIndexed(page, 5);
-    await page.getByLabel('Ask a question').fill('How many days of paid holiday?');
-    await page.getByLabel('Ask a question').press('Enter');
-    const answer = page.getByRole('region', { name: 'Answer' });
+    await app.page.reload();
+    await waitForIndexed(app.page, 5);
+    await app.page.getByLabel('Ask a question').fill('How many days of paid holiday?');
+    await app.page.getByLabel('Ask a question').press('Enter');
+    const answer = app.page.getByRole('region', { name: 'Answer' });
     await answer.getByRole('link', { name: '[1]' }).waitFor();
     await expect(answer.textContent()).resolves.toContain('twenty-five days of paid holiday');
-    const firstSource = page.getByRole('list', { name: 'Sources' }).getByRole('listitem').first();
+    const firstSource = app.page.getByRole('list', { name: 'Sources' }).getByRole('listitem').first();
     await expect(firstSource.textContent()).resolves.toContain('employment.docx, Holidays');
   });
 
   it('restricts answers to a chosen document, folder or tag', async () => {
-    await page.getByLabel('Tags for garden.md').fill('home, hobby');
-    await page.getByLabel('Tags for garden.md').press('Enter');
-    await page.getByLabel('Tags for garden.md').blur();
+    await app.page.getByLabel('Tags for garden.md').fill('home, hobby');
+    await app.page.getByLabel('Tags for garden.md').press('Enter');
+    await app.page.getByLabel('Tags for garden.md').blur();
     // The tag list refreshes after the change is saved: wait for the option, then pick it.
-    await page.waitForFunction(() => [...document.querySelectorAll('option')].some((o) => o.textContent === 'hobby'));
-    await page.getByLabel('Only with tag').selectOption('hobby');
-    await askQuestion(page, 'days sun watering holiday deposit');
-    const sources = (await page.getByRole('list', { name: 'Sources' }).textContent()) ?? '';
+    await app.page.waitForFunction(() => [...document.querySelectorAll('option')].some((o) => o.textContent === 'hobby'));
+    await app.page.getByLabel('Only with tag').selectOption('hobby');
+    await askQuestion(app.page, 'days sun watering holiday deposit');
+    const sources = (await app.page.getByRole('list', { name: 'Sources' }).textContent()) ?? '';
     expect(sources).toContain('garden.md');
     expect(sources).not.toMatch(/lease\.pdf|employment\.docx/);
-    await page.getByLabel('Only with tag').selectOption('');
-    await page.getByLabel('Only in folder').selectOption('docs/contracts');
-    await askQuestion(page, 'days sun watering holiday deposit');
-    const contractSources = (await page.getByRole('list', { name: 'Sources' }).textContent()) ?? '';
+    await app.page.getByLabel('Only with tag').selectOption('');
+    await app.page.getByLabel('Only in folder').selectOption('docs/contracts');
+    await askQuestion(app.page, 'days sun watering holiday deposit');
+    const contractSources = (await app.page.getByRole('list', { name: 'Sources' }).textContent()) ?? '';
     expect(contractSources).toMatch(/lease\.pdf|employment\.docx/);
     expect(contractSources).not.toContain('garden.md');
-    await page.getByLabel('Only in folder').selectOption('');
-    await page.getByLabel('Only in document').selectOption({ label: 'docs/contracts/lease.pdf' });
-    await askQuestion(page, 'days sun watering holiday deposit');
-    const docSources = [...((await page.getByRole('list', { name: 'Sources' }).textContent()) ?? '').matchAll(/\[\d+\] ([^,]+),/g)].map((m) => m[1]);
+    await app.page.getByLabel('Only in folder').selectOption('');
+    await app.page.getByLabel('Only in document').selectOption({ label: 'docs/contracts/lease.pdf' });
+    await askQuestion(app.page, 'days sun watering holiday deposit');
+    const docSources = [...((await app.page.getByRole('list', { name: 'Sources' }).textContent()) ?? '').matchAll(/\[\d+\] ([^,]+),/g)].map((m) => m[1]);
     expect(docSources.length).toBeGreaterThan(0);
     expect(new Set(docSources)).toEqual(new Set(['docs/contracts/lease.pdf']));
-    await page.getByLabel('Only in document').selectOption('');
+    await app.page.getByLabel('Only in document').selectOption('');
   });
 
   it('replaces a changed file that has the same path, and ignores an unchanged one', async () => {
     const files = await mixedLibrary();
     files['notes/garden.md'] = '# Garden notes\n\n## Tomatoes\n\nTomatoes now grow in the greenhouse under grow lights.\n';
-    await page.getByLabel('Add a folder').setInputFiles(await writeTree(files));
-    await page.waitForFunction(() => /garden\.md: updated to the new version/.test(document.querySelector('ul[aria-label="Activity"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
-    await waitForIndexed(page, 5);
-    await expect(page.getByRole('list', { name: 'Activity' }).textContent()).resolves.toContain('docs/readme.txt: already in library');
-    expect(await askQuestion(page, 'where do tomatoes grow')).toContain('greenhouse under grow lights');
-    expect(await askQuestion(page, 'tomatoes full sun regular watering')).not.toContain('full sun and regular watering');
+    await app.page.getByLabel('Add a folder').setInputFiles(await writeTree(files));
+    await app.page.waitForFunction(() => /garden\.md: updated to the new version/.test(document.querySelector('ul[aria-label="Activity"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await waitForIndexed(app.page, 5);
+    await expect(app.page.getByRole('list', { name: 'Activity' }).textContent()).resolves.toContain('docs/readme.txt: already in library');
+    expect(await askQuestion(app.page, 'where do tomatoes grow')).toContain('greenhouse under grow lights');
+    expect(await askQuestion(app.page, 'tomatoes full sun regular watering')).not.toContain('full sun and regular watering');
   });
 });

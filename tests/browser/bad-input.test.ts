@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, type OpenApp, type Page } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { useApp } from '../support/browser.ts';
 import { askQuestion, libraryStatus, waitForQueueEmpty } from '../support/app-page.ts';
 import { writeTree } from '../support/fixture-folder.ts';
 import { junkBytes, longText, makeCorruptDocx, makePasswordPdf, makePdf, makeScannedPdf } from '../support/fixtures.ts';
 
 describe('bad input: a clear per-file status, the rest proceeds', () => {
-  let app: OpenApp;
-  let page: Page;
-
-  beforeAll(async () => {
-    app = await openApp();
-    page = app.page;
-  });
-  afterAll(() => app?.close());
+  const app = useApp();
 
   it('gives each broken file its own message and indexes the good ones, including a 50 MB text file', async () => {
     const good = '# Minutes\n\nThe committee approved the new bicycle shelter.\n';
@@ -31,15 +24,15 @@ describe('bad input: a clear per-file status, the rest proceeds', () => {
       'big.txt': longText(50, 'The zeppelin hangar inventory lists exactly forty-two spare propellers.'),
       'report.pdf': await makePdf([{ lines: ['Quarterly report', '', 'Revenue grew by nine percent in the third quarter.'] }]),
     }, 'inbox');
-    await page.getByLabel('Add a folder').setInputFiles(dir);
+    await app.page.getByLabel('Add a folder').setInputFiles(dir);
 
     // While the big file indexes, the page stays responsive and shows per-file progress.
-    await page.waitForFunction(() => [...document.querySelectorAll('ul[aria-label="Library"] .status')].some((s) => /^Indexing \d+%$/.test(s.textContent ?? '')), undefined, { timeout: 60_000 });
-    await page.getByLabel('Ask a question').fill('typing works while indexing');
-    await expect(page.getByLabel('Ask a question').inputValue()).resolves.toBe('typing works while indexing');
+    await app.page.waitForFunction(() => [...document.querySelectorAll('ul[aria-label="Library"] .status')].some((s) => /^Indexing \d+%$/.test(s.textContent ?? '')), undefined, { timeout: 60_000 });
+    await app.page.getByLabel('Ask a question').fill('typing works while indexing');
+    await expect(app.page.getByLabel('Ask a question').inputValue()).resolves.toBe('typing works while indexing');
 
-    await waitForQueueEmpty(page, 170_000);
-    const rows = Object.fromEntries((await libraryStatus(page)).map((r) => [r.name, r.status]));
+    await waitForQueueEmpty(app.page, 170_000);
+    const rows = Object.fromEntries((await libraryStatus(app.page)).map((r) => [r.name, r.status]));
     expect(rows).toMatchObject({
       'empty.txt': 'empty.txt: the file is empty',
       'junk.pdf': expect.stringContaining('junk.pdf: this PDF could not be read'),
@@ -57,16 +50,16 @@ describe('bad input: a clear per-file status, the rest proceeds', () => {
     // The same bytes twice in one drop: one document, and a message for the other.
     const minutes = ['📄 minutes.md', 'copy of minutes.md'].filter((n) => rows[n] === 'Indexed');
     expect(minutes).toHaveLength(1);
-    await expect(page.getByRole('list', { name: 'Activity' }).textContent()).resolves.toContain('already in library');
+    await expect(app.page.getByRole('list', { name: 'Activity' }).textContent()).resolves.toContain('already in library');
 
-    expect(await askQuestion(page, 'How many spare propellers in the zeppelin hangar?')).toContain('forty-two spare propellers');
-    expect(await askQuestion(page, 'café march')).toContain('Le café du marché');
-    expect(await askQuestion(page, 'bicycle shelter')).toContain('approved the new bicycle shelter');
+    expect(await askQuestion(app.page, 'How many spare propellers in the zeppelin hangar?')).toContain('forty-two spare propellers');
+    expect(await askQuestion(app.page, 'café march')).toContain('Le café du marché');
+    expect(await askQuestion(app.page, 'bicycle shelter')).toContain('approved the new bicycle shelter');
 
     // One button clears the six failure messages; the indexed documents stay.
-    await page.getByRole('button', { name: 'Clear 6 failed files' }).click();
-    await page.waitForFunction(() => ![...document.querySelectorAll('ul[aria-label="Library"] .status')].some((s) => s.textContent !== 'Indexed'));
-    expect((await libraryStatus(page)).map((r) => r.name).sort()).toEqual(['big.txt', 'latin1.txt', 'report.pdf', 'תקציר.txt', ...minutes].sort());
+    await app.page.getByRole('button', { name: 'Clear 6 failed files' }).click();
+    await app.page.waitForFunction(() => ![...document.querySelectorAll('ul[aria-label="Library"] .status')].some((s) => s.textContent !== 'Indexed'));
+    expect((await libraryStatus(app.page)).map((r) => r.name).sort()).toEqual(['big.txt', 'latin1.txt', 'report.pdf', 'תקציר.txt', ...minutes].sort());
   });
   // Storage full is tested in tests/unit/quota.test.ts: Chromium's quota override (CDP
   // Storage.overrideQuotaForOrigin) is not enforced reliably on IndexedDB writes, so it cannot be forced here.

@@ -1,61 +1,54 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, type OpenApp, type Page } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { useApp } from '../support/browser.ts';
 import { askQuestion, libraryStatus, waitForIndexed } from '../support/app-page.ts';
 
 describe('drag and drop, and the keyboard', () => {
-  let app: OpenApp;
-  let page: Page;
-
-  beforeAll(async () => {
-    app = await openApp();
-    page = app.page;
-  });
-  afterAll(() => app?.close());
+  const app = useApp();
 
   it('indexes files dropped on the drop zone', async () => {
-    const transfer = await page.evaluateHandle(() => {
+    const transfer = await app.page.evaluateHandle(() => {
       const dt = new DataTransfer();
       dt.items.add(new File(['# Boat\n\n## Engine\n\nChange the engine oil every hundred hours.\n'], 'boat.md', { type: 'text/markdown' }));
       dt.items.add(new File(['<h1>Sails</h1><p>Rinse the sails with fresh water after sailing.</p>'], 'sails.html', { type: 'text/html' }));
       return dt;
     });
-    await page.dispatchEvent('[aria-label="Drop documents here"]', 'drop', { dataTransfer: transfer });
-    await waitForIndexed(page, 2);
-    expect((await libraryStatus(page)).map((r) => r.name).sort()).toEqual(['boat.md', 'sails.html']);
+    await app.page.dispatchEvent('[aria-label="Drop documents here"]', 'drop', { dataTransfer: transfer });
+    await waitForIndexed(app.page, 2);
+    expect((await libraryStatus(app.page)).map((r) => r.name).sort()).toEqual(['boat.md', 'sails.html']);
   });
 
   it('works from the keyboard: ask, follow a citation, close the source', async () => {
-    await page.getByLabel('Ask a question').focus();
-    await page.keyboard.type('How often to change the engine oil?');
-    await page.keyboard.press('Enter');
-    await page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: '[1]' }).waitFor();
+    await app.page.getByLabel('Ask a question').focus();
+    await app.page.keyboard.type('How often to change the engine oil?');
+    await app.page.keyboard.press('Enter');
+    await app.page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: '[1]' }).waitFor();
     // Tab from the question box reaches the first citation link.
-    await page.getByLabel('Ask a question').focus();
+    await app.page.getByLabel('Ask a question').focus();
     let focused = '';
     for (let i = 0; i < 10 && focused !== '[1]'; i++) {
-      await page.keyboard.press('Tab');
-      focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
+      await app.page.keyboard.press('Tab');
+      focused = await app.page.evaluate(() => document.activeElement?.textContent ?? '');
     }
     expect(focused).toBe('[1]');
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Source' });
+    await app.page.keyboard.press('Enter');
+    const dialog = app.page.getByRole('dialog', { name: 'Source' });
     await dialog.waitFor();
     await expect(dialog.locator('mark').textContent()).resolves.toContain('Change the engine oil every hundred hours.');
     await expect(dialog.textContent()).resolves.toContain('Boat › Engine');
-    await page.keyboard.press('Escape');
+    await app.page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    expect(await askQuestion(page, 'rinse sails')).toContain('fresh water');
+    expect(await askQuestion(app.page, 'rinse sails')).toContain('fresh water');
   });
 
   it('shows a visible focus ring on keyboard focus', async () => {
-    await page.getByLabel('Ask a question').focus();
-    await page.keyboard.press('Tab');
-    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    await app.page.getByLabel('Ask a question').focus();
+    await app.page.keyboard.press('Tab');
+    const outline = await app.page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     expect(outline).not.toBe('none');
   });
 
   it('has enough contrast for every piece of text (WCAG AA 4.5:1)', async () => {
-    const low = await page.evaluate(() => {
+    const low = await app.page.evaluate(() => {
       const parse = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
       const lum = ([r, g, b]: number[]) => {
         const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);

@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, type OpenApp, type Page } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { useApp } from '../support/browser.ts';
 import { askQuestion, libraryStatus, waitForIndexed } from '../support/app-page.ts';
 import { writeTree } from '../support/fixture-folder.ts';
 import { longText } from '../support/fixtures.ts';
 
 describe('1,000 small files in one drop', () => {
-  let app: OpenApp;
-  let page: Page;
-
-  beforeAll(async () => {
-    app = await openApp();
-    page = app.page;
-  });
-  afterAll(() => app?.close());
+  const app = useApp();
 
   it('indexes all of them, with overall progress, and stays responsive', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 1000; i++) files[`box-${Math.floor(i / 100)}/note-${i}.txt`] = `Note ${i}\n\nShelf ${i} holds the ${['blue', 'red', 'green', 'amber'][i % 4]} folder number ${i * 3}.`;
     // A freeze detector, not a speed test: records the longest gap between 50 ms timer ticks.
-    await page.evaluate(() => {
+    await app.page.evaluate(() => {
       const w = window as unknown as { maxGap: number };
       w.maxGap = 0;
       let last = performance.now();
@@ -28,30 +21,30 @@ describe('1,000 small files in one drop', () => {
         last = now;
       }, 50);
     });
-    await page.getByLabel('Add a folder').setInputFiles(await writeTree(files, 'notes'));
-    await page.waitForFunction(() => /Indexing: \d+ of 1000 files done/.test(document.querySelector('[role="status"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await app.page.getByLabel('Add a folder').setInputFiles(await writeTree(files, 'notes'));
+    await app.page.waitForFunction(() => /Indexing: \d+ of 1000 files done/.test(document.querySelector('[role="status"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
     // A large drop gets an estimate of the time left.
-    await page.waitForFunction(() => /Indexing: \d+ of 1000 files done, about \d+ (s|min) left/.test(document.querySelector('[role="status"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await app.page.waitForFunction(() => /Indexing: \d+ of 1000 files done, about \d+ (s|min) left/.test(document.querySelector('[role="status"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
     // The page answers input while the worker indexes.
-    await page.getByLabel('Ask a question').fill('still typing');
-    await expect(page.getByLabel('Ask a question').inputValue()).resolves.toBe('still typing');
+    await app.page.getByLabel('Ask a question').fill('still typing');
+    await expect(app.page.getByLabel('Ask a question').inputValue()).resolves.toBe('still typing');
     // Files indexed so far are searchable while the rest of the drop is still being ingested: a large
     // file dropped next keeps the writer busy for a while after the 1,000 notes are done.
-    await page.getByLabel('Add documents').setInputFiles(await writeTree({ 'ledger.txt': longText(30) }, 'big').then((d) => `${d}/ledger.txt`));
-    await page.waitForFunction(
+    await app.page.getByLabel('Add documents').setInputFiles(await writeTree({ 'ledger.txt': longText(30) }, 'big').then((d) => `${d}/ledger.txt`));
+    await app.page.waitForFunction(
       () => [...document.querySelectorAll('ul[aria-label="Library"] li')].filter((li) => /note-\d+\.txt/.test(li.textContent ?? '') && li.querySelector('.status')?.textContent === 'Indexed').length === 1000,
       undefined,
       { timeout: 170_000 },
     );
     // Asked while the ledger is still queued or indexing (its commit may finish before the answer
     // arrives: the answer's reads wait for the ledger's write transaction).
-    const ledgerStatus = (await libraryStatus(page)).find((r) => r.name === 'ledger.txt')?.status;
+    const ledgerStatus = (await libraryStatus(app.page)).find((r) => r.name === 'ledger.txt')?.status;
     expect(ledgerStatus).toMatch(/^(Queued|Indexing \d+%)$/);
-    expect(await askQuestion(page, 'which folder is on shelf 777')).toContain('folder number 2331');
-    await waitForIndexed(page, 1001, 170_000);
+    expect(await askQuestion(app.page, 'which folder is on shelf 777')).toContain('folder number 2331');
+    await waitForIndexed(app.page, 1001, 170_000);
     // The page never froze: no gap between ticks anywhere near the seconds a blocked UI shows
     // (before events were batched, one gap was 56 s).
-    expect(await page.evaluate(() => (window as unknown as { maxGap: number }).maxGap)).toBeLessThan(2000);
-    expect(await libraryStatus(page)).toHaveLength(1001);
+    expect(await app.page.evaluate(() => (window as unknown as { maxGap: number }).maxGap)).toBeLessThan(2000);
+    expect(await libraryStatus(app.page)).toHaveLength(1001);
   });
 });

@@ -2,6 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
 
@@ -87,6 +88,24 @@ export async function openApp(): Promise<OpenApp> {
       await session.close();
       await served.close().catch(() => undefined);
       await removeProfile(session.profileDir);
+    },
+  };
+}
+
+/**
+ * Opens the app before the tests of the enclosing `describe` and closes it after them. Read `.page`
+ * inside the tests.
+ */
+export function useApp(): { readonly page: Page } {
+  let app: OpenApp | undefined;
+  beforeAll(async () => {
+    app = await openApp();
+  });
+  afterAll(() => app?.close());
+  return {
+    get page(): Page {
+      if (!app) throw new Error('useApp: the app is opened in beforeAll; read .page inside a test');
+      return app.page;
     },
   };
 }
