@@ -13,6 +13,9 @@ export type ErrorCode =
   | 'already-in-library'
   | 'schema-version'
   | 'too-large'
+  | 'read-limit'
+  | 'too-slow'
+  | 'interrupted'
   | 'cancelled'
   | 'internal';
 
@@ -21,8 +24,9 @@ export class DocQaError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { DocId, QueueId } from './ids.ts';
-import type { Answer, LibraryItem, SearchFilter, SourceView, StorageEstimate } from './types.ts';
+import type { Answer, DequeueOutcome, LibraryItem, SearchFilter, SourceView, StorageEstimate } from './types.ts';
 
 /** BroadcastChannel on which the library worker of any tab posts `LibraryEvent`s. */
 export const EVENTS_CHANNEL = 'docqa-events';
@@ -17,7 +17,10 @@ export interface LibraryApi {
   addFiles(files: IncomingFile[]): Promise<void>;
   listLibrary(): Promise<LibraryItem[]>;
   deleteDocument(docId: DocId): Promise<void>;
-  dismissQueued(id: QueueId): Promise<void>;
+  /** Removes a queue row at whatever stage its file is; says what that did. */
+  dismissQueued(id: QueueId): Promise<DequeueOutcome>;
+  /** Queues a failed file again with relaxed limits; false when its contents were not kept (add it again). */
+  retryQueued(id: QueueId): Promise<boolean>;
   /** Removes every failed file from the Library list; returns how many. */
   dismissFailed(): Promise<number>;
   setTags(docId: DocId, tags: string[]): Promise<void>;

@@ -58,6 +58,10 @@ export interface DocRecord {
   addedAt: number;
   tags: string[];
   chunkCount: number;
+  /** Distinct chunks (a chunk can repeat inside a document): what the index holds for it. */
+  distinctChunks?: number;
+  /** The queue entry it was committed from (a Delete on that entry's row removes it). */
+  queueId?: QueueId;
 }
 
 /** One block of a document as stored: fetched alone, so a huge file never loads whole. */
@@ -86,9 +90,12 @@ export interface QueueEntry {
   addedAt: number;
   state: QueueState;
   error?: SerializedError;
-  /** Times indexing of this (large) file started; a file that keeps killing the worker is given up. */
-  attempts?: number;
+  /** Set by Try again: the file is read with relaxed limits. */
+  insist?: boolean;
 }
+
+/** What removing a queue row did: dequeued a waiting or failed file, deleted the document it had just become, or nothing. */
+export type DequeueOutcome = 'dequeued' | 'deleted' | 'none';
 
 /** Restricts a search; every field is optional and fields combine with AND. */
 export interface SearchFilter {
@@ -113,6 +120,8 @@ export interface LibraryItem {
   title?: string;
   addedAt?: number;
   error?: SerializedError;
+  /** A failed file whose contents are kept, so Try again can read it again. */
+  retriable?: boolean;
 }
 
 export interface StorageEstimate {
@@ -127,7 +136,9 @@ export type LibraryEvent =
   | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' | 'cancelled' }
   | { type: 'file-failed'; queueId: QueueId; path: string; error: SerializedError }
   | { type: 'queue'; done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number }
-  | { type: 'changed' };
+  | { type: 'changed' }
+  /** This tab's library stopped: another tab updated the app, or an older one blocks the update. */
+  | { type: 'library-closed'; message: string };
 
 /** A passage returned by retrieval: the chunk hit plus its parent window. */
 export interface Passage {

@@ -192,8 +192,12 @@ export class LexicalIndex implements SearchIndex {
   }
 
   docIds(): Set<DocId> {
-    const out = new Set<DocId>();
-    for (const owners of this.owners.values()) for (const d of owners.keys()) out.add(d);
+    return new Set(this.chunkCounts().keys());
+  }
+
+  chunkCounts(): Map<DocId, number> {
+    const out = new Map<DocId, number>();
+    for (const owners of this.owners.values()) for (const d of owners.keys()) out.set(d, (out.get(d) ?? 0) + 1);
     return out;
   }
 

@@ -32,6 +32,8 @@ export interface SearchIndex {
   search(query: string, k: number, filter?: IndexFilter): Hit[];
   /** Documents that own at least one indexed chunk. */
   docIds(): Set<DocId>;
+  /** For each document, how many distinct chunks it owns here (start-up checks them against the store). */
+  chunkCounts(): Map<DocId, number>;
   /** Number of distinct chunks indexed. */
   readonly size: number;
   /** A versioned snapshot that `load` of the same index type accepts. */

@@ -1,6 +1,7 @@
 import { DocQaError } from '../core/errors.ts';
 import type { Block, ParsedDoc } from '../core/types.ts';
 import { linesToParagraphs, removeRunningLines } from './clean.ts';
+import { checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjsPromise: Promise<PdfJs> | undefined;
@@ -62,7 +63,7 @@ function pageLines(items: TextItemLike[]): string[] {
  * PDF: one block per page ("page 3"), running headers and footers removed, hyphenated line breaks
  * re-joined. Password-protected files, files without a text layer, and damaged files get a clear error.
  */
-export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fraction: number) => void): Promise<ParsedDoc> {
+export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fraction: number) => void, limits: ReadLimits = DEFAULT_READ_LIMITS): Promise<ParsedDoc> {
   const pdfjs = await loadPdfJs();
   const task = pdfjs.getDocument({
     data: bytes.slice(),
@@ -83,6 +84,7 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fr
     throw new DocQaError('corrupt-file', `${name}: this PDF could not be read; it may be damaged or not a PDF at all`);
   }
   try {
+    checkPdfPages(doc.numPages, name, limits);
     const pages: string[][] = [];
     for (let p = 1; p <= doc.numPages; p++) {
       const page = await doc.getPage(p);

@@ -3,7 +3,9 @@ import type { Block, ChunkLocation, DocRecord } from '../core/types.ts';
 import { chunkBlocks, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.ts';
 import { normalizeForId } from './clean.ts';
 import { chunkIdOfNormalized, docIdOf } from './hash.ts';
+import { joinPath } from './file-kinds.ts';
 import { parseFile } from './parse.ts';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 
 export interface FileInput {
   name: string;
@@ -14,6 +16,8 @@ export interface FileInput {
   /** Already computed by the caller (to skip files in the library before parsing). */
   docId?: DocId;
   tags?: string[];
+  /** Size caps checked before decompressing; default {@link DEFAULT_READ_LIMITS}. */
+  limits?: ReadLimits;
 }
 
 export interface PreparedChunk {
@@ -42,11 +46,6 @@ async function hashChunks(texts: readonly string[], onBatch: (done: number) => v
   return ids;
 }
 
-/** Joins folder and name into the path that identifies "the same file" across versions. */
-export function joinPath(folder: string, name: string): string {
-  return folder ? `${folder}/${name}` : name;
-}
-
 /**
  * The whole pure ingest path for one file: parse, clean, chunk, hash. No storage, no index: the same
  * function runs in the ingest worker, the evaluation CLI and the benchmarks.
@@ -60,7 +59,7 @@ export async function prepareDocument(
   // crypto.subtle hashes off-thread: start the document's hash now and let it run while parsing.
   const docIdPromise = input.docId ? Promise.resolve(input.docId) : docIdOf(input.bytes);
   docIdPromise.catch(() => undefined);
-  const { type, parsed } = await parseFile(input.bytes, input.name, (f) => onProgress?.(f * 0.8));
+  const { type, parsed } = await parseFile(input.bytes, input.name, { onProgress: (f) => onProgress?.(f * 0.8), limits: input.limits ?? DEFAULT_READ_LIMITS });
   const spans = chunkBlocks(parsed.blocks, options);
   const texts = spans.map((span) => normalizeForId(parsed.blocks[span.block]!.text.slice(span.start, span.end)));
   const ids = await hashChunks(texts, (done) => onProgress?.(0.8 + (0.15 * done) / texts.length));
@@ -79,6 +78,7 @@ export async function prepareDocument(
     addedAt: input.addedAt,
     tags: input.tags ?? [],
     chunkCount: chunks.length,
+    distinctChunks: new Set(ids).size,
   };
   onProgress?.(0.95);
   return { doc, blocks: parsed.blocks, chunks };

@@ -3,6 +3,7 @@ import type { LibraryEvent } from '../core/types.ts';
 import { LibraryStore } from '../store/library-store.ts';
 import { openLibraryDb } from '../store/schema.ts';
 import { Library } from './library.ts';
+import { ParseWorkerClient } from './parse-worker-client.ts';
 
 const CONTROL_CHANNEL = 'docqa-control';
 const WRITER_LOCK = 'docqa-writer';
@@ -10,14 +11,23 @@ const WRITER_LOCK = 'docqa-writer';
 /**
  * Builds the worker's handler: opens the database, loads the index, and wires the tabs together.
  * One tab at a time holds the writer lock (Web Locks) and indexes the persisted queue; every tab
- * hears changes on a BroadcastChannel and brings its index up to date from the store.
+ * hears changes on a BroadcastChannel and brings its index up to date from the store. `notifyPage` sends
+ * an event to this tab's page only.
  */
-export function createLibraryHandler(dbName?: string): LibraryApi {
+export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, dbName?: string): LibraryApi {
   const events = new BroadcastChannel(EVENTS_CHANNEL);
   const control = new BroadcastChannel(CONTROL_CHANNEL);
   const emit = (event: LibraryEvent) => events.postMessage(event);
+  // Only this tab's page is told (other tabs' libraries hear their own `blocking`).
+  const closed = (message: string) => notifyPage({ type: 'library-closed', message });
   const opening = (async () => {
-    const library = new Library(new LibraryStore(await openLibraryDb(dbName)), emit);
+    const db = await openLibraryDb(dbName, {
+      onVersionChange: () => closed('DocQA was updated in another tab: reload this page to continue'),
+      onBlocked: () => closed('DocQA is open in another tab with an older version: close or reload that tab to finish updating'),
+    });
+    // Files are read in a worker of their own, under a watchdog: a slow or hostile file never holds up questions.
+    const preparer = new ParseWorkerClient(() => new Worker(new URL('../../workers/parse.worker.ts', import.meta.url), { type: 'module', name: 'parse' }));
+    const library = new Library(new LibraryStore(db), emit, { preparer });
     await library.open();
     return library;
   })();
@@ -59,6 +69,7 @@ export function createLibraryHandler(dbName?: string): LibraryApi {
     listLibrary: async () => (await opening).listLibrary(),
     deleteDocument: async (docId) => (await opening).deleteDocument(docId),
     dismissQueued: async (id) => (await opening).dismissQueued(id),
+    retryQueued: async (id) => (await opening).retryQueued(id),
     dismissFailed: async () => (await opening).dismissFailed(),
     setTags: async (docId, tags) => (await opening).setTags(docId, tags),
     ask: async (question, filter) => (await opening).ask(question, filter),

@@ -1,23 +1,27 @@
 import { DocQaError, forFile, serializeError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
-import type { Answer, DocRecord, LibraryEvent, LibraryItem, QueueEntry, SearchFilter, SourceView } from '../core/types.ts';
+import type { Answer, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, QueueEntry, SearchFilter, SourceView } from '../core/types.ts';
 import { buildExtractiveAnswer } from '../generate/extractive-answer.ts';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
 import { docIdOf } from '../ingest/hash.ts';
-import { isSystemFile } from '../ingest/parse.ts';
-import { joinPath, prepareDocument, type PreparedDocument } from '../ingest/prepare-document.ts';
+import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
+import type { PreparedDocument } from '../ingest/prepare-document.ts';
+import { DEFAULT_READ_LIMITS, relaxedLimits, type ReadLimits } from '../ingest/read-limits.ts';
 import { LexicalIndex } from '../index/lexical-index.ts';
 import type { IndexEntry } from '../index/search-index.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
 import type { LibraryStore } from '../store/library-store.ts';
+import { inProcessPreparer, type Preparer } from './preparer.ts';
 import { QueueProgress } from './queue-progress.ts';
 
 const LEXICAL_SNAPSHOT = 'lexical';
 /** Default for {@link LibraryOptions.maxFileBytes}. */
 const DEFAULT_MAX_FILE_BYTES = 256 * 2 ** 20;
-/** Files this large record each indexing attempt, so one that crashes the worker is not retried forever. */
-const TRACKED_ATTEMPT_BYTES = 8 * 2 ** 20;
+/** A file whose reading was interrupted this many times (the app stopped meanwhile) is not read again unasked. */
+const MAX_INTERRUPTED_READS = 2;
+/** Pause before the queue loop starts again after an unexpected failure (a storage error, say). */
+const QUEUE_RETRY_MS = 2000;
 /** Chunks added to the index between two chances for questions to run (~0.5 s of work). */
 const INDEX_SLICE = 2000;
 
@@ -34,6 +38,10 @@ export interface LibraryOptions {
    * snapshot only costs a reconcile at the next start.)
    */
   snapshotDelayMs?: number;
+  /** Reads files into prepared documents. Default: in this thread (Node); the browser passes a parse worker. */
+  preparer?: Preparer;
+  /** Size caps checked before decompressing. Default {@link DEFAULT_READ_LIMITS}; Try again quadruples them. */
+  readLimits?: ReadLimits;
 }
 
 /**
@@ -54,12 +62,19 @@ export class Library {
   private percents = new Map<QueueId, number>();
   private writer = false;
   private lookAgain = false;
+  private readonly preparer: Preparer;
+  /** The queue entry whose file is being read now (the one a Delete must stop). */
+  private reading: QueueId | undefined;
+  /** Documents being added to the index slice by slice; a snapshot or a reconcile now would see half of one. */
+  private inserting = new Map<DocId, { cancelled: boolean }>();
 
   constructor(
     private readonly store: LibraryStore,
     private readonly emit: (event: LibraryEvent) => void,
     private readonly options: LibraryOptions = {},
-  ) {}
+  ) {
+    this.preparer = options.preparer ?? inProcessPreparer();
+  }
 
   /** Loads the index snapshot (or builds the index) and brings it in line with the store. */
   async open(): Promise<void> {
@@ -74,22 +89,39 @@ export class Library {
     await this.reconcile();
   }
 
-  /** Makes the index hold exactly the committed documents (after a crash, or another tab's writes). */
+  /**
+   * Makes the index hold exactly the committed documents, each whole (after a crash, or another tab's
+   * writes): documents the store no longer has are discarded, missing ones added, and any whose chunk
+   * count in the index differs from the store's is re-added from the store.
+   */
   async reconcile(): Promise<void> {
-    const stored = new Set(await this.store.listDocumentIds());
-    const indexed = this.index.docIds();
-    const gone = new Set([...indexed].filter((id) => !stored.has(id)));
-    let changed = gone.size > 0;
-    if (changed) {
+    const docs = await this.store.listDocuments();
+    const stored = new Set(docs.map((d) => d.id));
+    const counts = this.index.chunkCounts();
+    const gone = new Set([...counts.keys()].filter((id) => !stored.has(id) && !this.inserting.has(id)));
+    const partial: DocId[] = [];
+    const missing: DocId[] = [];
+    for (const doc of docs) {
+      if (this.inserting.has(doc.id)) continue;
+      const have = counts.get(doc.id);
+      if (have === undefined) missing.push(doc.id);
+      else if (have !== (await this.expectedChunks(doc))) partial.push(doc.id);
+    }
+    for (const id of partial) gone.add(id);
+    if (gone.size) {
       // Deleted since the snapshot, or by another tab: their chunk texts may be gone from the store.
       await this.index.discardDocuments(gone, async (id) => (await this.store.getChunks([id]))[0]?.text);
     }
-    for (const id of stored) {
-      if (indexed.has(id)) continue;
-      this.index.add(await this.store.indexEntriesOf(id));
-      changed = true;
-    }
-    if (changed) this.scheduleSnapshot();
+    for (const id of [...partial, ...missing]) this.index.add(await this.store.indexEntriesOf(id));
+    if (gone.size || missing.length) this.scheduleSnapshot();
+  }
+
+  /** Distinct chunks a stored document has (older records do not say: read from its manifest). */
+  private async expectedChunks(doc: DocRecord): Promise<number> {
+    if (doc.distinctChunks !== undefined) return doc.distinctChunks;
+    if (this.index.chunkCounts().get(doc.id) === doc.chunkCount) return doc.chunkCount;
+    const manifest = await this.store.getManifest(doc.id);
+    return new Set(manifest?.chunkIds ?? []).size;
   }
 
   get indexedChunks(): number {
@@ -125,18 +157,11 @@ export class Library {
     }
     this.processing = (async () => {
       try {
-        do {
-          this.lookAgain = false;
-          let entry = await this.store.nextQueued();
-          let ahead = entry && this.prepareEntry(entry);
-          while (entry && ahead) {
-            const result = await ahead;
-            const next = await this.store.nextQueued(entry.id);
-            ahead = next && this.prepareEntry(next);
-            await this.finishEntry(entry, result);
-            entry = next;
-          }
-        } while (this.lookAgain);
+        await this.runQueue();
+      } catch (err) {
+        // The loop itself failed (the database went away, say): no file is lost, they are still queued.
+        console.error('ingest queue stopped; starting it again shortly', err);
+        setTimeout(() => void this.processQueue(), QUEUE_RETRY_MS);
       } finally {
         this.processing = undefined;
         this.progress.reset();
@@ -144,6 +169,28 @@ export class Library {
       }
     })();
     return this.processing;
+  }
+
+  private async runQueue(): Promise<void> {
+    let ahead: Promise<EntryResult> | undefined;
+    try {
+      do {
+        this.lookAgain = false;
+        let entry = await this.store.nextQueued();
+        ahead = entry && this.prepareEntry(entry);
+        while (entry && ahead) {
+          const result = await ahead;
+          ahead = undefined;
+          const next = await this.store.nextQueued(entry.id);
+          ahead = next && this.prepareEntry(next);
+          await this.finishEntry(entry, result);
+          entry = next;
+        }
+      } while (this.lookAgain);
+    } finally {
+      // Never leave a read running unobserved: the next run must not start a second one beside it.
+      await ahead;
+    }
   }
 
   private emitQueue(): void {
@@ -161,48 +208,44 @@ export class Library {
       if (entry.size > max) {
         throw new DocQaError('too-large', `${entry.name}: too large to index here (${Math.round(entry.size / 2 ** 20)} MB; the limit is ${Math.round(max / 2 ** 20)} MB): split it into smaller files`);
       }
-      // A large file that made the worker crash (out of memory, say) would otherwise be retried forever
-      // at every start, blocking the queue: the third start gives up on it.
-      if (entry.size >= TRACKED_ATTEMPT_BYTES && (await this.store.startAttempt(entry.id)) >= 2) {
-        throw new DocQaError('too-large', `${entry.name}: indexing this file stopped the app twice; it was skipped. Split it into smaller files and add them`);
+      // A file whose reading the app did not survive (the tab ran out of memory, say) would otherwise be
+      // read again at every start, forever: it is given up until the person presses Try again.
+      if ((await this.store.startAttempt(entry.id)) >= MAX_INTERRUPTED_READS) {
+        throw new DocQaError('interrupted', `${entry.name}: the app stopped twice while reading this file; it was skipped. Press Try again to insist, or split it into smaller files`);
       }
       const bytes = new Uint8Array(await entry.blob.arrayBuffer());
       const docId = await docIdOf(bytes);
       if (await this.store.getDocument(docId)) return { kind: 'duplicate' };
-      const prepared = await prepareDocument(
-        { name: entry.name, folder: entry.folder, bytes, addedAt: Date.now(), docId },
-        this.options.chunk ?? DEFAULT_CHUNK_OPTIONS,
-        (f) => this.reportProgress(entry, f),
-      );
+      const limits = this.options.readLimits ?? DEFAULT_READ_LIMITS;
+      this.reading = entry.id;
+      const request = {
+        name: entry.name,
+        folder: entry.folder,
+        blob: entry.blob,
+        docId,
+        addedAt: Date.now(),
+        chunk: this.options.chunk ?? DEFAULT_CHUNK_OPTIONS,
+        limits: entry.insist ? relaxedLimits(limits) : limits,
+      };
+      const prepared = await this.preparer.prepare(request, (f) => this.reportProgress(entry, f), entry.insist);
       return { kind: 'prepared', prepared };
     } catch (error) {
       return { kind: 'failed', error };
+    } finally {
+      if (this.reading === entry.id) this.reading = undefined;
     }
   }
 
-  /** Commits a prepared file (or records why it was not), in queue order. */
+  /** Commits a prepared file (or records why it was not), in queue order. Never throws. */
   private async finishEntry(entry: QueueEntry, result: EntryResult): Promise<void> {
     try {
-      if (result.kind === 'failed') throw result.error;
-      // Checked again: the file just before this one in the queue may have had the same bytes.
-      if (result.kind === 'duplicate' || (await this.store.getDocument(result.prepared.doc.id))) {
-        await this.store.removeQueued(entry.id);
-        this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'already-in-library' });
-      } else {
-        const older = (await this.store.findByPath(entry.path)).map((d) => d.id);
-        const { added, removed } = await this.store.commitDocument(result.prepared, entry.id, older);
-        // Add before remove: chunks the new version shares with the old one are never re-indexed.
-        await this.addToIndex(added);
-        this.index.remove(removed);
-        this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: older.length ? 'replaced' : 'indexed' });
-        this.scheduleSnapshot();
-      }
+      await this.commitEntry(entry, result);
     } catch (err) {
       const error = forFile(serializeError(err), entry.name);
       if (error.code === 'cancelled') this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'cancelled' });
       else {
         if (error.code === 'internal') console.error(err);
-        await this.store.failQueued(entry.id, error);
+        await this.store.failQueued(entry.id, error).catch((e: unknown) => console.error(`${entry.path}: failure not recorded`, e));
         this.emit({ type: 'file-failed', queueId: entry.id, path: entry.path, error });
       }
     }
@@ -212,15 +255,45 @@ export class Library {
     this.emit({ type: 'changed' });
   }
 
+  private async commitEntry(entry: QueueEntry, result: EntryResult): Promise<void> {
+    if (result.kind === 'failed') throw result.error;
+    // Checked again: the file just before this one in the queue may have had the same bytes.
+    if (result.kind === 'duplicate' || (await this.store.getDocument(result.prepared.doc.id))) {
+      await this.store.removeQueued(entry.id);
+      this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'already-in-library' });
+      return;
+    }
+    // Only a file that came with a folder replaces an older version at the same path: two different
+    // files that are both just "notes.txt" are two documents.
+    const older = entry.folder ? (await this.store.findByPath(entry.path)).map((d) => d.id) : [];
+    const docId = result.prepared.doc.id;
+    const { added, removed } = await this.store.commitDocument(result.prepared, entry.id, older);
+    // Add before remove: chunks the new version shares with the old one are never re-indexed.
+    await this.addToIndex(docId, added);
+    this.index.remove(removed);
+    this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: older.length ? 'replaced' : 'indexed' });
+    this.scheduleSnapshot();
+  }
+
   /**
    * Adds a committed document's entries a slice at a time, letting questions through in between: a
-   * 50 MB text file has ~35k chunks, several seconds of indexing. Adding is idempotent, so a reconcile
-   * that rebuilt the index meanwhile is harmless.
+   * 50 MB text file has ~35k chunks, several seconds of indexing. No snapshot is taken and no reconcile
+   * looks at the document meanwhile; a Delete meanwhile stops it, and a document deleted by another tab
+   * meanwhile is taken out again at the end.
    */
-  private async addToIndex(entries: readonly IndexEntry[]): Promise<void> {
-    for (let i = 0; i < entries.length; i += INDEX_SLICE) {
-      this.index.add(entries.slice(i, i + INDEX_SLICE));
-      if (i + INDEX_SLICE < entries.length) await new Promise((resolve) => setTimeout(resolve, 0));
+  private async addToIndex(docId: DocId, entries: readonly IndexEntry[]): Promise<void> {
+    const state = { cancelled: false };
+    this.inserting.set(docId, state);
+    try {
+      for (let i = 0; i < entries.length && !state.cancelled; i += INDEX_SLICE) {
+        this.index.add(entries.slice(i, i + INDEX_SLICE));
+        if (i + INDEX_SLICE < entries.length) await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    } finally {
+      this.inserting.delete(docId);
+    }
+    if (state.cancelled || !(await this.store.getDocument(docId))) {
+      await this.index.discardDocuments(new Set([docId]), async (id) => entries.find((e) => e.chunkId === id)?.text);
     }
   }
 
@@ -246,6 +319,11 @@ export class Library {
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     this.snapshotTimer = undefined;
     if (!this.writer || !this.dirty) return;
+    if (this.inserting.size) {
+      // Only whole documents go into a snapshot: try again once the insertion ends.
+      this.scheduleSnapshot();
+      return;
+    }
     this.dirty = false;
     try {
       const t0 = Date.now();
@@ -261,15 +339,37 @@ export class Library {
 
   async deleteDocument(docId: DocId): Promise<void> {
     const removed = await this.store.deleteDocument(docId);
-    this.index.remove(removed);
-    this.scheduleSnapshot();
+    this.dropFromIndex(docId, removed);
     this.emit({ type: 'changed' });
   }
 
-  /** Removes a queued or failed entry from the queue. */
-  async dismissQueued(id: QueueId): Promise<void> {
-    await this.store.removeQueued(id);
+  private dropFromIndex(docId: DocId, removed: readonly IndexEntry[]): void {
+    const insertion = this.inserting.get(docId);
+    if (insertion) insertion.cancelled = true;
+    this.index.remove(removed);
+    this.scheduleSnapshot();
+  }
+
+  /**
+   * Removes a row of the queue, at whatever stage its file is: waiting or failed (dequeued), being read
+   * (the read is stopped), or committed a moment ago (its document is deleted). Says which happened.
+   */
+  async dismissQueued(id: QueueId): Promise<DequeueOutcome> {
+    const result = await this.store.dequeue(id);
+    if (result.outcome === 'deleted') this.dropFromIndex(result.docId, result.removed);
+    if (this.reading === id) this.preparer.abort(new DocQaError('cancelled', 'removed while it was being read'));
     this.emit({ type: 'changed' });
+    return result.outcome;
+  }
+
+  /** Queues a failed file again, read with relaxed limits (Try again). False when its contents were not kept. */
+  async retryQueued(id: QueueId): Promise<boolean> {
+    const ok = await this.store.retryQueued(id);
+    if (ok) {
+      this.emit({ type: 'changed' });
+      if (this.writer) void this.processQueue();
+    }
+    return ok;
   }
 
   /** Removes the messages of every file that failed (they keep nothing else). */
@@ -302,7 +402,8 @@ export class Library {
       addedAt: d.addedAt,
     }));
     for (const q of queue) {
-      items.push({ key: `queue:${q.id}`, kind: q.state === 'failed' ? 'failed' : 'queued', name: q.name, path: q.path, queueId: q.id, size: q.size, error: q.error });
+      const failed = q.state === 'failed';
+      items.push({ key: `queue:${q.id}`, kind: failed ? 'failed' : 'queued', name: q.name, path: q.path, queueId: q.id, size: q.size, error: q.error, retriable: failed && q.hasContents });
     }
     return items;
   }

@@ -1,13 +1,13 @@
 import type { ChunkId, DocId, QueueId } from '../core/ids.ts';
 import { asQueueId } from '../core/ids.ts';
 import { DocQaError, forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
-import type { BlockRecord, ChunkLocation, ChunkRecord, DocRecord, Manifest, QueueEntry } from '../core/types.ts';
+import type { BlockRecord, ChunkLocation, ChunkRecord, DequeueOutcome, DocRecord, Manifest, QueueEntry } from '../core/types.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
 import type { IndexEntry } from '../index/search-index.ts';
 import type { IDBPTransaction } from 'idb';
 import type { LibraryDb, LibrarySchema, Snapshot } from './schema.ts';
 
-const WRITE_STORES = ['documents', 'manifests', 'blocks', 'chunks', 'queue'] as const;
+const WRITE_STORES = ['documents', 'manifests', 'blocks', 'chunks', 'queue', 'entryStatus'] as const;
 type WriteTx = IDBPTransaction<LibrarySchema, typeof WRITE_STORES, 'readwrite'>;
 
 /** A file to add to the persisted queue. */
@@ -18,13 +18,22 @@ export interface NewQueueItem {
   blob: Blob;
 }
 
-let queueSeq = 0;
-
-/** Queue keys sort by time, then by position in the drop. */
-function queueKey(now: number, i: number): QueueId {
-  queueSeq = (queueSeq + 1) % 1_000_000;
-  return asQueueId(`${now.toString().padStart(15, '0')}-${String(i).padStart(7, '0')}-${String(queueSeq).padStart(6, '0')}`);
+/** 64 random bits as hex: two tabs dropping in the same millisecond never produce the same key. */
+function randomTag(): string {
+  const words = crypto.getRandomValues(new Uint32Array(2));
+  return [...words].map((w) => w.toString(16).padStart(8, '0')).join('');
 }
+
+/** Queue keys sort by time, then by position in the drop; a random part makes them unique across tabs. */
+function queueKey(now: number, i: number, tag: string): QueueId {
+  return asQueueId(`${now.toString().padStart(15, '0')}-${String(i).padStart(7, '0')}-${tag}`);
+}
+
+/** What removing a queue row did (see {@link DequeueOutcome}), with what to take out of the index. */
+export type DequeueResult = { outcome: Exclude<DequeueOutcome, 'deleted'> } | { outcome: 'deleted'; docId: DocId; removed: IndexEntry[] };
+
+/** Failures worth keeping the file's bytes for, so Try again can read it again. */
+const RETRIABLE: ReadonlySet<string> = new Set(['read-limit', 'too-slow', 'interrupted', 'storage-full', 'internal']);
 
 function entriesFor(chunks: Iterable<{ id: ChunkId; text: string }>, docId: DocId, title: string): IndexEntry[] {
   return [...chunks].map((c) => ({ chunkId: c.id, docId, text: c.text, title }));
@@ -70,8 +79,9 @@ export class LibraryStore {
    * (without its contents), so the person sees which files to add again.
    */
   async enqueue(items: readonly NewQueueItem[], now = Date.now()): Promise<QueueEntry[]> {
+    const tag = randomTag();
     const entries = items.map<QueueEntry>((item, i) => ({
-      id: queueKey(now, i),
+      id: queueKey(now, i, tag),
       name: item.name,
       folder: item.folder,
       path: item.path,
@@ -114,56 +124,135 @@ export class LibraryStore {
 
   /** The oldest entry still waiting (after entry `after`, when given), if any. */
   async nextQueued(after?: QueueId): Promise<QueueEntry | undefined> {
-    let cursor = await this.db.transaction('queue').store.openCursor(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true));
+    const tx = this.db.transaction(['queue', 'entryStatus']);
+    const statuses = new Map((await tx.objectStore('entryStatus').getAll()).map((s) => [s.queueId, s]));
+    let cursor = await tx.objectStore('queue').openCursor(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true));
     while (cursor) {
-      if (cursor.value.state === 'queued') return cursor.value;
+      const status = statuses.get(cursor.value.id);
+      if (cursor.value.state === 'queued' && !status?.error) return status?.insist ? { ...cursor.value, insist: true } : cursor.value;
       cursor = await cursor.continue();
     }
     return undefined;
   }
 
-  /** Queue entries without their file contents, in drop order. */
-  async listQueue(): Promise<QueueEntry[]> {
-    const all = await this.db.getAll('queue');
-    return all.map(({ blob: _blob, ...rest }) => rest);
+  /** Queue entries without their file contents (only whether they are kept), in drop order. */
+  async listQueue(): Promise<Array<QueueEntry & { hasContents: boolean }>> {
+    const tx = this.db.transaction(['queue', 'entryStatus']);
+    const [all, statuses] = await Promise.all([tx.objectStore('queue').getAll(), tx.objectStore('entryStatus').getAll()]);
+    const errors = new Map(statuses.flatMap((s) => (s.error ? [[s.queueId, s.error] as const] : [])));
+    return all.map(({ blob, ...rest }) => {
+      const error = errors.get(rest.id);
+      return { ...rest, ...(error ? { state: 'failed' as const, error } : {}), hasContents: !!blob };
+    });
   }
 
+  /** Removes a queue entry (its file was found to be in the library already). */
   async removeQueued(id: QueueId): Promise<void> {
-    await this.db.delete('queue', id);
+    const tx = this.db.transaction(['queue', 'entryStatus'], 'readwrite');
+    await Promise.all([tx.objectStore('queue').delete(id), tx.objectStore('entryStatus').delete(id), tx.done]);
+  }
+
+  /**
+   * Removes a queue row, whatever became of it: a waiting or failed entry is dequeued; an entry that was
+   * committed meanwhile (its row still said "Indexing 95%") has its document deleted, in one transaction.
+   */
+  async dequeue(id: QueueId): Promise<DequeueResult> {
+    const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
+    try {
+      let result: DequeueResult = { outcome: 'none' };
+      if (await tx.objectStore('queue').get(id)) {
+        await tx.objectStore('queue').delete(id);
+        result = { outcome: 'dequeued' };
+      } else {
+        const docId = (await tx.objectStore('documents').index('by-queue').getKey(id)) as DocId | undefined;
+        if (docId) result = { outcome: 'deleted', docId, removed: await this.deleteInTx(tx, docId) };
+      }
+      await tx.objectStore('entryStatus').delete(id);
+      await tx.done;
+      return result;
+    } catch (err) {
+      abortQuietly(tx, []);
+      throw err;
+    }
+  }
+
+  /** Puts a failed entry back in the queue, to be read with relaxed limits (Try again). False when its contents are gone. */
+  async retryQueued(id: QueueId): Promise<boolean> {
+    const tx = this.db.transaction(['queue', 'entryStatus'], 'readwrite');
+    const entry = await tx.objectStore('queue').get(id);
+    const ok = !!entry?.blob;
+    if (ok) await tx.objectStore('entryStatus').put({ queueId: id, reads: 0, insist: true });
+    await tx.done;
+    return ok;
   }
 
   /** Removes every failed entry (their messages) from the queue; returns how many. */
   async removeFailed(): Promise<number> {
-    const tx = this.db.transaction('queue', 'readwrite');
+    const tx = this.db.transaction(['queue', 'entryStatus'], 'readwrite');
+    const statuses = tx.objectStore('entryStatus');
+    const failed = new Set((await statuses.getAll()).flatMap((s) => (s.error ? [s.queueId] : [])));
     let removed = 0;
-    for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
-      if (cursor.value.state !== 'failed') continue;
+    for (let cursor = await tx.objectStore('queue').openCursor(); cursor; cursor = await cursor.continue()) {
+      if (cursor.value.state !== 'failed' && !failed.has(cursor.value.id)) continue;
       await cursor.delete();
+      await statuses.delete(cursor.value.id);
       removed++;
     }
     await tx.done;
     return removed;
   }
 
-  /** Records that indexing of an entry starts, and returns how many times it has started before. */
+  /**
+   * Records that reading an entry starts, and returns how many earlier reads started and never ended
+   * (the app stopped during them). The record goes when the entry is committed, failed or removed.
+   */
   async startAttempt(id: QueueId): Promise<number> {
-    const tx = this.db.transaction('queue', 'readwrite');
-    const entry = await tx.store.get(id);
-    const before = entry?.attempts ?? 0;
-    if (entry) await tx.store.put({ ...entry, attempts: before + 1 });
+    const tx = this.db.transaction('entryStatus', 'readwrite');
+    const status = await tx.store.get(id);
+    const before = status?.reads ?? 0;
+    await tx.store.put({ ...status, queueId: id, reads: before + 1 });
     await tx.done;
     return before;
   }
 
-  /** Marks an entry failed and drops its file contents, keeping the message for the Library list. */
+  /**
+   * Marks an entry failed, keeping the message for the Library list. When Try again could succeed (too
+   * large or too slow to read, storage full, unexpected errors) the entry keeps its contents and the
+   * failure is a small record beside it (the Blob is never written again, which a full disk would refuse);
+   * otherwise the contents are dropped. Where even that fails the entry is deleted: the queue moves on.
+   */
   async failQueued(id: QueueId, error: SerializedError): Promise<void> {
-    const tx = this.db.transaction('queue', 'readwrite');
-    const entry = await tx.store.get(id);
-    if (entry) {
-      const { blob: _blob, ...rest } = entry;
-      await tx.store.put({ ...rest, state: 'failed', error });
+    const attempts = RETRIABLE.has(error.code) ? [() => this.recordFailure(id, error), () => this.dropContents(id, error)] : [() => this.dropContents(id, error)];
+    for (const attempt of attempts) {
+      try {
+        await attempt();
+        return;
+      } catch (err) {
+        if (!isQuotaError(err)) throw err;
+      }
     }
-    await tx.done;
+    console.warn(`queue entry ${id} could not be marked failed (storage full); removed instead`);
+    await this.removeQueued(id);
+  }
+
+  private async recordFailure(id: QueueId, error: SerializedError): Promise<void> {
+    await this.db.put('entryStatus', { queueId: id, reads: 0, error });
+  }
+
+  private async dropContents(id: QueueId, error: SerializedError): Promise<void> {
+    const tx = this.db.transaction(['queue', 'entryStatus'], 'readwrite');
+    try {
+      const entry = await tx.objectStore('queue').get(id);
+      if (entry) {
+        const { blob: _blob, insist: _insist, ...rest } = entry;
+        await tx.objectStore('queue').put({ ...rest, state: 'failed', error });
+      }
+      await tx.objectStore('entryStatus').delete(id);
+      await tx.done;
+    } catch (err) {
+      abortQuietly(tx, []);
+      throw err;
+    }
   }
 
   getDocument(id: DocId): Promise<DocRecord | undefined> {
@@ -242,10 +331,10 @@ export class LibraryStore {
       const prior = existing[i]?.locations.filter((l) => l.docId !== doc.id) ?? [];
       writes.push(chunkStore.put({ id, text, locations: [...prior, ...locations] }));
     });
-    writes.push(tx.objectStore('documents').put(doc));
+    writes.push(tx.objectStore('documents').put(queueId ? { ...doc, queueId } : doc));
     writes.push(tx.objectStore('manifests').put({ docId: doc.id, chunkIds: chunks.map((c) => c.id), blockCount: blocks.length }));
     blocks.forEach((b, index) => writes.push(tx.objectStore('blocks').put({ ...b, docId: doc.id, index })));
-    if (queueId) writes.push(tx.objectStore('queue').delete(queueId));
+    if (queueId) writes.push(tx.objectStore('queue').delete(queueId), tx.objectStore('entryStatus').delete(queueId));
     await settle(tx.done, writes);
     const added = entriesFor([...byChunk].map(([id, v]) => ({ id, text: v.text })), doc.id, doc.title);
     return { added, removed };

@@ -1,9 +1,9 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { DocQaError } from '../core/errors.ts';
+import { DocQaError, type SerializedError } from '../core/errors.ts';
 import type { BlockRecord, ChunkRecord, DocRecord, Manifest, QueueEntry } from '../core/types.ts';
 
 /** Bump with an `oldVersion` branch in `upgrade` below; older apps refuse newer databases clearly. */
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 export const DEFAULT_DB_NAME = 'docqa';
 
 export interface Snapshot {
@@ -15,22 +15,45 @@ export interface Snapshot {
 
 /** The one IndexedDB schema of the app. */
 export interface LibrarySchema extends DBSchema {
-  documents: { key: string; value: DocRecord; indexes: { 'by-path': string } };
+  documents: { key: string; value: DocRecord; indexes: { 'by-path': string; 'by-queue': string } };
   manifests: { key: string; value: Manifest };
   blocks: { key: [string, number]; value: BlockRecord };
   chunks: { key: string; value: ChunkRecord };
   /** Keys sort in drop order: zero-padded time, then position in the drop. */
   queue: { key: string; value: QueueEntry };
   snapshots: { key: string; value: Snapshot };
+  /**
+   * What happened to a queue entry so far (v2), kept apart so its file's Blob is never written again:
+   * reads that started and never ended, a failure, a Try again.
+   */
+  entryStatus: { key: string; value: EntryStatus };
+}
+
+export interface EntryStatus {
+  queueId: string;
+  /** Reads started and not finished: a file whose reading the app did not survive is not read again unasked. */
+  reads: number;
+  /** Why it failed; the entry keeps its contents so Try again can read it again. */
+  error?: SerializedError;
+  /** Try again was pressed: read with relaxed limits. */
+  insist?: boolean;
+}
+
+/** What a tab is told when the database changes under it. */
+export interface DbHooks {
+  /** Another tab opened a newer version of the app: this connection has been closed. */
+  onVersionChange?(): void;
+  /** An older version of the app in another tab keeps this upgrade waiting. */
+  onBlocked?(): void;
 }
 
 export type LibraryDb = IDBPDatabase<LibrarySchema>;
 
 /** Opens (creating or upgrading) the library database. The only place that calls `openDB`. */
-export async function openLibraryDb(name = DEFAULT_DB_NAME): Promise<LibraryDb> {
+export async function openLibraryDb(name = DEFAULT_DB_NAME, hooks: DbHooks = {}): Promise<LibraryDb> {
   try {
-    return await openDB<LibrarySchema>(name, DB_VERSION, {
-      upgrade(db, oldVersion) {
+    const db: LibraryDb = await openDB<LibrarySchema>(name, DB_VERSION, {
+      upgrade(db, oldVersion, _newVersion, tx) {
         if (oldVersion < 1) {
           db.createObjectStore('documents', { keyPath: 'id' }).createIndex('by-path', 'path');
           db.createObjectStore('manifests', { keyPath: 'docId' });
@@ -39,11 +62,21 @@ export async function openLibraryDb(name = DEFAULT_DB_NAME): Promise<LibraryDb> 
           db.createObjectStore('queue', { keyPath: 'id' });
           db.createObjectStore('snapshots', { keyPath: 'name' });
         }
+        if (oldVersion < 2) {
+          tx.objectStore('documents').createIndex('by-queue', 'queueId');
+          db.createObjectStore('entryStatus', { keyPath: 'queueId' });
+        }
       },
       blocking() {
-        // Another tab runs a newer version of the app: let it upgrade.
+        // Another tab runs a newer version of the app: step aside so it can upgrade, and say so.
+        db.close();
+        hooks.onVersionChange?.();
+      },
+      blocked() {
+        hooks.onBlocked?.();
       },
     });
+    return db;
   } catch (err) {
     if ((err as { name?: string }).name === 'VersionError') {
       throw new DocQaError('schema-version', `the library was saved by a newer version of this app (schema newer than ${DB_VERSION}); reload to update the app`);

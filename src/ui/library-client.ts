@@ -9,5 +9,9 @@ export function connectLibrary(onEvent: (event: LibraryEvent) => void): Remote<L
   const worker = new Worker(new URL('../../workers/library.worker.ts', import.meta.url), { type: 'module', name: 'library' });
   const events = new BroadcastChannel(EVENTS_CHANNEL);
   events.onmessage = (e: MessageEvent<LibraryEvent>) => onEvent(e.data);
+  // Events meant for this tab alone come straight from its worker, beside Comlink's replies.
+  worker.addEventListener('message', (e: MessageEvent<LibraryEvent | { id?: unknown }>) => {
+    if (e.data && 'type' in e.data && e.data.type === 'library-closed') onEvent(e.data);
+  });
   return wrap<LibraryApi>(worker);
 }

@@ -1,7 +1,7 @@
 import { memo } from 'preact/compat';
 import type { DocId } from '../core/ids.ts';
 import type { LibraryItem } from '../core/types.ts';
-import { deleteItem, dismissFailed, items, percents, setTags } from './state.ts';
+import { deleteItem, dismissFailed, items, percents, retryItem, setTags } from './state.ts';
 
 function statusOf(item: LibraryItem, percent: number | undefined): string {
   if (item.kind === 'document') return 'Indexed';
@@ -54,13 +54,18 @@ const LibraryRow = memo(function LibraryRow({ item, status }: { item: LibraryIte
       </div>
       <div class="item-actions">
         {item.kind === 'document' && <TagEditor item={item} />}
+        {item.retriable && (
+          <button type="button" onClick={() => void retryItem(item)}>
+            Try again
+          </button>
+        )}
         <button type="button" onClick={() => void deleteItem(item)}>
           Delete
         </button>
       </div>
     </li>
   );
-}, (a, b) => a.status === b.status && a.item.key === b.item.key && a.item.kind === b.item.kind && a.item.tags?.join() === b.item.tags?.join());
+}, (a, b) => a.status === b.status && a.item.key === b.item.key && a.item.kind === b.item.kind && a.item.retriable === b.item.retriable && a.item.tags?.join() === b.item.tags?.join());
 
 export function LibraryPanel() {
   const list = items.value;

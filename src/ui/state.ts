@@ -70,6 +70,9 @@ function flushEvents(): void {
       case 'changed':
         changed = true;
         break;
+      case 'library-closed':
+        fatal.value = event.message;
+        break;
     }
   }
   batch(() => {
@@ -129,11 +132,26 @@ export async function addFiles(files: IncomingFile[]): Promise<void> {
 export async function deleteItem(item: LibraryItem): Promise<void> {
   if (!api) return;
   try {
-    if (item.docId) await api.deleteDocument(item.docId as DocId);
-    else if (item.queueId) await api.dismissQueued(item.queueId as QueueId);
-    note(`${item.path}: removed`);
+    if (item.docId) {
+      await api.deleteDocument(item.docId as DocId);
+      note(`${item.path}: removed`);
+    } else if (item.queueId) {
+      const outcome = await api.dismissQueued(item.queueId as QueueId);
+      note(outcome === 'deleted' ? `${item.path}: removed (it had just been indexed)` : outcome === 'dequeued' ? `${item.path}: removed` : `${item.path}: already gone`);
+    }
   } catch (err) {
     note(`${item.path} could not be removed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Try again on a failed file: it is queued again and read with relaxed limits. */
+export async function retryItem(item: LibraryItem): Promise<void> {
+  if (!api || !item.queueId) return;
+  try {
+    const ok = await api.retryQueued(item.queueId as QueueId);
+    note(ok ? `${item.path}: trying again` : `${item.path}: its contents were not kept; add the file again`);
+  } catch (err) {
+    note(`${item.path} could not be tried again: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 

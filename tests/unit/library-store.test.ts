@@ -54,8 +54,8 @@ describe('LibraryStore.commitDocument', () => {
     expect(added.map((e) => e.chunkId).sort()).toEqual([...new Set(prepared.chunks.map((c) => c.id))].sort());
     expect(added.every((e) => e.docId === id && e.title === 'Lease')).toBe(true);
 
-    expect(await store.getDocument(id)).toEqual(prepared.doc);
-    expect(await store.findByPath('lease.md')).toEqual([prepared.doc]);
+    expect(await store.getDocument(id)).toEqual({ ...prepared.doc, queueId: entry.id });
+    expect(await store.findByPath('lease.md')).toEqual([{ ...prepared.doc, queueId: entry.id }]);
     expect(await store.getManifest(id)).toEqual({ docId: id, chunkIds: prepared.chunks.map((c) => c.id), blockCount: prepared.blocks.length });
     const block1 = await store.getBlock(id, 1);
     expect(block1).toMatchObject({ docId: id, index: 1, label: 'Disputes', text: SHARED });

@@ -153,7 +153,7 @@ describe('Library end to end (fake-indexeddb)', () => {
     expect(sources(await caughtUp.ask('who waters the ferns'))[0]).toBe('extra.md · Extra');
   });
 
-  it('fails files over the size limit, and a large file that stopped the app twice, and goes on', async () => {
+  it('fails files over the size limit, and a file whose reading the app did not survive twice, and goes on', async () => {
     const name = freshName();
     const db = await openLibraryDb(name);
     const store = new LibraryStore(db);
@@ -161,18 +161,25 @@ describe('Library end to end (fake-indexeddb)', () => {
     const library = new Library(store, (e) => events.push(e), { chunk: CHUNK, maxFileBytes: 9 * 2 ** 20 });
     await library.open();
     const big = new Blob([new Uint8Array(10 * 2 ** 20).fill(97)]);
-    const crashing = new Blob([new Uint8Array(8 * 2 ** 20).fill(98)]);
+    const crashing = new Blob(['a small file that nevertheless stopped the app']);
     await library.enqueue([file('huge.txt', ''), file('crash.txt', ''), file('loan.md', LOAN)].map((f, i) => (i === 0 ? { ...f, blob: big } : i === 1 ? { ...f, blob: crashing } : f)));
-    // crash.txt already started twice in earlier sessions, each ending with the worker gone.
+    // crash.txt's reading already started twice in earlier sessions, each ending with the app gone.
     const crashEntry = (await store.listQueue()).find((q) => q.name === 'crash.txt')!;
-    await db.put('queue', { ...(await db.get('queue', crashEntry.id))!, attempts: 2 });
+    await store.startAttempt(crashEntry.id);
+    await store.startAttempt(crashEntry.id);
     await library.startWriting();
     const failed = Object.fromEntries(events.flatMap((e) => (e.type === 'file-failed' ? [[e.path, e.error.message]] : [])));
     expect(failed).toEqual({
       'huge.txt': 'huge.txt: too large to index here (10 MB; the limit is 9 MB): split it into smaller files',
-      'crash.txt': 'crash.txt: indexing this file stopped the app twice; it was skipped. Split it into smaller files and add them',
+      'crash.txt': 'crash.txt: the app stopped twice while reading this file; it was skipped. Press Try again to insist, or split it into smaller files',
     });
     expect(doneEvents(events)).toEqual(['loan.md: indexed']);
+    // The file that stopped the app keeps its contents, so Try again can read it; it is then indexed.
+    const rows = await library.listLibrary();
+    expect(rows.filter((r) => r.kind === 'failed').map((r) => `${r.name} ${r.retriable}`)).toEqual(['huge.txt false', 'crash.txt true']);
+    expect(await library.retryQueued(crashEntry.id)).toBe(true);
+    await library.processQueue();
+    expect(doneEvents(events)).toEqual(['loan.md: indexed', 'crash.txt: indexed']);
   });
 
   it('does not index a file deleted from the queue while it was being indexed', async () => {

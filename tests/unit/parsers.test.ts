@@ -110,7 +110,7 @@ describe('progress', () => {
   it('reports progress while parsing a long text file', async () => {
     const text = Array.from({ length: 10_000 }, (_, i) => `Paragraph ${i} about nothing much.`).join('\n\n');
     const seen: number[] = [];
-    await parseFile(enc(text), 'long.txt', (f) => seen.push(f));
+    await parseFile(enc(text), 'long.txt', { onProgress: (f) => seen.push(f) });
     expect(seen.length).toBeGreaterThan(2);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(seen.every((f) => f > 0 && f < 1)).toBe(true);
@@ -119,7 +119,7 @@ describe('progress', () => {
 
 describe('system files', () => {
   it('recognises what operating systems and editors leave in folders, and nothing else', async () => {
-    const { isSystemFile } = await import('../../src/ingest/parse.ts');
+    const { isSystemFile } = await import('../../src/ingest/file-kinds.ts');
     for (const p of ['.DS_Store', 'docs/.DS_Store', 'Thumbs.db', 'a/desktop.ini', '~$report.docx', 'repo/.git/HEAD', '.hidden/notes.md']) expect(isSystemFile(p)).toBe(true);
     for (const p of ['report.docx', 'docs/notes.md', 'a.b/c.txt', 'my~$file.txt']) expect(isSystemFile(p)).toBe(false);
   });

@@ -68,11 +68,16 @@ describe('storage full', () => {
     expect((await library.ask('walrus')).citations).toEqual([]);
     expect((await library.ask('otter reeds')).citations[0]?.passage.docName).toBe('small.md');
 
-    // Space freed: the app goes on and indexes the next file.
+    // Space freed: the app goes on and indexes the next file, and big.md can be tried again.
     IDBObjectStore.prototype.put = realPut;
     await library.enqueue([{ name: 'later.md', folder: '', blob: new Blob(['# Later\n\nThe heron fishes at dawn.']) }]);
     await library.processQueue();
     expect((await library.ask('heron dawn')).citations[0]?.passage.docName).toBe('later.md');
+    const bigRow = items.find((i) => i.name === 'big.md')!;
+    expect(bigRow.retriable).toBe(true);
+    expect(await library.retryQueued(bigRow.queueId!)).toBe(true);
+    await library.processQueue();
+    expect((await library.ask('walrus')).citations[0]?.passage.docName).toBe('big.md');
   });
 
   it('records a file that does not even fit in the queue as failed with "storage full"', async () => {

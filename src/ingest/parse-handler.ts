@@ -1,0 +1,33 @@
+import type { DocId } from '../core/ids.ts';
+import type { ChunkOptions } from './chunk.ts';
+import { prepareDocument, type PreparedDocument } from './prepare-document.ts';
+import type { ReadLimits } from './read-limits.ts';
+
+/** One queued file to read: everything the parse worker needs, nothing from the store. */
+export interface ParseRequest {
+  name: string;
+  folder: string;
+  blob: Blob;
+  /** Computed by the library, which checked the file is not already stored. */
+  docId: DocId;
+  addedAt: number;
+  chunk: ChunkOptions;
+  limits: ReadLimits;
+}
+
+/** What the parse worker exposes: the whole pure ingest path (read, parse, clean, chunk, hash) for one file. */
+export interface ParseApi {
+  /** `onProgress` receives 0–1; it is also the heartbeat the library's watchdog listens to. */
+  prepare(request: ParseRequest, onProgress: (fraction: number) => void): Promise<PreparedDocument>;
+}
+
+/** The parse worker's handler; also used in-process where there are no workers (Node tools and tests). */
+export function createParseHandler(): ParseApi {
+  return {
+    async prepare(request, onProgress) {
+      const bytes = new Uint8Array(await request.blob.arrayBuffer());
+      const { name, folder, docId, addedAt, limits } = request;
+      return prepareDocument({ name, folder, bytes, addedAt, docId, limits }, request.chunk, onProgress);
+    },
+  };
+}
