@@ -1,16 +1,13 @@
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
-
-/** Cross-origin isolation: lets WASM use threads (SharedArrayBuffer). Needed on dev, preview and production. */
-const isolationHeaders = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-};
+import { securityHeaders, securityHeadersPlugin } from './tools/security-headers.ts';
 
 export default defineConfig({
   plugins: [
     preact(),
+    // CSP <meta> in index.html and dist/_headers for static hosts, from the same definition as below.
+    securityHeadersPlugin(),
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: false,
@@ -39,6 +36,7 @@ export default defineConfig({
   ],
   worker: { format: 'es' },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
-  server: { headers: isolationHeaders },
-  preview: { headers: isolationHeaders, port: 4173, strictPort: false },
+  // CSP and cross-origin isolation (COOP/COEP, for WASM threads) on every response: see tools/security-headers.ts.
+  server: { headers: securityHeaders('development') },
+  preview: { headers: securityHeaders('production'), port: 4173, strictPort: false },
 });
