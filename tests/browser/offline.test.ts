@@ -51,7 +51,10 @@ describe('installable and offline', () => {
 
   it('loads and answers with the server stopped', async () => {
     await served.close();
-    await page.reload();
+    const response = await page.reload();
+    // The service worker serves the page with the headers it was cached with: the CSP still applies.
+    expect(response?.fromServiceWorker()).toBe(true);
+    expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
     await waitForIndexed(page, 2);
     const answer = await askQuestion(page, 'When must receipts be submitted?');
     expect(answer).toContain('within thirty days');

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Response } from 'playwright-core';
+import { contentSecurityPolicy } from '../../tools/security-headers.ts';
+import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
+import { askQuestion, waitForIndexed } from '../support/app-page.ts';
+import { mixedLibrary, writeTree } from '../support/fixture-folder.ts';
+
+interface Violation {
+  directive: string;
+  blocked: string;
+  sample: string;
+}
+
+/** Runs in the page before any of its scripts: records every CSP violation the page sees. */
+function recordViolations(): void {
+  const seen: Violation[] = [];
+  (window as unknown as { cspViolations: Violation[] }).cspViolations = seen;
+  document.addEventListener('securitypolicyviolation', (e) => seen.push({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample }));
+}
+
+const violationsIn = (page: Page) => page.evaluate(() => (window as unknown as { cspViolations: Violation[] }).cspViolations);
+
+describe('Content-Security-Policy', () => {
+  let served: Served;
+  let session: Awaited<ReturnType<typeof openSession>>;
+  let page: Page;
+  let response: Response | null;
+  /** Console lines about CSP from the page, its workers (through the page's CDP log) and the context. */
+  const cspLog: string[] = [];
+  const collect = (text: string) => {
+    if (/Content.Security.Policy/i.test(text)) cspLog.push(text);
+  };
+
+  beforeAll(async () => {
+    served = await serveApp();
+    session = await openSession();
+    page = await session.newPage();
+    await page.addInitScript(recordViolations);
+    page.on('console', (m) => collect(m.text()));
+    session.context.on('console', (m) => collect(m.text()));
+    // Playwright's console event leaves out what Chromium logs for dedicated workers (source "worker"),
+    // and a violation is a log entry, not a console call: read the page's log directly.
+    const cdp = await session.context.newCDPSession(page);
+    cdp.on('Log.entryAdded', ({ entry }) => collect(`[${entry.source}] ${entry.text}`));
+    await cdp.send('Log.enable');
+    response = await page.goto(served.url);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await served?.close().catch(() => undefined);
+    await removeProfile(session.profileDir);
+  });
+
+  it('is sent as a header with the page, frame-ancestors included, and repeated in a <meta>', async () => {
+    const header = response?.headers()['content-security-policy'];
+    expect(header).toBe(contentSecurityPolicy('production'));
+    expect(header).toContain("frame-ancestors 'none'");
+    expect(header).toContain("script-src 'self' 'wasm-unsafe-eval';");
+    const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    expect(meta).toBe(contentSecurityPolicy('production', { meta: true }));
+    expect(meta).not.toContain('frame-ancestors');
+  });
+
+  it('indexes PDF, Word, Markdown and HTML, answers and opens a source without a single violation', async () => {
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await page.getByLabel('Add a folder').setInputFiles(await writeTree(await mixedLibrary()));
+    await waitForIndexed(page, 5);
+    expect(await askQuestion(page, 'When is the security deposit returned?')).toContain('within fourteen days');
+    const answer = page.getByRole('region', { name: 'Answer' });
+    await answer.getByRole('link', { name: '[1]' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Source' });
+    await dialog.waitFor();
+    await expect(dialog.locator('mark').textContent()).resolves.toContain('returns the security deposit');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    // The worker ran under the policy too (its script response carries the header).
+    expect(page.workers().map((w) => w.url())).toEqual([expect.stringContaining('library.worker')]);
+    expect(await violationsIn(page)).toEqual([]);
+    expect(cspLog).toEqual([]);
+  });
+
+  it('reports a violation inside the library worker (so the check above can see one)', async () => {
+    const worker = page.workers()[0]!;
+    const blocked = await worker.evaluate(() => fetch('https://example.com/leak').then(() => false, () => true));
+    expect(blocked).toBe(true);
+    await expect.poll(() => cspLog.join('\n')).toMatch(/\[worker\].*example\.com\/leak.*connect-src 'self'/);
+  });
+
+  it('does not run an injected inline script', async () => {
+    await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.injectedRan = true;';
+      document.head.append(script);
+    });
+    await expect.poll(() => violationsIn(page)).toContainEqual(expect.objectContaining({ directive: 'script-src-elem', blocked: 'inline' }));
+    expect(await page.evaluate(() => (window as unknown as { injectedRan?: boolean }).injectedRan)).toBeUndefined();
+  });
+});
