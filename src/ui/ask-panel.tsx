@@ -15,8 +15,13 @@ function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
   return <>{parts}</>;
 }
 
-function sourceLabel(c: Citation): string {
-  return `${c.passage.docPath}, ${c.passage.label}`;
+/** "docs/a.pdf, page 2": path and label each isolated, so neither can reorder the other (isolate.tsx). */
+function SourceLabel({ c }: { c: Citation }) {
+  return (
+    <>
+      <bdi class="source-path">{c.passage.docPath}</bdi>, <bdi class="source-label">{c.passage.label}</bdi>
+    </>
+  );
 }
 
 /** Opens the source view at the cited chunk (window offsets turned into block offsets). */
@@ -55,7 +60,7 @@ export function AskPanel() {
           <p>
             {a.segments.map((s, i) => (
               <span key={i}>
-                {s.text}{' '}
+                <bdi>{s.text}</bdi>{' '}
                 {s.cite !== undefined && (
                   <a
                     href={`#source-${s.cite}`}
@@ -79,7 +84,7 @@ export function AskPanel() {
             {a.citations.map((c) => (
               <li key={c.n} id={`source-${c.n}`}>
                 <p class="source-name">
-                  [{c.n}] {sourceLabel(c)}
+                  [{c.n}] <SourceLabel c={c} />
                 </p>
                 <p class="excerpt">
                   <Marked text={c.passage.window} marks={c.marks} />

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { filesFromDrop, filesFromInput } from './collect-files.ts';
+import { fileNameOf, PrefixIsolated } from './isolate.tsx';
 import { activity, addFiles, queue } from './state.ts';
 
 function formatEta(ms: number): string {
@@ -61,7 +62,9 @@ export function DropZone() {
       {activity.value.length > 0 && (
         <ul class="activity" aria-label="Activity">
           {activity.value.map((m, i) => (
-            <li key={`${i}-${m}`}>{m}</li>
+            <li key={`${i}-${m.text}`}>
+              <PrefixIsolated text={m.text} names={m.path ? [m.path, fileNameOf(m.path)] : []} />
+            </li>
           ))}
         </ul>
       )}

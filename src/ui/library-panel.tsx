@@ -1,6 +1,7 @@
 import { memo } from 'preact/compat';
 import type { DocId } from '../core/ids.ts';
 import type { LibraryItem } from '../core/types.ts';
+import { PrefixIsolated } from './isolate.tsx';
 import { deleteItem, dismissFailed, items, percents, retryItem, setTags } from './state.ts';
 
 function statusOf(item: LibraryItem, percent: number | undefined): string {
@@ -39,18 +40,31 @@ function TagEditor({ item }: { item: LibraryItem }) {
   );
 }
 
-/** One row; memoised so a progress update re-renders only the row whose status changed. */
+/**
+ * One row; memoised so a progress update re-renders only the row whose status changed. Name, title,
+ * folder and the file name that starts a failure message sit in `<bdi>`: see isolate.tsx.
+ */
 const LibraryRow = memo(function LibraryRow({ item, status }: { item: LibraryItem; status: string }) {
   return (
     <li class={`item ${item.kind}`}>
       <div class="item-main">
         <span class="name" title={item.path}>
-          {item.name}
+          <bdi>{item.name}</bdi>
         </span>
-        {item.title && item.title !== item.name && <span class="title">{item.title}</span>}
-        {item.path !== item.name && <span class="folder">{item.path.slice(0, -item.name.length - 1)}</span>}
+        {item.title && item.title !== item.name && (
+          <span class="title">
+            <bdi>{item.title}</bdi>
+          </span>
+        )}
+        {item.path !== item.name && (
+          <span class="folder">
+            <bdi>{item.path.slice(0, -item.name.length - 1)}</bdi>
+          </span>
+        )}
         {item.kind === 'document' && <span class="meta">{metaOf(item)}</span>}
-        <span class={`status ${item.kind}`}>{status}</span>
+        <span class={`status ${item.kind}`}>
+          <PrefixIsolated text={status} names={[item.name]} />
+        </span>
       </div>
       <div class="item-actions">
         {item.kind === 'document' && <TagEditor item={item} />}

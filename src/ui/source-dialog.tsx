@@ -19,7 +19,7 @@ export function SourceDialog() {
         <>
           <header>
             <h2>
-              {s.docName} — {s.label}
+              <bdi>{s.docName}</bdi> — <bdi>{s.label}</bdi>
             </h2>
             <button type="button" onClick={() => (source.value = undefined)}>
               Close

@@ -16,7 +16,13 @@ export interface QueueStatus {
 export const items = signal<LibraryItem[]>([]);
 export const percents = signal<Record<string, number>>({});
 export const queue = signal<QueueStatus | undefined>(undefined);
-export const activity = signal<string[]>([]);
+/** A line of the Activity list; `path` is the file it is about, if any (shown isolated: see isolate.tsx). */
+export interface ActivityNote {
+  text: string;
+  path?: string;
+}
+
+export const activity = signal<ActivityNote[]>([]);
 export const answer = signal<Answer | undefined>(undefined);
 export const asking = signal(false);
 /** Counts answers (and failed asks) so tests and assistive tech can tell a new answer from the last one. */
@@ -49,7 +55,7 @@ function flushEvents(): void {
   const events = pending;
   pending = [];
   const nextPercents = { ...percents.value };
-  const notes: string[] = [];
+  const notes: ActivityNote[] = [];
   let nextQueue: QueueStatus | undefined | null = null;
   let changed = false;
   for (const event of events) {
@@ -60,9 +66,9 @@ function flushEvents(): void {
       case 'file-done':
       case 'file-failed':
         delete nextPercents[event.queueId];
-        if (event.type === 'file-failed') notes.push(event.error.message);
-        else if (event.outcome === 'already-in-library') notes.push(`${event.path}: already in library`);
-        else if (event.outcome === 'replaced') notes.push(`${event.path}: updated to the new version`);
+        if (event.type === 'file-failed') notes.push({ text: event.error.message, path: event.path });
+        else if (event.outcome === 'already-in-library') notes.push({ text: `${event.path}: already in library`, path: event.path });
+        else if (event.outcome === 'replaced') notes.push({ text: `${event.path}: updated to the new version`, path: event.path });
         break;
       case 'queue':
         nextQueue = event.done >= event.total ? undefined : { done: event.done, total: event.total, etaMs: event.etaMs };
@@ -83,8 +89,8 @@ function flushEvents(): void {
   if (changed) scheduleRefresh();
 }
 
-function note(message: string): void {
-  activity.value = [message, ...activity.value].slice(0, 50);
+function note(text: string, path?: string): void {
+  activity.value = [{ text, path }, ...activity.value].slice(0, 50);
 }
 
 /** Throttled, not debounced: a fast stream of changes still refreshes the list a few times a second. */
@@ -134,13 +140,14 @@ export async function deleteItem(item: LibraryItem): Promise<void> {
   try {
     if (item.docId) {
       await api.deleteDocument(item.docId as DocId);
-      note(`${item.path}: removed`);
+      note(`${item.path}: removed`, item.path);
     } else if (item.queueId) {
       const outcome = await api.dismissQueued(item.queueId as QueueId);
-      note(outcome === 'deleted' ? `${item.path}: removed (it had just been indexed)` : outcome === 'dequeued' ? `${item.path}: removed` : `${item.path}: already gone`);
+      const what = outcome === 'deleted' ? 'removed (it had just been indexed)' : outcome === 'dequeued' ? 'removed' : 'already gone';
+      note(`${item.path}: ${what}`, item.path);
     }
   } catch (err) {
-    note(`${item.path} could not be removed: ${err instanceof Error ? err.message : String(err)}`);
+    note(`${item.path} could not be removed: ${err instanceof Error ? err.message : String(err)}`, item.path);
   }
 }
 
@@ -149,9 +156,9 @@ export async function retryItem(item: LibraryItem): Promise<void> {
   if (!api || !item.queueId) return;
   try {
     const ok = await api.retryQueued(item.queueId as QueueId);
-    note(ok ? `${item.path}: trying again` : `${item.path}: its contents were not kept; add the file again`);
+    note(ok ? `${item.path}: trying again` : `${item.path}: its contents were not kept; add the file again`, item.path);
   } catch (err) {
-    note(`${item.path} could not be tried again: ${err instanceof Error ? err.message : String(err)}`);
+    note(`${item.path} could not be tried again: ${err instanceof Error ? err.message : String(err)}`, item.path);
   }
 }
 
