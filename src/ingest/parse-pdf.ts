@@ -1,6 +1,7 @@
 import { DocQaError } from '../core/errors.ts';
 import type { Block, ParsedDoc } from '../core/types.ts';
 import { linesToParagraphs, removeRunningLines } from './clean.ts';
+import { locatePdfAssets, type PdfAssets } from './pdf-assets.ts';
 import { checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -59,14 +60,27 @@ function pageLines(items: TextItemLike[]): string[] {
   return out;
 }
 
+export interface ParsePdfOptions {
+  /**
+   * Where pdf.js loads CMaps and standard font data from. Default: `locatePdfAssets()`, the app's own
+   * origin in a browser and the installed `pdfjs-dist` in Node. `null` gives pdf.js none, as before CJK
+   * support: text in fonts that need a predefined CMap is then lost (tests use it to show that).
+   */
+  assets?: PdfAssets | null;
+  /** Size caps checked before pages are read; default {@link DEFAULT_READ_LIMITS}. */
+  limits?: ReadLimits;
+}
+
 /**
  * PDF: one block per page ("page 3"), running headers and footers removed, hyphenated line breaks
  * re-joined. Password-protected files, files without a text layer, and damaged files get a clear error.
  */
-export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fraction: number) => void, limits: ReadLimits = DEFAULT_READ_LIMITS): Promise<ParsedDoc> {
+export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fraction: number) => void, options: ParsePdfOptions = {}): Promise<ParsedDoc> {
   const pdfjs = await loadPdfJs();
+  const assets = options.assets === undefined ? locatePdfAssets() : options.assets;
   const task = pdfjs.getDocument({
     data: bytes.slice(),
+    ...(assets && { ...assets, cMapPacked: true }),
     isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
@@ -84,7 +98,7 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fr
     throw new DocQaError('corrupt-file', `${name}: this PDF could not be read; it may be damaged or not a PDF at all`);
   }
   try {
-    checkPdfPages(doc.numPages, name, limits);
+    checkPdfPages(doc.numPages, name, options.limits ?? DEFAULT_READ_LIMITS);
     const pages: string[][] = [];
     for (let p = 1; p <= doc.numPages; p++) {
       const page = await doc.getPage(p);

@@ -24,7 +24,7 @@ export async function parseFile(bytes: Uint8Array, name: string, options: ParseO
   let parsed: ParsedDoc;
   switch (type) {
     case 'pdf':
-      parsed = await parsePdf(bytes, name, onProgress, limits);
+      parsed = await parsePdf(bytes, name, onProgress, { limits });
       break;
     case 'docx':
       parsed = await parseDocx(bytes, name, limits);

@@ -43,18 +43,10 @@ function tinyPng(): Uint8Array {
 }
 
 /**
- * A PDF encrypted with the standard security handler and a user password: its /U entry does not match
- * the empty password, so a reader must ask for the password.
+ * Hand-written PDF bytes: object `n` is `objects[n - 1]`, numbered from 1, with a correct xref table.
+ * Bodies must be ASCII (offsets are counted in characters).
  */
-export function makePasswordPdf(): Uint8Array {
-  const hex = (n: number, seed: number) => Array.from({ length: n }, (_, i) => ((i * 37 + seed) % 256).toString(16).padStart(2, '0')).join('');
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R >>',
-    `<< /Filter /Standard /V 1 /R 2 /O <${hex(32, 11)}> /U <${hex(32, 99)}> /P -44 >>`,
-    '<< /Length 10 >>\nstream\n0123456789\nendstream',
-  ];
+function writePdf(objects: string[], trailer: string): Uint8Array {
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((body, i) => {
@@ -64,8 +56,60 @@ export function makePasswordPdf(): Uint8Array {
   const xref = out.length;
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Encrypt 4 0 R /ID [<${hex(16, 5)}> <${hex(16, 5)}>] >>\nstartxref\n${xref}\n%%EOF\n`;
+  out += `trailer\n<< /Size ${objects.length + 1} ${trailer} >>\nstartxref\n${xref}\n%%EOF\n`;
   return new TextEncoder().encode(out);
+}
+
+/**
+ * A PDF encrypted with the standard security handler and a user password: its /U entry does not match
+ * the empty password, so a reader must ask for the password.
+ */
+export function makePasswordPdf(): Uint8Array {
+  const hex = (n: number, seed: number) => Array.from({ length: n }, (_, i) => ((i * 37 + seed) % 256).toString(16).padStart(2, '0')).join('');
+  return writePdf(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R >>',
+      `<< /Filter /Standard /V 1 /R 2 /O <${hex(32, 11)}> /U <${hex(32, 99)}> /P -44 >>`,
+      '<< /Length 10 >>\nstream\n0123456789\nendstream',
+    ],
+    `/Root 1 0 R /Encrypt 4 0 R /ID [<${hex(16, 5)}> <${hex(16, 5)}>]`,
+  );
+}
+
+/**
+ * A Japanese PDF as Japanese office software writes them without embedding fonts: a Type0 font
+ * `KozMinPr6N-Regular` with the predefined CMap `UniJIS-UCS2-H`, a CIDFontType0 descendant
+ * (Adobe-Japan1-6), no font file and no ToUnicode. Each line is shown as UCS-2 hex codes, so a reader
+ * can only turn them into text with Adobe's CMaps (UniJIS-UCS2-H, then Adobe-Japan1-UCS2): without them
+ * pdf.js finds no text at all. Characters must be in the Basic Multilingual Plane; an empty line
+ * starts a new paragraph.
+ */
+export function makeJapanesePdf(lines: string[], title?: string): Uint8Array {
+  const ucs2 = (s: string) => [...s].map((c) => c.codePointAt(0)!.toString(16).padStart(4, '0').toUpperCase()).join('');
+  const shown: string[] = [];
+  let y = 720;
+  for (const line of lines) {
+    if (line) shown.push(`1 0 0 1 72 ${y} Tm <${ucs2(line)}> Tj`);
+    y -= line ? 22 : 40;
+  }
+  const content = ['BT', '/F1 18 Tf', ...shown, 'ET'].join('\n');
+  const info = title ? ' /Info 8 0 R' : '';
+  return writePdf(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type0 /BaseFont /KozMinPr6N-Regular /Encoding /UniJIS-UCS2-H /DescendantFonts [6 0 R] >>',
+      '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /KozMinPr6N-Regular /CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 6 >> /FontDescriptor 7 0 R /DW 1000 >>',
+      '<< /Type /FontDescriptor /FontName /KozMinPr6N-Regular /Flags 6 /FontBBox [-437 -340 1147 1317] /ItalicAngle 0 /Ascent 1317 /Descent -349 /CapHeight 742 /StemV 80 >>',
+      // A PDF text string in UTF-16BE with a byte-order mark, written as hex.
+      ...(title ? [`<< /Title <FEFF${ucs2(title)}> >>`] : []),
+    ],
+    `/Root 1 0 R${info}`,
+  );
 }
 
 export interface DocxSection {

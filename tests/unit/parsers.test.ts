@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseFile } from '../../src/ingest/parse.ts';
-import { makeCorruptDocx, makeDocx, makePasswordPdf, makePdf, makeScannedPdf, junkBytes } from '../support/fixtures.ts';
+import { parsePdf } from '../../src/ingest/parse-pdf.ts';
+import { locatePdfAssets } from '../../src/ingest/pdf-assets.ts';
+import { makeCorruptDocx, makeDocx, makeJapanesePdf, makePasswordPdf, makePdf, makeScannedPdf, junkBytes } from '../support/fixtures.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -31,6 +34,23 @@ describe('PDF', () => {
 
   it('says a scanned PDF has no text layer', async () => {
     await expect(parseFile(await makeScannedPdf(), 'scan.pdf')).rejects.toMatchObject({ code: 'no-text-layer', message: expect.stringContaining('no text layer: OCR is not supported') });
+  });
+
+  it('reads Japanese text in a font that needs a predefined CMap (UniJIS-UCS2-H, not embedded, no ToUnicode)', async () => {
+    const bytes = makeJapanesePdf(['東京都の契約書', '', '賃料は毎月五日までに支払う。']);
+    // Without pdf.js's CMaps the fixture has no text at all: it really needs them.
+    await expect(parsePdf(bytes, 'tokyo.pdf', undefined, { assets: null })).rejects.toMatchObject({ code: 'no-text-layer' });
+    const { parsed } = await parseFile(bytes, 'tokyo.pdf');
+    expect(parsed.title).toBe('東京都の契約書');
+    expect(parsed.blocks[0]!.text).toBe('東京都の契約書\n\n賃料は毎月五日までに支払う。');
+  });
+
+  it('in Node, gives pdf.js the CMap and standard font folders of the installed pdfjs-dist', () => {
+    const assets = locatePdfAssets();
+    expect(assets.useWorkerFetch).toBe(false);
+    expect(existsSync(`${assets.cMapUrl}UniJIS-UCS2-H.bcmap`)).toBe(true);
+    expect(existsSync(`${assets.cMapUrl}Adobe-Japan1-UCS2.bcmap`)).toBe(true);
+    expect(existsSync(`${assets.standardFontDataUrl}LiberationSans-Regular.ttf`)).toBe(true);
   });
 
   it('rejects junk named .pdf as unreadable', async () => {
