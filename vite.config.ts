@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { pdfjsAssets } from './tools/pdfjs-assets.ts';
 import { securityHeaders, securityHeadersPlugin } from './tools/security-headers.ts';
 
 export default defineConfig({
@@ -8,6 +9,7 @@ export default defineConfig({
     preact(),
     // CSP <meta> in index.html and dist/_headers for static hosts, from the same definition as below.
     securityHeadersPlugin(),
+    pdfjsAssets(),
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: false,
@@ -29,7 +31,8 @@ export default defineConfig({
       workbox: {
         clientsClaim: true,
         skipWaiting: true,
-        globPatterns: ['**/*.{js,mjs,css,html,svg,png,wasm,json,webmanifest}'],
+        // bcmap, pfb, ttf: pdf.js's CMaps and standard fonts (pdfjsAssets; ~2.5 MB, each file < 200 KB).
+        globPatterns: ['**/*.{js,mjs,css,html,svg,png,wasm,json,webmanifest,bcmap,pfb,ttf}'],
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
       },
     }),
