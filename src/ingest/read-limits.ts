@@ -32,7 +32,7 @@ export function checkDocxSize(bytes: Uint8Array, name: string, limits: ReadLimit
   const xml = entries.filter((e) => /\.(xml|rels)$/i.test(e.name)).reduce((sum, e) => sum + e.uncompressedSize, 0);
   if (xml > limits.maxDocxXmlBytes) {
     throw new DocQaError(
-      'too-large',
+      'read-limit',
       `${name}: too large to read here: its text expands to ${megabytes(xml)} (the limit is ${megabytes(limits.maxDocxXmlBytes)}). Split it into smaller files, or press Try again to insist`,
     );
   }
@@ -42,7 +42,7 @@ export function checkDocxSize(bytes: Uint8Array, name: string, limits: ReadLimit
 export function checkPdfPages(pages: number, name: string, limits: ReadLimits): void {
   if (pages > limits.maxPdfPages) {
     throw new DocQaError(
-      'too-large',
+      'read-limit',
       `${name}: too large to read here: ${pages.toLocaleString('en')} pages (the limit is ${limits.maxPdfPages.toLocaleString('en')}). Split it into smaller files, or press Try again to insist`,
     );
   }

@@ -20,8 +20,6 @@ const LEXICAL_SNAPSHOT = 'lexical';
 const DEFAULT_MAX_FILE_BYTES = 256 * 2 ** 20;
 /** A file whose reading was interrupted this many times (the app stopped meanwhile) is not read again unasked. */
 const MAX_INTERRUPTED_READS = 2;
-/** Pause before the queue loop starts again after an unexpected failure (a storage error, say). */
-const QUEUE_RETRY_MS = 2000;
 /** Chunks added to the index between two chances for questions to run (~0.5 s of work). */
 const INDEX_SLICE = 2000;
 
@@ -42,6 +40,8 @@ export interface LibraryOptions {
   preparer?: Preparer;
   /** Size caps checked before decompressing. Default {@link DEFAULT_READ_LIMITS}; Try again quadruples them. */
   readLimits?: ReadLimits;
+  /** Pause before the queue loop starts again after an unexpected failure (a storage error, say). Default 2000 ms. */
+  queueRetryMs?: number;
 }
 
 /**
@@ -161,7 +161,7 @@ export class Library {
       } catch (err) {
         // The loop itself failed (the database went away, say): no file is lost, they are still queued.
         console.error('ingest queue stopped; starting it again shortly', err);
-        setTimeout(() => void this.processQueue(), QUEUE_RETRY_MS);
+        setTimeout(() => void this.processQueue(), this.options.queueRetryMs ?? 2000);
       } finally {
         this.processing = undefined;
         this.progress.reset();
