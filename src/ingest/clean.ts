@@ -14,7 +14,7 @@ export function normalizeText(text: string): string {
     .replace(/\r\n?|\u2028|\u2029/g, '\n')
     .replace(CONTROL, '')
     .replace(SPACES, ' ')
-    .replace(/ *\n */g, '\n')
+    .replace(/ ?\n ?/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { atxHeading } from '../../src/ingest/parse-markdown.ts';
 import { parseFile } from '../../src/ingest/parse.ts';
 import { parsePdf } from '../../src/ingest/parse-pdf.ts';
 import { locatePdfAssets } from '../../src/ingest/pdf-assets.ts';
@@ -103,6 +104,21 @@ describe('Markdown', () => {
     expect(parsed.title).toBe('Guide');
     expect(parsed.blocks.map((b) => b.label)).toEqual(['Guide', 'Guide › Install', 'Setext']);
     expect(parsed.blocks[1]!.text).toContain('# not a heading');
+  });
+
+  it('reads ATX headings with closing #s, keeps a # that is part of the text, and needs a space after the #s', () => {
+    expect(atxHeading('## Install ##  ')).toEqual({ level: 2, text: 'Install' });
+    expect(atxHeading('   # C#')).toEqual({ level: 1, text: 'C#' });
+    expect(atxHeading('###### Deep #')).toEqual({ level: 6, text: 'Deep' });
+    expect(atxHeading('#hashtag')).toBeUndefined();
+    expect(atxHeading('####### seven')).toBeUndefined();
+    expect(atxHeading('    # indented code')).toBeUndefined();
+  });
+
+  it('parses a heading line of 200k spaces at once (the old regex backtracked for hours)', async () => {
+    const md = `# a${' '.repeat(200_000)}b\n\nBody [[[[${'['.repeat(100_000)}\n\n${'![]('.repeat(50_000)}`;
+    const { parsed } = await parseFile(enc(md), 'spaces.md');
+    expect(parsed.blocks[0]!.label).toMatch(/^a +b$/);
   });
 });
 
