@@ -24,20 +24,26 @@ export function normalizeForId(text: string): string {
   return text.normalize('NFC').replace(/\s+/g, ' ').trim();
 }
 
+const BROKEN_WORD_END = /\p{L}[-\u00AD\u2010]$/u;
+
 /**
  * Joins lines of one paragraph. A line ending in a hyphen after a letter, followed by a line starting
  * with a lower-case letter, is a word broken by the layout ("inter-\nnational" → "international").
+ * Linear in the paragraph's length: pieces are joined once, and the hyphen test sees one line.
  */
 export function joinLines(lines: string[]): string {
-  let out = '';
+  const parts: string[] = [];
+  let last = '';
   for (const raw of lines) {
     const line = raw.trim();
     if (!line) continue;
-    if (out.length === 0) out = line;
-    else if (/\p{L}[-\u00AD\u2010]$/u.test(out) && /^\p{Ll}/u.test(line)) out = out.slice(0, -1) + line;
-    else out += ' ' + line;
+    if (BROKEN_WORD_END.test(last) && /^\p{Ll}/u.test(line)) {
+      parts[parts.length - 1] = parts[parts.length - 1]!.slice(0, -1);
+      parts.push(line);
+    } else parts.push(parts.length ? ' ' + line : line);
+    last = line;
   }
-  return out;
+  return parts.join('');
 }
 
 /** Lines are compared with digits masked, so "Page 3 of 9" matches "Page 4 of 9". */

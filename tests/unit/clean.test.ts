@@ -45,6 +45,7 @@ describe('joinLines', () => {
   it('re-joins a word broken by a hyphen at the end of a line when the next line starts lower-case', () => {
     expect(joinLines(['the inter-', 'national treaty'])).toBe('the international treaty');
     expect(joinLines(['über- ', 'prüfung'])).toBe('überprüfung');
+    expect(joinLines(['see the inter-', 'national and supra-', 'national law'])).toBe('see the international and supranational law');
   });
 
   it('keeps the hyphen-joined line separate when the next line starts with an upper-case letter or a digit', () => {
