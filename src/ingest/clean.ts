@@ -55,6 +55,8 @@ function lineKey(line: string): string {
  * Removes running headers and footers: lines among the first or last `edge` lines of a page that
  * repeat (digits masked) on at least `minShare` of the pages. Needs 3 pages or more.
  * A page is a list of lines; an empty string marks a paragraph break and is kept.
+ * A page whose every line would go keeps them all: pages cut from one template (an invoice or a form
+ * on each page, "Invoice 1234 total 56.00") hold nothing else, and dropping them would lose the text.
  */
 export function removeRunningLines(pages: string[][], edge = 2, minShare = 0.6): string[][] {
   if (pages.length < 3) return pages;
@@ -70,7 +72,8 @@ export function removeRunningLines(pages: string[][], edge = 2, minShare = 0.6):
   const threshold = Math.max(2, Math.ceil(pages.length * minShare));
   return pages.map((page) => {
     const drop = new Set(edgeIndexes(page).filter((i) => (counts.get(lineKey(page[i] ?? '')) ?? 0) >= threshold));
-    return page.filter((_, i) => !drop.has(i));
+    const keepsContent = page.some((l, i) => l.trim() && !drop.has(i));
+    return keepsContent ? page.filter((_, i) => !drop.has(i)) : page;
   });
 }
 

@@ -92,6 +92,18 @@ describe('removeRunningLines', () => {
     expect(removeRunningLines([page(1, ['Only.'])])).toEqual([page(1, ['Only.'])]);
   });
 
+  it("never removes a page's only lines: one-line and two-line pages from the same template stay", () => {
+    const oneLine = [1234, 1235, 1236, 1237].map((n) => [`Invoice ${n} total ${n % 90}.00`]);
+    expect(removeRunningLines(oneLine)).toEqual(oneLine);
+    const twoLines = [1, 2, 3].map((n) => ['ACME Ltd invoice', '', `Invoice ${n} total ${n}.00`]);
+    expect(removeRunningLines(twoLines)).toEqual(twoLines);
+  });
+
+  it('still removes headers and footers from pages with a body when another page holds only them', () => {
+    const pages = [page(1, ['Body one.']), page(2, []), page(3, ['Body three.']), page(4, ['Body four.'])];
+    expect(removeRunningLines(pages)).toEqual([['Body one.'], page(2, []), ['Body three.'], ['Body four.']]);
+  });
+
   it('keeps empty lines (paragraph breaks)', () => {
     const pages = [1, 2, 3].map((n) => page(n, [`A ${'p'.repeat(n)}`, '', `B ${'q'.repeat(n)}`]));
     expect(removeRunningLines(pages).map((p) => p.filter((l) => l === '').length)).toEqual([1, 1, 1]);

@@ -97,6 +97,14 @@ describe('HTML', () => {
   });
 });
 
+describe('PDF from a template', () => {
+  it('keeps one-line invoice pages instead of rejecting the file as scanned', async () => {
+    const pages = [1234, 1235, 1236].map((n) => ({ lines: [`Invoice ${n} total ${n - 1000}.00`] }));
+    const { parsed } = await parseFile(await makePdf(pages), 'invoices.pdf');
+    expect(parsed.blocks.map((b) => b.text)).toEqual(['Invoice 1234 total 234.00', 'Invoice 1235 total 235.00', 'Invoice 1236 total 236.00']);
+  });
+});
+
 describe('Markdown', () => {
   it('sections by heading path; code fences are not headings', async () => {
     const md = '# Guide\n\nIntro text.\n\n## Install\n\nRun it.\n\n```\n# not a heading\n```\n\nSetext\n======\n\nBody.';
