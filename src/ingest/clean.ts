@@ -5,23 +5,26 @@
 
 // eslint-disable-next-line no-control-regex -- stripping control characters is the point
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200B\uFEFF]/g;
+/** Bidi embeddings, overrides, isolates and marks: invisible, they reorder labels and answers. */
+const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 const SPACES = /[ \t\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]+/g;
 
-/** NFC, no control characters, single spaces, trimmed lines, at most one blank line in a row. */
+/** NFC, no control or bidi characters, single spaces, trimmed lines, at most one blank line in a row. */
 export function normalizeText(text: string): string {
   return text
     .normalize('NFC')
     .replace(/\r\n?|\u2028|\u2029/g, '\n')
     .replace(CONTROL, '')
+    .replace(BIDI, '')
     .replace(SPACES, ' ')
     .replace(/ ?\n ?/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
 
-/** Collapses all whitespace to single spaces: the form chunk ids are computed from. */
+/** Collapses all whitespace to single spaces and drops bidi controls: the form chunk ids are computed from. */
 export function normalizeForId(text: string): string {
-  return text.normalize('NFC').replace(/\s+/g, ' ').trim();
+  return text.normalize('NFC').replace(BIDI, '').replace(/\s+/g, ' ').trim();
 }
 
 const BROKEN_WORD_END = /\p{L}[-\u00AD\u2010]$/u;

@@ -22,6 +22,13 @@ describe('normalizeText', () => {
     expect(normalizeText('\uFEFFhel\u200Blo\u0000 wor\u0007ld')).toBe('hello world');
   });
 
+  it('strips bidi embeddings, overrides, isolates and marks, which would reorder what is shown', () => {
+    const bidi = '\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u200E\u200F\u061C';
+    expect(normalizeText(`Total${bidi}: 5\u202E00 EUR\u202C`)).toBe('Total: 500 EUR');
+    expect(normalizeText('\u2067\u05E9\u05DC\u05D5\u05DD\u2069 ok')).toBe('\u05E9\u05DC\u05D5\u05DD ok');
+    expect(normalizeForId(`a\u202E b${bidi}c`)).toBe('a bc');
+  });
+
   it('is idempotent and never leaves double spaces, 3 newlines in a row, or padded lines', () => {
     const piece = fc.constantFrom('a', 'é', 'e\u0301', ' ', '\t', '\n', '\r\n', '\u00A0', '\u200B', 'x', '中', '\u2029', '  ');
     fc.assert(
