@@ -1,6 +1,7 @@
 /**
- * Tokenisation shared by indexing, querying and answer highlighting: Unicode words, lower case,
- * diacritics kept (NFC), an English stop-word list, and the Porter stemmer.
+ * Tokenisation shared by indexing, querying and answer highlighting: Unicode words (dictionary words
+ * for scripts written without spaces), lower case, diacritics kept (NFC), an English stop-word list,
+ * and the Porter stemmer.
  */
 import { stemmer } from 'stemmer';
 
@@ -13,9 +14,31 @@ const STOP_WORDS = new Set(
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
-/** Splits text into raw word tokens (letters and digits), keeping the original case. */
+/** Scripts written without spaces between words: a run of them is one regex token, but many words. */
+const NO_SPACES = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+/** {@link WORD} with combining marks, which Thai, Lao, Khmer and Myanmar words contain. */
+const WORD_WITH_MARKS = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
+let wordSegmenter: Intl.Segmenter | undefined;
+
+/** Dictionary-based words of a token from a script without spaces ("東京都に住んで" → 東京, 都, に, 住, んで). */
+function segmentWords(token: string, out: string[]): void {
+  wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  for (const s of wordSegmenter.segment(token)) if (s.isWordLike) out.push(s.segment);
+}
+
+/**
+ * Splits text into raw word tokens (letters and digits), keeping the original case. Runs of Han, Kana,
+ * Thai, Lao, Khmer or Myanmar are cut into words by `Intl.Segmenter`; other text never reaches it.
+ */
 export function tokenize(text: string): string[] {
-  return text.match(WORD) ?? [];
+  if (!NO_SPACES.test(text)) return text.match(WORD) ?? [];
+  const out: string[] = [];
+  for (const run of text.match(WORD_WITH_MARKS) ?? []) {
+    if (NO_SPACES.test(run)) segmentWords(run, out);
+    else for (const token of run.match(WORD) ?? []) out.push(token);
+  }
+  return out;
 }
 
 /** Raw token → processed term (null for a stop word). Tokens repeat heavily, so this is most of the speed. */

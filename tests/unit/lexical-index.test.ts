@@ -27,6 +27,19 @@ describe('LexicalIndex examples', () => {
     expect(ix.search('zebra', 10)).toEqual([]);
   });
 
+  it('finds a Japanese or Chinese word inside a longer sentence written without spaces', () => {
+    const ix = new LexicalIndex(OPTIONS);
+    ix.add([
+      entry('ja', 'docJ', '私は東京都に住んでいます。毎朝コンピューターを使います。'),
+      entry('zh', 'docZ', '我们在北京大学学习中文。'),
+      entry('en', 'docE', 'Tokyo and Beijing are capitals.'),
+    ]);
+    expect(ids(ix.search('東京', 10))).toEqual(['ja']);
+    expect(ids(ix.search('コンピューター', 10))).toEqual(['ja']);
+    expect(ids(ix.search('北京', 10))).toEqual(['zh']);
+    expect(ids(ix.search('beijing', 10))).toEqual(['en']);
+  });
+
   it('searches the title too', () => {
     expect(ids(index().search('treaty', 10))).toEqual(['c3']);
     expect(ids(index().search('lease', 10)).sort()).toEqual(['c1', 'c2']);
