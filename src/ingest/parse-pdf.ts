@@ -33,21 +33,25 @@ interface TextItemLike {
  */
 function pageLines(items: TextItemLike[]): string[] {
   const lines: Array<{ text: string; y: number; h: number }> = [];
-  let text = '';
+  // Pieces of the current line, joined once: a line made of thousands of items stays linear.
+  let parts: string[] = [];
+  let hasText = false;
   let y: number | undefined;
   let h = 0;
   const push = () => {
-    if (text.trim()) lines.push({ text: text.trim(), y: y ?? 0, h: h || 10 });
-    text = '';
+    if (hasText) lines.push({ text: parts.join('').trim(), y: y ?? 0, h: h || 10 });
+    parts = [];
+    hasText = false;
     y = undefined;
     h = 0;
   };
   for (const item of items) {
     const iy = item.transform?.[5];
-    if (y !== undefined && iy !== undefined && Math.abs(iy - y) > Math.max(2, h * 0.5) && text.trim()) push();
+    if (y !== undefined && iy !== undefined && Math.abs(iy - y) > Math.max(2, h * 0.5) && hasText) push();
     if (y === undefined && iy !== undefined) y = iy;
     h = Math.max(h, item.height ?? 0);
-    text += item.str;
+    parts.push(item.str);
+    hasText ||= item.str.trim() !== '';
     if (item.hasEOL) push();
   }
   push();
