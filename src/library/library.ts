@@ -128,6 +128,11 @@ export class Library {
     return this.index.size;
   }
 
+  /** For each indexed document, how many distinct chunks the index holds (checked against the store by tests). */
+  indexedChunkCounts(): Map<DocId, number> {
+    return this.index.chunkCounts();
+  }
+
   /** Adds files to the persisted queue (system files such as .DS_Store skipped); the writer tab indexes them. */
   async enqueue(dropped: readonly IncomingFile[]): Promise<void> {
     const files = dropped.filter((f) => !isSystemFile(joinPath(f.folder, f.name)));
