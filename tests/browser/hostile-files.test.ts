@@ -64,5 +64,12 @@ describe('hostile files: each costs time, never the app', () => {
     expect(await busy()).toBe(false);
     expect(Object.fromEntries((await libraryStatus(page)).map((r) => [r.name, r.status]))).toEqual(rows);
     await waitForQueueEmpty(page);
+
+    // Try again insists: the bomb is read with limits four times larger, and still refused, saying so.
+    const bombRow = page.getByRole('list', { name: 'Library' }).getByRole('listitem').filter({ hasText: 'bomb.docx' });
+    await expect(bombRow.getByRole('button', { name: 'Try again' }).count()).resolves.toBe(1);
+    await expect(page.getByRole('list', { name: 'Library' }).getByRole('listitem').filter({ hasText: 'otter.md' }).getByRole('button', { name: 'Try again' }).count()).resolves.toBe(0);
+    await bombRow.getByRole('button', { name: 'Try again' }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll('ul[aria-label="Library"] .status')].some((s) => /bomb\.docx: .*\(the limit is 256 MB\)/.test(s.textContent ?? '')), undefined, { timeout: 60_000 });
   });
 });
