@@ -18,12 +18,12 @@ function ingest(bytes: Uint8Array): number {
   return performance.now() - start;
 }
 
-/** Median times of parsing and chunking `n` and `4n` lines, three runs each, alternating. */
+/** Median times of parsing and chunking `n` and `4n` lines, five runs each, alternating (the machine is shared). */
 function times(shape: (n: number) => string, n: number): { small: number; large: number } {
   const small = enc(shape(n));
   const large = enc(shape(4 * n));
   const t = { small: [] as number[], large: [] as number[] };
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     t.small.push(ingest(small));
     t.large.push(ingest(large));
   }
