@@ -1,0 +1,93 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openSession, removeProfile, serveApp, type Page, type Served, type Session } from '../support/browser.ts';
+import { askQuestion, libraryStatus, waitForIndexed } from '../support/app-page.ts';
+import { writeTree } from '../support/fixture-folder.ts';
+
+type OpenSession = Session & { profileDir: string };
+
+/** Waits until the page's library worker has opened the library (the main region is no longer busy). */
+async function waitForReady(page: Page): Promise<void> {
+  await page.locator('main[aria-busy="false"]').waitFor({ timeout: 30_000 });
+}
+
+/** Every Library row of `page` says "Indexed", and each of `names` is listed exactly once. */
+async function expectIndexedOnce(page: Page, names: readonly string[]): Promise<void> {
+  const rows = await libraryStatus(page);
+  expect(rows.filter((r) => r.status !== 'Indexed')).toEqual([]);
+  expect(rows.map((r) => r.name).sort()).toEqual([...names].sort());
+}
+
+describe('two tabs under stress', () => {
+  let served: Served;
+  let session: OpenSession | undefined;
+
+  beforeAll(async () => {
+    served = await serveApp();
+  });
+  afterEach(async () => {
+    // Each test has a profile of its own, so no database or lock outlives it.
+    if (!session) return;
+    await session.close();
+    await removeProfile(session.profileDir);
+    session = undefined;
+  });
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  /** A page open on the app, ready, in this test's profile (created with the first page). */
+  async function openTab(): Promise<Page> {
+    session ??= await openSession();
+    const page = await session.newPage();
+    await page.goto(served.url);
+    await waitForReady(page);
+    return page;
+  }
+
+  it('files dropped in both tabs at the same instant, 40 rounds running, are each indexed exactly once', async () => {
+    const a = await openTab();
+    const b = await openTab();
+    const fileOf = (tab: 'alpha' | 'beta', round: number) => ({
+      name: `${tab}-${String(round).padStart(2, '0')}.md`,
+      mimeType: 'text/markdown',
+      buffer: Buffer.from(`# ${tab} round ${round}\n\nThe ${tab} ferry ${round} leaves from pier ${round + 500}.\n`),
+    });
+    const names: string[] = [];
+    for (let round = 0; round < 40; round++) {
+      const fa = fileOf('alpha', round);
+      const fb = fileOf('beta', round);
+      names.push(fa.name, fb.name);
+      // Neither drop waits for the other: both tabs enqueue at once, while the writer is indexing.
+      await Promise.all([a.getByLabel('Add documents').setInputFiles(fa), b.getByLabel('Add documents').setInputFiles(fb)]);
+    }
+    await Promise.all([waitForIndexed(a, 80, 90_000), waitForIndexed(b, 80, 90_000)]);
+    await expectIndexedOnce(a, names);
+    await expectIndexedOnce(b, names);
+    expect(await askQuestion(a, 'beta ferry 0 pier')).toContain('pier 500');
+    expect(await askQuestion(b, 'alpha ferry 39 pier')).toContain('pier 539');
+  });
+
+  it('when the writer tab closes mid-queue, the other tab takes over and finishes the queue', async () => {
+    const a = await openTab();
+    const b = await openTab();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) {
+      const filler = Array.from({ length: 120 }, (_, j) => `Routine paragraph ${j} of memo ${i} repeats ordinary office matters without news.`).join('\n\n');
+      files[`memo-${String(i).padStart(2, '0')}.txt`] = `Memo ${i}\n\nThe locker code for changing room ${i} is anchor-${i * 11 + 5}.\n\n${filler}`;
+    }
+    // Tab A opened first, so it holds the writer lock and indexes what either tab adds.
+    await a.bringToFront();
+    await a.getByLabel('Add a folder').setInputFiles(await writeTree(files, 'memos'));
+    await a.waitForFunction(() => [...document.querySelectorAll('ul[aria-label="Library"] .status')].filter((s) => s.textContent === 'Indexed').length >= 3, undefined, { timeout: 60_000 });
+    const before = await libraryStatus(b);
+    expect(before.filter((r) => r.status === 'Queued').length).toBeGreaterThan(20);
+    await a.close();
+
+    await waitForIndexed(b, 60, 90_000);
+    await expectIndexedOnce(b, Object.keys(files));
+    // The progress line ends too: nothing is left "Indexing" from the tab that went away.
+    await b.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor({ timeout: 5_000 });
+    expect(await askQuestion(b, 'locker code for changing room 58')).toContain('anchor-643');
+  });
+
+});
