@@ -20,9 +20,16 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
   const emit = (event: LibraryEvent) => events.postMessage(event);
   // Only this tab's page is told (other tabs' libraries hear their own `blocking`).
   const closed = (message: string) => notifyPage({ type: 'library-closed', message });
+  // Set when a newer version of the app took the database: this tab stops writing and lets go of the lock.
+  let superseded = false;
+  let releaseWriter = () => {};
   const opening = (async () => {
     const db = await openLibraryDb(dbName, {
-      onVersionChange: () => closed('DocQA was updated in another tab: reload this page to continue'),
+      onVersionChange: () => {
+        superseded = true;
+        releaseWriter();
+        closed('DocQA was updated in another tab: reload this page to continue');
+      },
       onBlocked: () => closed('DocQA is open in another tab with an older version: close or reload that tab to finish updating'),
     });
     // Files are read in a worker of their own, under a watchdog: a slow or hostile file never holds up questions.
@@ -49,11 +56,16 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
       if (writer) void library.processQueue();
     };
     void navigator.locks.request(WRITER_LOCK, async () => {
+      if (superseded) return;
+      const released = new Promise<void>((resolve) => (releaseWriter = resolve));
       writer = true;
       await library.reconcile();
       await library.startWriting();
-      // Hold the lock for the life of this tab; the next tab waiting takes over when it closes.
-      await new Promise<never>(() => {});
+      // Hold the lock for the life of this tab; the next tab waiting takes over when it closes. A tab
+      // whose database was taken by a newer version of the app lets go at once: the newer tab indexes.
+      await released;
+      writer = false;
+      library.stopWriting();
     });
   });
 

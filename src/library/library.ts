@@ -149,6 +149,11 @@ export class Library {
     return this.processQueue();
   }
 
+  /** Stops indexing (the database was closed for a newer app version): the queue stays for the next writer. */
+  stopWriting(): void {
+    this.writer = false;
+  }
+
   /**
    * Indexes queued files in order until the queue is empty. While one file is being committed, the next
    * one is already read, parsed and hashed (hashing is asynchronous and committing is I/O, so the two
@@ -166,7 +171,9 @@ export class Library {
       } catch (err) {
         // The loop itself failed (the database went away, say): no file is lost, they are still queued.
         console.error('ingest queue stopped; starting it again shortly', err);
-        setTimeout(() => void this.processQueue(), this.options.queueRetryMs ?? 2000);
+        setTimeout(() => {
+          if (this.writer) void this.processQueue();
+        }, this.options.queueRetryMs ?? 2000);
       } finally {
         this.processing = undefined;
         this.progress.reset();

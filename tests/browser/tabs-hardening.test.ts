@@ -17,7 +17,12 @@ async function expectIndexedOnce(page: Page, names: readonly string[]): Promise<
   expect(rows.map((r) => r.name).sort()).toEqual([...names].sort());
 }
 
-describe('two tabs under stress', () => {
+/** The version of the app's database as seen from `page`, or undefined when there is none. */
+function dbVersion(page: Page): Promise<number | undefined> {
+  return page.evaluate(async () => (await indexedDB.databases()).find((d) => d.name === 'docqa')?.version);
+}
+
+describe('two tabs under stress, and database upgrades across tabs', () => {
   let served: Served;
   let session: OpenSession | undefined;
 
@@ -88,6 +93,32 @@ describe('two tabs under stress', () => {
     // The progress line ends too: nothing is left "Indexing" from the tab that went away.
     await b.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor({ timeout: 5_000 });
     expect(await askQuestion(b, 'locker code for changing room 58')).toContain('anchor-643');
+  });
+
+  it('a newer version of the app opening the database in another tab is not kept waiting, and this tab says to reload', async () => {
+    const app = await openTab();
+    if (!session) throw new Error('no session');
+    const newer = await session.newPage();
+    await newer.goto(new URL('/icon.svg', served.url).href);
+    const outcome = await newer.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const req = indexedDB.open('docqa', 3);
+          req.onupgradeneeded = () => req.result.createObjectStore('dummy');
+          req.onsuccess = () => (req.result.close(), resolve('opened'));
+          req.onerror = () => resolve(`error: ${String(req.error)}`);
+          // An app tab that does not step aside keeps the upgrade waiting forever: give up, and say so.
+          setTimeout(() => resolve('still waiting after 10 s'), 10_000);
+        }),
+    );
+    expect(outcome).toBe('opened');
+    expect(await dbVersion(newer)).toBe(3);
+    const alert = app.getByRole('alert');
+    await alert.waitFor({ timeout: 10_000 });
+    expect(await alert.textContent()).toContain('updated in another tab');
+    // The old tab gives up the writer lock too, so the newer version's tab can index its drops.
+    const writerHeld = () => newer.evaluate(async () => !!(await navigator.locks.query()).held?.some((l) => l.name === 'docqa-writer'));
+    await expect.poll(writerHeld, { timeout: 10_000 }).toBe(false);
   });
 
 });
