@@ -137,8 +137,10 @@ export type LibraryEvent =
   | { type: 'file-failed'; queueId: QueueId; path: string; error: SerializedError }
   | { type: 'queue'; done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number }
   | { type: 'changed' }
-  /** This tab's library stopped: another tab updated the app, or an older one blocks the update. */
-  | { type: 'library-closed'; message: string };
+  /** This tab's library stopped: another tab updated the app. */
+  | { type: 'library-closed'; message: string }
+  /** This tab's library waits to open: an older version of the app in another tab blocks the upgrade. */
+  | { type: 'library-blocked'; message: string };
 
 /** A passage returned by retrieval: the chunk hit plus its parent window. */
 export interface Passage {

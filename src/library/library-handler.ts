@@ -30,7 +30,8 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
         releaseWriter();
         closed('DocQA was updated in another tab: reload this page to continue');
       },
-      onBlocked: () => closed('DocQA is open in another tab with an older version: close or reload that tab to finish updating'),
+      // Only while this tab's upgrade waits: the page clears the message once the library opens.
+      onBlocked: () => notifyPage({ type: 'library-blocked', message: 'DocQA is open in another tab with an older version: close or reload that tab to finish updating' }),
     });
     // Files are read in a worker of their own, under a watchdog: a slow or hostile file never holds up questions.
     const preparer = new ParseWorkerClient(() => new Worker(new URL('../../workers/parse.worker.ts', import.meta.url), { type: 'module', name: 'parse' }));

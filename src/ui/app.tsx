@@ -3,7 +3,7 @@ import { AskPanel } from './ask-panel.tsx';
 import { DropZone } from './drop-zone.tsx';
 import { LibraryPanel } from './library-panel.tsx';
 import { SourceDialog } from './source-dialog.tsx';
-import { fatal, ready, start, storage } from './state.ts';
+import { fatal, ready, start, storage, waiting } from './state.ts';
 
 function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
@@ -16,6 +16,7 @@ export function App() {
     void start();
   }, []);
   const s = storage.value;
+  const alert = fatal.value ?? waiting.value;
   return (
     <>
       <header class="top">
@@ -28,9 +29,9 @@ export function App() {
           </p>
         )}
       </header>
-      {fatal.value && (
+      {alert && (
         <p role="alert" class="fatal">
-          {fatal.value}
+          {alert}
         </p>
       )}
       <main class="layout" aria-busy={!ready.value}>

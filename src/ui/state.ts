@@ -33,6 +33,8 @@ export const storage = signal<StorageEstimate | undefined>(undefined);
 export const ready = signal(false);
 /** Set when the library cannot be opened at all; shown instead of the app's controls' results. */
 export const fatal = signal<string | undefined>(undefined);
+/** Why the library has not opened yet (an older app version in another tab blocks the upgrade); gone once it opens. */
+export const waiting = signal<string | undefined>(undefined);
 
 let api: Remote<LibraryApi> | undefined;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -79,6 +81,10 @@ function flushEvents(): void {
       case 'library-closed':
         fatal.value = event.message;
         break;
+      case 'library-blocked':
+        // Arriving after the library opened (events are buffered), it is already out of date.
+        if (!ready.value) waiting.value = event.message;
+        break;
     }
   }
   batch(() => {
@@ -120,6 +126,8 @@ export async function start(): Promise<void> {
   } catch (err) {
     fatal.value = `The library could not be opened: ${err instanceof Error ? err.message : String(err)}`;
     return;
+  } finally {
+    waiting.value = undefined;
   }
   ready.value = true;
   await refresh();

@@ -121,4 +121,61 @@ describe('two tabs under stress, and database upgrades across tabs', () => {
     await expect.poll(writerHeld, { timeout: 10_000 }).toBe(false);
   });
 
+  it('an older version of the app in another tab blocking the upgrade is reported, and the app recovers once it goes', async () => {
+    session = await openSession();
+    const old = await session.newPage();
+    await old.goto(new URL('/icon.svg', served.url).href);
+    // The database as version 1 of the app left it, with one document, kept open by a tab that ignores
+    // requests to close (no onversionchange handler).
+    await old.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const req = indexedDB.open('docqa', 1);
+          req.onupgradeneeded = () => {
+            const db = req.result;
+            db.createObjectStore('documents', { keyPath: 'id' }).createIndex('by-path', 'path');
+            db.createObjectStore('manifests', { keyPath: 'docId' });
+            db.createObjectStore('blocks', { keyPath: ['docId', 'index'] });
+            db.createObjectStore('chunks', { keyPath: 'id' });
+            db.createObjectStore('queue', { keyPath: 'id' });
+            db.createObjectStore('snapshots', { keyPath: 'name' });
+            const tx = req.transaction;
+            if (!tx) return;
+            const text = 'The old harbour lighthouse was painted green in the spring of 1921.';
+            tx.objectStore('documents').put({ id: 'v1doc', name: 'harbour.txt', folder: '', path: 'harbour.txt', type: 'text', size: text.length, title: 'harbour', addedAt: 1, tags: [], chunkCount: 1 });
+            tx.objectStore('manifests').put({ docId: 'v1doc', chunkIds: ['v1chunk'], blockCount: 1 });
+            tx.objectStore('blocks').put({ docId: 'v1doc', index: 0, label: 'lines 1–1', text });
+            tx.objectStore('chunks').put({ id: 'v1chunk', text, locations: [{ docId: 'v1doc', block: 0, start: 0, end: text.length, parentStart: 0, parentEnd: text.length, ordinal: 0 }] });
+          };
+          req.onsuccess = () => {
+            (globalThis as unknown as { oldDb: IDBDatabase }).oldDb = req.result;
+            resolve();
+          };
+          req.onerror = () => reject(req.error);
+        }),
+    );
+
+    const app = await session.newPage();
+    await app.goto(served.url);
+    const alert = app.getByRole('alert');
+    await alert.waitFor({ timeout: 10_000 });
+    expect(await alert.textContent()).toContain('close or reload that tab');
+    expect(await dbVersion(app)).toBe(1);
+
+    // The old tab lets go: the upgrade finishes, the alert goes, and the library is all there.
+    await old.evaluate(() => (globalThis as unknown as { oldDb: IDBDatabase }).oldDb.close());
+    await waitForReady(app);
+    await alert.waitFor({ state: 'detached', timeout: 10_000 });
+    await waitForIndexed(app, 1, 10_000);
+    expect(await dbVersion(app)).toBe(2);
+    expect((await libraryStatus(app)).map((r) => r.name)).toEqual(['harbour.txt']);
+    expect(await askQuestion(app, 'harbour lighthouse painted')).toContain('1921');
+
+    // And a reload opens it as usual.
+    await app.reload();
+    await waitForReady(app);
+    await waitForIndexed(app, 1, 10_000);
+    await expect(app.getByRole('alert').count()).resolves.toBe(0);
+    expect(await askQuestion(app, 'harbour lighthouse painted')).toContain('1921');
+  });
 });
