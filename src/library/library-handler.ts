@@ -49,7 +49,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     // Only other tabs' events arrive here (a channel never hears itself): a document they deleted, or
     // one the writer committed, is brought into this tab's index from the store.
     events.onmessage = (e: MessageEvent<LibraryEvent>) => {
-      if (e.data.type !== 'changed') return;
+      if (e.data.type !== 'changed' || superseded) return;
       clearTimeout(reconcileTimer);
       reconcileTimer = setTimeout(() => void library.reconcile(), 100);
     };
