@@ -118,7 +118,8 @@ describe('two tabs under stress, and database upgrades across tabs', () => {
     expect(before.filter((r) => r.status === 'Queued').length).toBeGreaterThan(20);
     await a.close();
 
-    await waitForIndexed(b, 60, 90_000);
+    // A file left behind never gets indexed: give up waiting after a while and let the comparison say which.
+    await waitForIndexed(b, 60, 45_000).catch(() => undefined);
     await expectIndexedOnce(b, Object.keys(files));
     // The progress line ends too: nothing is left "Indexing" from the tab that went away.
     await b.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor({ timeout: 5_000 });
