@@ -27,4 +27,6 @@ export interface LibraryApi {
   ask(question: string, filter?: SearchFilter): Promise<Answer>;
   getSource(docId: DocId, block: number, start: number, end: number): Promise<SourceView>;
   storageEstimate(): Promise<StorageEstimate>;
+  /** The page measured the parse worker's memory, in bytes; a read past the limit is stopped. */
+  reportReaderMemory(bytes: number): Promise<void>;
 }

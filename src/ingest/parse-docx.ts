@@ -14,7 +14,9 @@ async function coreTitle(buffer: ArrayBuffer): Promise<string | undefined> {
     const raw = core && /<dc:title>([^<]*)<\/dc:title>/.exec(core)?.[1];
     const title = raw?.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]!).trim();
     return title || undefined;
-  } catch {
+  } catch (err) {
+    // The title is optional: the first heading or the file name stands in.
+    console.warn('Word title property unreadable', err);
     return undefined;
   }
 }
@@ -33,8 +35,8 @@ export async function parseDocx(bytes: Uint8Array, name: string, limits: ReadLim
     // Images are never read: they carry no text, and inflating them only costs memory.
     const result = await mammoth.convertToHtml(input, { convertImage: mammoth.images.imgElement(async () => ({ src: '' })) });
     html = result.value;
-  } catch {
-    throw new DocQaError('corrupt-file', `${name}: this Word file could not be read; it may be damaged. Open it in Word, save it again, and add it again`);
+  } catch (err) {
+    throw new DocQaError('corrupt-file', `${name}: this Word file could not be read; it may be damaged. Open it in Word, save it again, and add it again`, { cause: err });
   }
   const parsed = htmlToParsed(html);
   // Word's own title property wins over the first heading.

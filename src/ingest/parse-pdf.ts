@@ -97,9 +97,9 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fr
   } catch (err) {
     const errName = (err as { name?: string }).name;
     if (errName === 'PasswordException') {
-      throw new DocQaError('password-protected', `${name}: password-protected: remove the password and add it again`);
+      throw new DocQaError('password-protected', `${name}: password-protected: remove the password and add it again`, { cause: err });
     }
-    throw new DocQaError('corrupt-file', `${name}: this PDF could not be read; it may be damaged or not a PDF at all`);
+    throw new DocQaError('corrupt-file', `${name}: this PDF could not be read; it may be damaged or not a PDF at all`, { cause: err });
   }
   try {
     checkPdfPages(doc.numPages, name, options.limits ?? DEFAULT_READ_LIMITS);

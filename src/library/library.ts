@@ -42,6 +42,11 @@ export interface LibraryOptions {
   readLimits?: ReadLimits;
   /** Pause before the queue loop starts again after an unexpected failure (a storage error, say). Default 2000 ms. */
   queueRetryMs?: number;
+  /**
+   * Most memory the parse worker may use, where the page can measure it ({@link Library.reportReaderMemory}).
+   * Default 1 GiB; Try again doubles it.
+   */
+  maxReaderBytes?: number;
 }
 
 /**
@@ -63,8 +68,8 @@ export class Library {
   private writer = false;
   private lookAgain = false;
   private readonly preparer: Preparer;
-  /** The queue entry whose file is being read now (the one a Delete must stop). */
-  private reading: QueueId | undefined;
+  /** The queue entry whose file is being read now (the one a Delete or the memory limit stops). */
+  private reading: QueueEntry | undefined;
   /** Documents being added to the index slice by slice; a snapshot or a reconcile now would see half of one. */
   private inserting = new Map<DocId, { cancelled: boolean }>();
 
@@ -82,7 +87,9 @@ export class Library {
     if (snapshot) {
       try {
         this.index = LexicalIndex.load(snapshot.data);
-      } catch {
+      } catch (err) {
+        // A snapshot is a cache: rebuilt from the store below.
+        console.warn('index snapshot unreadable; rebuilding the index from the store', err);
         this.index = new LexicalIndex();
       }
     }
@@ -229,7 +236,7 @@ export class Library {
       const docId = await docIdOf(bytes);
       if (await this.store.getDocument(docId)) return { kind: 'duplicate' };
       const limits = this.options.readLimits ?? DEFAULT_READ_LIMITS;
-      this.reading = entry.id;
+      this.reading = entry;
       const request = {
         name: entry.name,
         folder: entry.folder,
@@ -244,7 +251,7 @@ export class Library {
     } catch (error) {
       return { kind: 'failed', error };
     } finally {
-      if (this.reading === entry.id) this.reading = undefined;
+      if (this.reading === entry) this.reading = undefined;
     }
   }
 
@@ -369,9 +376,25 @@ export class Library {
   async dismissQueued(id: QueueId): Promise<DequeueOutcome> {
     const result = await this.store.dequeue(id);
     if (result.outcome === 'deleted') this.dropFromIndex(result.docId, result.removed);
-    if (this.reading === id) this.preparer.abort(new DocQaError('cancelled', 'removed while it was being read'));
+    if (this.reading?.id === id) this.preparer.abort(new DocQaError('cancelled', 'removed while it was being read'));
     this.emit({ type: 'changed' });
     return result.outcome;
+  }
+
+  /**
+   * The page measured the parse worker's memory (browsers that can: `measureUserAgentSpecificMemory`,
+   * cross-origin isolated). A read past the limit is stopped and the file fails with "too large to read
+   * here", keeping its bytes for Try again, before it can take the tab down.
+   */
+  reportReaderMemory(bytes: number): void {
+    const entry = this.reading;
+    if (!entry) return;
+    const limit = (this.options.maxReaderBytes ?? 2 ** 30) * (entry.insist ? 2 : 1);
+    if (bytes <= limit) return;
+    const mb = (n: number) => `${Math.round(n / 2 ** 20)} MB`;
+    this.preparer.abort(
+      new DocQaError('read-limit', `${entry.name}: too large to read here: reading it took ${mb(bytes)} of memory (the limit is ${mb(limit)}). Split it into smaller files, or press Try again to insist`),
+    );
   }
 
   /** Queues a failed file again, read with relaxed limits (Try again). False when its contents were not kept. */

@@ -79,7 +79,7 @@ export async function openLibraryDb(name = DEFAULT_DB_NAME, hooks: DbHooks = {})
     return db;
   } catch (err) {
     if ((err as { name?: string }).name === 'VersionError') {
-      throw new DocQaError('schema-version', `the library was saved by a newer version of this app (schema newer than ${DB_VERSION}); reload to update the app`);
+      throw new DocQaError('schema-version', `the library was saved by a newer version of this app (schema newer than ${DB_VERSION}); reload to update the app`, { cause: err });
     }
     throw err;
   }

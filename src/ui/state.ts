@@ -5,6 +5,7 @@ import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
 import type { Answer, LibraryEvent, LibraryItem, SearchFilter, SourceView, StorageEstimate } from '../core/types.ts';
 import { connectLibrary } from './library-client.ts';
+import { watchReaderMemory } from './memory-watch.ts';
 
 export interface QueueStatus {
   done: number;
@@ -130,6 +131,7 @@ export async function start(): Promise<void> {
     waiting.value = undefined;
   }
   ready.value = true;
+  watchReaderMemory(api, () => queue.value !== undefined || Object.keys(percents.value).length > 0);
   await refresh();
 }
 
