@@ -170,6 +170,7 @@ export class Library {
   processQueue(): Promise<void> {
     if (this.processing) {
       this.lookAgain = true;
+      void this.countWaiting();
       return this.processing;
     }
     this.processing = (async () => {
@@ -195,6 +196,7 @@ export class Library {
     try {
       do {
         this.lookAgain = false;
+        await this.countWaiting();
         let entry = await this.store.nextQueued();
         ahead = entry && this.prepareEntry(entry);
         while (entry && ahead) {
@@ -209,6 +211,17 @@ export class Library {
     } finally {
       // Never leave a read running unobserved: the next run must not start a second one beside it.
       await ahead;
+    }
+  }
+
+  /** Brings the overall progress up to the files waiting in the persisted queue (whichever tab added them). */
+  private async countWaiting(): Promise<void> {
+    try {
+      const waiting = await this.store.waitingTotals();
+      this.progress.expect(waiting.files, waiting.bytes);
+      this.emitQueue();
+    } catch (err) {
+      console.warn('queue totals not read', err);
     }
   }
 

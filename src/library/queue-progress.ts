@@ -14,6 +14,16 @@ export class QueueProgress {
     this.bytesTotal += bytes;
   }
 
+  /**
+   * Makes the totals cover `files` files (`bytes` bytes) still waiting in the persisted queue, counted by
+   * the writer: files another tab added, or left from an earlier visit, count from the start, not one by one.
+   */
+  expect(files: number, bytes: number): void {
+    this.startedAt ??= this.now();
+    this.total = Math.max(this.total, this.done + files);
+    this.bytesTotal = Math.max(this.bytesTotal, this.bytesDone + bytes);
+  }
+
   /** Counts a file found in the persisted queue that this run did not see being added (after a reload). */
   ensure(bytes: number): void {
     this.startedAt ??= this.now();

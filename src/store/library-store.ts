@@ -135,6 +135,13 @@ export class LibraryStore {
     return undefined;
   }
 
+  /** How many files (and bytes) wait in the queue, failed ones left out. */
+  async waitingTotals(): Promise<{ files: number; bytes: number }> {
+    const queue = await this.listQueue();
+    const waiting = queue.filter((q) => q.state === 'queued');
+    return { files: waiting.length, bytes: waiting.reduce((s, q) => s + q.size, 0) };
+  }
+
   /** Queue entries without their file contents (only whether they are kept), in drop order. */
   async listQueue(): Promise<Array<QueueEntry & { hasContents: boolean }>> {
     const tx = this.db.transaction(['queue', 'entryStatus']);

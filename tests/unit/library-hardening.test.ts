@@ -113,6 +113,18 @@ describe('writes that cannot be lost or half-done', () => {
     expect((await reopened.ask('item4900 walrus')).citations[0]?.passage.docName).toBe('big.md');
   });
 
+  it('counts files another tab queued from the start of the run, not one at a time', async () => {
+    const name = freshName();
+    const { library, events } = await open(name);
+    const otherTab = new LibraryStore(await openLibraryDb(name));
+    await otherTab.enqueue(['a', 'b', 'c'].map((n) => ({ name: `${n}.md`, folder: '', path: `${n}.md`, blob: new Blob([`# ${n}\n\nThe ${n} otter sleeps.`]) })));
+    await library.startWriting();
+    const totals = events.flatMap((e) => (e.type === 'queue' ? [`${e.done}/${e.total}`] : []));
+    expect(totals[0]).toBe('0/3');
+    expect(totals.at(-1)).toBe('3/3');
+    expect(new Set(totals.map((t) => t.split('/')[1]))).toEqual(new Set(['3']));
+  });
+
   it('keeps going when the queue cannot be read for a moment, and indexes everything once it can', async () => {
     const { library, store, events } = await open(freshName(), { queueRetryMs: 10 });
     const next = store.nextQueued.bind(store);
