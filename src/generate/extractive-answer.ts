@@ -1,24 +1,11 @@
 import type { Answer, AnswerSegment, Citation, Passage } from '../core/types.ts';
 import { termsOf } from '../index/tokenize.ts';
+import { splitSentences } from '../ingest/split-sentences.ts';
 
 interface Sentence {
   start: number;
   end: number;
   score: number;
-}
-
-/** Sentence ranges of a text (ends at . ! ? followed by space, or at paragraph breaks). */
-export function splitSentences(text: string): Array<{ start: number; end: number }> {
-  const out: Array<{ start: number; end: number }> = [];
-  const re = /[^.!?…\n]+(?:[.!?…]+["'”’)\]]*|\n|$)/g;
-  for (const m of text.matchAll(re)) {
-    let start = m.index;
-    let end = m.index + m[0].length;
-    while (start < end && /\s/.test(text[start]!)) start++;
-    while (end > start && /\s/.test(text[end - 1]!)) end--;
-    if (end > start) out.push({ start, end });
-  }
-  return out;
 }
 
 /** Scores sentences by the share of distinct question terms they contain (favouring the hit range). */

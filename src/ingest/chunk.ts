@@ -1,10 +1,12 @@
 /**
  * Structure-first chunking. Blocks (pages, sections) are never crossed; inside a block, paragraphs are
- * packed into chunks of at most `maxChars`; a paragraph that is too long is split at sentences, then at
- * spaces. Consecutive chunks overlap by at most `overlapChars`. Each chunk also gets a parent window
+ * packed into chunks of at most `maxChars`; a paragraph that is too long is split at sentences (the same
+ * {@link splitSentences} whose sentences the answer quotes and marks), then at spaces. Consecutive chunks
+ * overlap by at most `overlapChars`. Each chunk also gets a parent window
  * (small-to-big): its whole block when that is short, else up to `parentChars` centred on the chunk.
  */
 import type { Block } from '../core/types.ts';
+import { splitSentences } from './split-sentences.ts';
 
 export interface ChunkOptions {
   /** Largest chunk, in characters. Default 1500; range 100–20000. */
@@ -98,7 +100,7 @@ function unitsOf(text: string, max: number): Range[] {
       units.push(para);
       continue;
     }
-    for (const sentence of splitRanges(text, para.start, para.end, /[.!?…]["'”’)\]]*\s+/g)) {
+    for (const sentence of splitSentences(text, para.start, para.end)) {
       if (sentence.end - sentence.start <= max) units.push(sentence);
       else units.push(...splitAtSpaces(text, sentence, max));
     }

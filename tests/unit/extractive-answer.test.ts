@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asChunkId, asDocId } from '../../src/core/ids.ts';
 import type { Passage } from '../../src/core/types.ts';
-import { buildExtractiveAnswer, splitSentences } from '../../src/generate/extractive-answer.ts';
+import { buildExtractiveAnswer } from '../../src/generate/extractive-answer.ts';
 
 function passage(window: string, hit: string, docName = 'lease.md', label = 'Payment'): Passage {
   const hitStart = window.indexOf(hit);
@@ -22,13 +22,6 @@ function passage(window: string, hit: string, docName = 'lease.md', label = 'Pay
 }
 
 const LEASE = 'The flat has two rooms. The tenant pays the rent on the first day of each month. The landlord repairs the heating.';
-
-describe('splitSentences', () => {
-  it('splits at sentence ends and paragraph breaks, trimming spaces', () => {
-    const text = 'First one. Second one?  Third!\n\nA heading\nLast';
-    expect(splitSentences(text).map(({ start, end }) => text.slice(start, end))).toEqual(['First one.', 'Second one?', 'Third!', 'A heading', 'Last']);
-  });
-});
 
 describe('buildExtractiveAnswer', () => {
   it('quotes and marks the sentence that best matches the question', () => {
@@ -70,6 +63,19 @@ describe('buildExtractiveAnswer', () => {
     const answer = buildExtractiveAnswer('zebra', [passage(window, 'Delta epsilon.')]);
     expect(answer.segments).toEqual([{ text: 'Delta epsilon.', cite: 1 }]);
     expect(answer.citations[0]!.marks).toEqual([{ start: window.indexOf('Delta'), end: window.length }]);
+  });
+
+  it('quotes and marks whole sentences across decimals, versions and abbreviations', () => {
+    const window = 'She started in 2019. The pay was raised to €8.65 an hour, e.g. for night shifts. Fig. 2 shows the rise. '
+      + 'Connections use TLS 1.3 whenever the server offers it. Dr. Smith checked v2.10.1 of the client.';
+    const pay = buildExtractiveAnswer('What is the hourly pay?', [passage(window, window)], { marksPerPassage: 1 });
+    expect(pay.segments[0]!.text).toBe('The pay was raised to €8.65 an hour, e.g. for night shifts.');
+    const tls = buildExtractiveAnswer('Which TLS version do connections use?', [passage(window, window)], { marksPerPassage: 1 });
+    expect(tls.segments[0]!.text).toBe('Connections use TLS 1.3 whenever the server offers it.');
+    const [mark] = tls.citations[0]!.marks;
+    expect(window.slice(mark!.start, mark!.end)).toBe('Connections use TLS 1.3 whenever the server offers it.');
+    const smith = buildExtractiveAnswer('Who checked the client?', [passage(window, window)], { marksPerPassage: 1 });
+    expect(smith.segments[0]!.text).toBe('Dr. Smith checked v2.10.1 of the client.');
   });
 
   it('returns an empty answer for no passages', () => {
