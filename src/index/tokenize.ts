@@ -30,8 +30,12 @@ function segmentWords(token: string, out: string[]): void {
 /**
  * Splits text into raw word tokens (letters and digits), keeping the original case. Runs of Han, Kana,
  * Thai, Lao, Khmer or Myanmar are cut into words by `Intl.Segmenter`; other text never reaches it.
+ * Text is NFC-normalised first: documents are at ingest, but a question typed or pasted in decomposed
+ * form ("cafe" + U+0301, as macOS file names and some keyboards give it) would otherwise be cut at the
+ * combining accent and miss "café".
  */
-export function tokenize(text: string): string[] {
+export function tokenize(raw: string): string[] {
+  const text = raw.normalize('NFC');
   if (!NO_SPACES.test(text)) return text.match(WORD) ?? [];
   const out: string[] = [];
   for (const run of text.match(WORD_WITH_MARKS) ?? []) {

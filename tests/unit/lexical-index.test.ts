@@ -40,6 +40,15 @@ describe('LexicalIndex examples', () => {
     expect(ids(ix.search('beijing', 10))).toEqual(['en']);
   });
 
+  it('finds a document with "café" from a question typed in decomposed form (NFC)', () => {
+    const ix = new LexicalIndex(OPTIONS);
+    ix.add([entry('fr', 'docF', 'Le café ouvre à huit heures.'), entry('en', 'docE', 'The cafe opens at eight.')]);
+    const decomposed = 'cafe\u0301 ouvre';
+    expect(decomposed).not.toBe(decomposed.normalize('NFC'));
+    expect(ids(ix.search('cafe\u0301', 10))).toEqual(['fr']);
+    expect(ids(ix.search('Cafe\u0301 huit', 10))).toEqual(['fr']);
+  });
+
   it('searches the title too', () => {
     expect(ids(index().search('treaty', 10))).toEqual(['c3']);
     expect(ids(index().search('lease', 10)).sort()).toEqual(['c1', 'c2']);
