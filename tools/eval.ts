@@ -19,6 +19,7 @@ const collection = await loadBeir(values.data, values.split);
 const indexed = await indexCollection(collection);
 const report = evaluateRetrieval(collection, indexed);
 console.log(`collection   ${values.data} (${values.split}): ${report.documents} documents, ${report.chunks} chunks, ${report.queries} queries`);
+console.log(`skipped      ${report.skipped} empty records (no title, no text)`);
 console.log(`nDCG@10      ${report['ndcg@10'].toFixed(4)}`);
 console.log(`recall@100   ${report['recall@100'].toFixed(4)}`);
 console.log(`MRR@10       ${report['mrr@10'].toFixed(4)}`);

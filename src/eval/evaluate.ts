@@ -2,7 +2,7 @@ import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
 import { prepareAhead } from '../ingest/prepare-ahead.ts';
 import { prepareDocument } from '../ingest/prepare-document.ts';
 import { DEFAULT_LEXICAL_OPTIONS, LexicalIndex, type LexicalOptions } from '../index/lexical-index.ts';
-import { beirDocToMarkdown, type BeirCollection } from './beir.ts';
+import { beirDocToMarkdown, type BeirCollection, type BeirDoc } from './beir.ts';
 import { MemorySource } from './memory-source.ts';
 import { bestPerDocument, mrrAt, ndcgAt, percentile, recallAt } from './metrics.ts';
 
@@ -13,7 +13,10 @@ export interface EvalReport {
   index_ms: number;
   query_p50_ms: number;
   queries: number;
+  /** Records indexed. */
   documents: number;
+  /** Records skipped because their title and text are both empty (nothing a person could drop). */
+  skipped: number;
   chunks: number;
 }
 
@@ -31,9 +34,16 @@ export interface IndexedCollection {
   /** App document id → BEIR document id. */
   beirIdOf: Map<string, string>;
   indexMs: number;
+  /** Records with an empty title and text, not indexed (the app would refuse such a file as empty). */
+  skipped: number;
 }
 
-/** Indexes every record as the Markdown file a person would drop (`# title` + text). */
+/** Whether a BEIR record has any text to index. */
+export function isEmptyRecord(record: BeirDoc): boolean {
+  return !record.title.trim() && !record.text.trim();
+}
+
+/** Indexes every record as the Markdown file a person would drop (`# title` + text), skipping empty ones. */
 export async function indexCollection(collection: BeirCollection, settings: EvalSettings = DEFAULT_EVAL_SETTINGS): Promise<IndexedCollection> {
   const encoder = new TextEncoder();
   const index = new LexicalIndex(settings.lexical);
@@ -44,12 +54,13 @@ export async function indexCollection(collection: BeirCollection, settings: Eval
     prepareDocument({ name: `${record.id}.md`, folder: '', bytes: encoder.encode(beirDocToMarkdown(record)), addedAt: 0 }, settings.chunk).then(
       (prepared) => ({ record, prepared }),
     );
-  for await (const { record, prepared } of prepareAhead(collection.corpus, prepare)) {
+  const records = collection.corpus.filter((r) => !isEmptyRecord(r));
+  for await (const { record, prepared } of prepareAhead(records, prepare)) {
     beirIdOf.set(prepared.doc.id, record.id);
     index.add(prepared.chunks.map((c) => ({ chunkId: c.id, docId: prepared.doc.id, text: c.text, title: prepared.doc.title })));
     source.add(prepared);
   }
-  return { index, source, beirIdOf, indexMs: performance.now() - t0 };
+  return { index, source, beirIdOf, indexMs: performance.now() - t0, skipped: collection.corpus.length - records.length };
 }
 
 /**
@@ -57,7 +68,7 @@ export async function indexCollection(collection: BeirCollection, settings: Eval
  * document).
  */
 export function evaluateRetrieval(collection: BeirCollection, indexed: IndexedCollection): EvalReport {
-  const { index, beirIdOf, indexMs } = indexed;
+  const { index, beirIdOf, indexMs, skipped } = indexed;
 
   const ndcg: number[] = [];
   const recall: number[] = [];
@@ -83,7 +94,8 @@ export function evaluateRetrieval(collection: BeirCollection, indexed: IndexedCo
     index_ms: Math.round(indexMs),
     query_p50_ms: round(percentile(times, 50), 3),
     queries: ndcg.length,
-    documents: collection.corpus.length,
+    documents: collection.corpus.length - skipped,
+    skipped,
     chunks: index.size,
   };
 }

@@ -35,4 +35,15 @@ describe('evaluation with the app’s own pipeline', () => {
     expect(answers.cite_precision).toBeGreaterThan(0);
     expect(answers.cite_precision).toBeLessThanOrEqual(1);
   });
+
+  it('skips records with an empty title and text and counts them, instead of stopping', async () => {
+    const withEmpty: BeirCollection = {
+      ...collection,
+      corpus: [...collection.corpus, { id: 'e1', title: '', text: '' }, { id: 'e2', title: '  ', text: '\n ' }],
+    };
+    const indexed = await indexCollection(withEmpty);
+    expect(indexed.skipped).toBe(2);
+    const report = evaluateRetrieval(withEmpty, indexed);
+    expect(report).toMatchObject({ 'ndcg@10': 1, queries: 2, documents: 3, skipped: 2, chunks: 3 });
+  });
 });
