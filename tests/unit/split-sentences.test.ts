@@ -56,6 +56,12 @@ describe('splitSentences: English', () => {
     expectSplit('"Why?" she asked.', 'Is it?', 'Yes.', '(Really?)', 'Wow!', 'Done!!!', 'Really?!', 'Yes.');
   });
 
+  it('ends a sentence before a gene or product name written in lower case (p38, mTOR, iPSCs)', () => {
+    expectSplit('It is induced as well.', 'p38 MAPK, a signaling mediator, is required.', 'mTOR is not.', 'iPSCs were used.');
+    expectSplit('It inhibits kinases, e.g. p38 MAPK and mTOR.', 'Done.');
+    expectSplit('It was done as well. then it stopped.');
+  });
+
   it('ends sentences at newlines, and still at "etc." or "Inc." before a capital (ambiguous)', () => {
     expect(sentences('A heading\nFirst line.\n\nSecond paragraph')).toEqual(['A heading', 'First line.', 'Second paragraph']);
     expectSplit('The Inc.', 'Board met.');
