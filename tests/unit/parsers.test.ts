@@ -97,6 +97,49 @@ describe('HTML', () => {
   });
 });
 
+describe('HTML structure', () => {
+  const parse = async (html: string) => (await parseFile(enc(html), 'page.html')).parsed;
+  const text = async (html: string) => (await parse(html)).blocks.map((b) => b.text).join('\n\n');
+
+  it('keeps inline elements inside their sentence, wherever the source breaks its lines', async () => {
+    expect(await text('<p>The <b>rent</b> is <font>€8.65</font> per <a href="#">day</a>.</p>')).toBe('The rent is €8.65 per day.');
+    // Pretty-printed source: the newlines between inline tags used to become paragraph breaks.
+    const inline = ['i', 'em', 'strong', 'span', 'code', 'sup', 'sub', 'small', 'abbr', 'mark', 'u', 's', 'kbd', 'var', 'cite', 'q', 'time', 'label'];
+    const html = `<p>The\n\n${inline.map((t) => `<${t}>${t}</${t}>`).join('\n\n')}\n\nend.</p>`;
+    expect(await text(html)).toBe(`The ${inline.join(' ')} end.`);
+    expect(await text('<p>Flat 4<br>Main Street</p><pre>a  b\n\nc</pre>')).toBe('Flat 4\nMain Street\n\na b\n\nc');
+  });
+
+  it('makes each table row one paragraph, cells joined by " | "', async () => {
+    const html = `<p>Before</p><table><caption>Charges</caption><thead><tr><th>Item</th><th>Price</th></tr></thead>
+      <tbody><tr><td>Heating</td><td><p>€40</p><p>per month</p></td></tr><tr><td>Water</td><td></td></tr>
+      <tr><td>Nested</td><td><table><tr><td>a</td><td>b</td></tr></table></td></tr></tbody></table><p>After</p>`;
+    expect((await text(html)).split('\n\n')).toEqual(['Before', 'Charges', 'Item | Price', 'Heating | €40 per month', 'Water |', 'Nested | a | b', 'After']);
+  });
+
+  it('drops permalink anchors, also from section names', async () => {
+    const html = `<h1>Guide<a class="headerlink" href="#guide" title="Permalink">¶</a></h1><p>Intro.</p>
+      <h2 id="x">Install <a href="#x">#</a></h2><p>Run <a href="#s">§</a> it <a href="#l">🔗</a>.</p>
+      <h2><a class="anchor" href="#y"><svg><path/></svg></a><a class="anchor" href="#y">Use it</a></h2><p>Go.</p>`;
+    const parsed = await parse(html);
+    expect(parsed.blocks.map((b) => b.label)).toEqual(['Guide', 'Guide › Install', 'Guide › Use it']);
+    expect(parsed.blocks[1]!.text).toBe('Run it.');
+  });
+
+  it('drops navigation, asides and the page header and footer, keeps an article header', async () => {
+    const html = `<body><header><h1>Site name</h1><nav><a href="/">Home</a></nav></header><div role="navigation">Menu</div>
+      <main><article><header><h1>Deposits</h1><p>By the tenants' union</p></header><p>Deposits are returned.</p>
+      <aside>Related: rent caps</aside><footer>Filed under housing</footer></article></main><footer>© 2024 Site</footer></body>`;
+    const parsed = await parse(html);
+    expect(parsed.blocks.map((b) => b.label)).toEqual(['Deposits']);
+    expect(parsed.blocks[0]!.text).toBe("By the tenants' union\n\nDeposits are returned.\n\nFiled under housing");
+  });
+
+  it('keeps page chrome when it is all the text there is', async () => {
+    expect(await text('<nav><ul><li>Rent</li><li>Deposits</li></ul></nav>')).toBe('Rent\n\nDeposits');
+  });
+});
+
 describe('PDF from a template', () => {
   it('keeps one-line invoice pages instead of rejecting the file as scanned', async () => {
     const pages = [1234, 1235, 1236].map((n) => ({ lines: [`Invoice ${n} total ${n - 1000}.00`] }));
