@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { outlineLevels } from '../../src/ingest/docx-styles.ts';
 import { atxHeading } from '../../src/ingest/parse-markdown.ts';
 import { parseFile } from '../../src/ingest/parse.ts';
 import { parsePdf } from '../../src/ingest/parse-pdf.ts';
 import { locatePdfAssets } from '../../src/ingest/pdf-assets.ts';
-import { makeCorruptDocx, makeDocx, makeJapanesePdf, makePasswordPdf, makePdf, makeScannedPdf, junkBytes } from '../support/fixtures.ts';
+import { makeCorruptDocx, makeDocx, makeEncryptedDocx, makeStructuredDocx, makeJapanesePdf, makePasswordPdf, makePdf, makeScannedPdf, junkBytes } from '../support/fixtures.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -76,6 +77,34 @@ describe('DOCX', () => {
     const bytes = await makeDocx([{ heading: 'Background', paragraphs: ['Text.'] }], 'Smith v. Jones & Co — brief');
     const { parsed } = await parseFile(bytes, 'brief.docx');
     expect(parsed.title).toBe('Smith v. Jones & Co — brief');
+  });
+
+  it('makes sections of Title, Heading n and outline-level styles, rows of tables, and keeps notes in their section', async () => {
+    const { parsed } = await parseFile(await makeStructuredDocx(), 'lease.docx');
+    expect(parsed.title).toBe('Lease of Flat 4');
+    expect(parsed.blocks.map((b) => b.label)).toEqual(['Rent', 'Rent › Charges', 'Deposit › Return of the deposit']);
+    expect(parsed.blocks[0]!.text).toBe('The rent is fixed for two years.[1]\n\n[1] Agreed by letter on 3 May.');
+    expect(parsed.blocks[1]!.text).toBe('Item | Price\n\nHeating | €40\n\nWater | €12');
+    expect(parsed.blocks[2]!.text).toBe('The deposit is returned within 14 days.[2]\n\n[2] Indexed yearly.');
+  });
+
+  it('reads outline levels from styles, through the styles they are based on', () => {
+    const xml = `<w:styles xmlns:w="x">
+      <w:style w:type="paragraph" w:styleId="Chapter"><w:name w:val="Chapter"/><w:pPr><w:outlineLvl w:val="0"/></w:pPr></w:style>
+      <w:style w:type="paragraph" w:styleId="ChapterRed"><w:basedOn w:val="Chapter"/></w:style>
+      <w:style w:type="paragraph" w:styleId="Deep"><w:pPr><w:outlineLvl w:val="7"/></w:pPr></w:style>
+      <w:style w:type="paragraph" w:styleId="Body"><w:pPr><w:outlineLvl w:val="9"/></w:pPr></w:style>
+      <w:style w:type="character" w:styleId="Strong"><w:pPr><w:outlineLvl w:val="1"/></w:pPr></w:style>
+      <w:style w:type="paragraph" w:styleId="LoopA"><w:basedOn w:val="LoopB"/></w:style>
+      <w:style w:type="paragraph" w:styleId="LoopB"><w:basedOn w:val="LoopA"/></w:style></w:styles>`;
+    expect([...outlineLevels(xml)]).toEqual([['Chapter', 1], ['ChapterRed', 1], ['Deep', 6]]);
+  });
+
+  it('says an encrypted Word file is password-protected, and a Word 97–2003 file is not a .docx', async () => {
+    await expect(parseFile(makeEncryptedDocx(), 'secret.docx')).rejects.toMatchObject({ code: 'password-protected', message: 'secret.docx: password-protected: remove the password and add it again' });
+    const legacy = makeEncryptedDocx();
+    legacy.fill(0, 1024 + 2 * 128, 1024 + 2 * 128 + 64); // the third directory entry loses its name "EncryptedPackage"
+    await expect(parseFile(legacy, 'old.docx')).rejects.toMatchObject({ code: 'unsupported-type', message: expect.stringContaining('Word 97–2003') });
   });
 
   it('says a damaged Word file could not be read', async () => {
