@@ -55,14 +55,14 @@ function lineKey(line: string): string {
 }
 
 /**
- * Removes running headers and footers: lines among the first or last `edge` lines of a page that
- * repeat (digits masked) on at least `minShare` of the pages. Needs 3 pages or more.
- * A page is a list of lines; an empty string marks a paragraph break and is kept.
+ * Running headers and footers: for each page, the indexes of its lines among the first or last `edge`
+ * lines that repeat (digits masked) on at least `minShare` of the pages. Needs 3 pages or more.
+ * A page is a list of lines; an empty string marks a paragraph break and is never a running line.
  * A page whose every line would go keeps them all: pages cut from one template (an invoice or a form
  * on each page, "Invoice 1234 total 56.00") hold nothing else, and dropping them would lose the text.
  */
-export function removeRunningLines(pages: string[][], edge = 2, minShare = 0.6): string[][] {
-  if (pages.length < 3) return pages;
+export function runningLineIndexes(pages: string[][], edge = 2, minShare = 0.6): Set<number>[] {
+  if (pages.length < 3) return pages.map(() => new Set());
   const counts = new Map<string, number>();
   const edgeIndexes = (page: string[]): number[] => {
     const content = page.map((l, i) => (l.trim() ? i : -1)).filter((i) => i >= 0);
@@ -76,8 +76,14 @@ export function removeRunningLines(pages: string[][], edge = 2, minShare = 0.6):
   return pages.map((page) => {
     const drop = new Set(edgeIndexes(page).filter((i) => (counts.get(lineKey(page[i] ?? '')) ?? 0) >= threshold));
     const keepsContent = page.some((l, i) => l.trim() && !drop.has(i));
-    return keepsContent ? page.filter((_, i) => !drop.has(i)) : page;
+    return keepsContent ? drop : new Set();
   });
+}
+
+/** Pages without their running headers and footers ({@link runningLineIndexes}). */
+export function removeRunningLines(pages: string[][], edge = 2, minShare = 0.6): string[][] {
+  const drops = runningLineIndexes(pages, edge, minShare);
+  return pages.map((page, p) => (drops[p]?.size ? page.filter((_, i) => !drops[p]!.has(i)) : page));
 }
 
 /** Splits lines into paragraphs at empty lines and joins each paragraph's lines. */

@@ -1,8 +1,9 @@
 import { DocQaError } from '../core/errors.ts';
 import type { Block, ParsedDoc } from '../core/types.ts';
-import { textToParagraphs } from './clean.ts';
+import { normalizeText, runningLineIndexes, textToParagraphs } from './clean.ts';
+import { indentOf, textHeading } from './text-headings.ts';
 
-/** Plain-text files are cut into blocks of about this many characters, labelled by line numbers. */
+/** Plain-text sections are cut into blocks of about this many characters, labelled by line numbers. */
 const TEXT_BLOCK_CHARS = 20_000;
 
 /**
@@ -23,34 +24,122 @@ export function decodeText(bytes: Uint8Array, name: string): string {
   }
 }
 
-/** Plain text: paragraphs at blank lines, grouped into blocks labelled "lines a–b". */
+interface Paragraph {
+  /** 0-based indexes of its first and last lines. */
+  first: number;
+  last: number;
+  lines: string[];
+}
+
+/** Whether a line ends a sentence: . ! ? or : before any closing quotes and brackets. Scanned, not a regex (`[.!?]["')]*$` is quadratic). */
+function endsSentence(line: string): boolean {
+  let i = line.trimEnd().length - 1;
+  while (i >= 0 && '"\')]’”'.includes(line[i]!)) i--;
+  return i >= 0 && '.!?:'.includes(line[i]!);
+}
+
+/** The line after a page break goes on with the paragraph before it: no sentence end before, lower case after, same indent. */
+function continuesAcrossPages(before: string, after: string): boolean {
+  return !endsSentence(before) && /^\s*\p{Ll}/u.test(after) && indentOf(before) === indentOf(after);
+}
+
+/**
+ * Lines without form feeds (page breaks) and without the running headers and footers around them,
+ * found as in PDFs ({@link runningLineIndexes}): an RFC's "Rescorla  Standards Track  [Page 73]" and
+ * "RFC 8446  TLS  August 2018". A removed line stays as a blank line, so line numbers do not move.
+ * A page break ends a paragraph (`breaks`: before these lines) unless the paragraph goes on across it
+ * (`glue`: the blank lines between its halves).
+ */
+export function removePageFurniture(raw: string[]): { lines: string[]; glue: Uint8Array; breaks: Uint8Array } {
+  const glue = new Uint8Array(raw.length);
+  const breaks = new Uint8Array(raw.length);
+  if (!raw.some((l) => l.includes('\f'))) return { lines: raw, glue, breaks };
+  // Each page is a list of pieces of lines; `owners` gives each piece's line.
+  const pages: string[][] = [[]];
+  const owners: number[][] = [[]];
+  raw.forEach((line, i) => {
+    line.split('\f').forEach((piece, k) => {
+      if (k > 0) {
+        pages.push([]);
+        owners.push([]);
+      }
+      pages.at(-1)!.push(piece);
+      owners.at(-1)!.push(i);
+    });
+  });
+  const drops = runningLineIndexes(pages);
+  const kept: string[][] = raw.map(() => []);
+  pages.forEach((page, p) => page.forEach((piece, j) => piece && !drops[p]!.has(j) && kept[owners[p]![j]!]!.push(piece)));
+  const lines = kept.map((pieces) => pieces.join(' '));
+  const shown = (p: number, j: number) => Boolean(pages[p]![j]!.trim()) && !drops[p]!.has(j);
+  for (let p = 0; p + 1 < pages.length; p++) {
+    const last = pages[p]!.findLastIndex((_, j) => shown(p, j));
+    const first = pages[p + 1]!.findIndex((_, j) => shown(p + 1, j));
+    const before = last < 0 ? undefined : owners[p]![last];
+    const after = first < 0 ? undefined : owners[p + 1]![first];
+    if (before === undefined || after === undefined || before >= after) continue;
+    if (continuesAcrossPages(lines[before]!, lines[after]!)) glue.fill(1, before + 1, after);
+    else breaks[after] = 1;
+  }
+  return { lines, glue, breaks };
+}
+
+/** Paragraphs: runs of lines between blank lines and page breaks (a glued blank line does not end one). */
+function paragraphsOf({ lines, glue, breaks }: ReturnType<typeof removePageFurniture>): Paragraph[] {
+  const out: Paragraph[] = [];
+  let current: Paragraph | undefined;
+  lines.forEach((line, i) => {
+    if (breaks[i]) current = undefined;
+    if (line.trim()) {
+      if (current) {
+        current.lines.push(line);
+        current.last = i;
+      } else out.push((current = { first: i, last: i, lines: [line] }));
+    } else if (!glue[i]) current = undefined;
+  });
+  return out;
+}
+
+/**
+ * Plain text: paragraphs at blank lines, page breaks (form feeds) and their running headers and
+ * footers removed. Numbered and capitalised headings ({@link textHeading}) start sections: a block is
+ * labelled "4.6.1. New Session Ticket Message (lines 5301–5366)" (its `section` is the heading), or
+ * "lines a–b" before the first heading. A block holds about `TEXT_BLOCK_CHARS` at most.
+ */
 export function parseText(bytes: Uint8Array, name: string, onProgress?: (fraction: number) => void): ParsedDoc {
-  const text = decodeText(bytes, name);
+  const paragraphs = paragraphsOf(removePageFurniture(decodeText(bytes, name).split(/\r\n?|\n/)));
   const blocks: Block[] = [];
-  let lineNo = 1;
+  let section: string | undefined;
   let current: string[] = [];
   let size = 0;
   let firstLine = 1;
-  const flush = (lastLine: number) => {
+  let lastLine = 1;
+  let headingLine: number | undefined;
+  const flush = () => {
     if (!current.length) return;
-    blocks.push({ label: firstLine === lastLine ? `line ${firstLine}` : `lines ${firstLine}–${lastLine}`, text: current.join('\n\n') });
+    const range = firstLine === lastLine ? `line ${firstLine}` : `lines ${firstLine}–${lastLine}`;
+    blocks.push({ label: section ? `${section} (${range})` : range, section, text: current.join('\n\n') });
     current = [];
     size = 0;
   };
-  // Walk raw paragraphs (split at blank lines) to keep line numbers exact.
-  const raws = text.split(/\n[ \t]*\n/);
-  for (const [i, raw] of raws.entries()) {
-    if (onProgress && i % 2048 === 2047) onProgress(i / raws.length);
-    const lines = raw.split('\n').length;
-    const paras = textToParagraphs(raw);
-    if (paras.length) {
-      if (!current.length) firstLine = lineNo;
-      current.push(...paras);
-      size += raw.length;
+  for (const [k, para] of paragraphs.entries()) {
+    if (onProgress && k % 2048 === 2047) onProgress(k / paragraphs.length);
+    const heading = textHeading(para.lines, paragraphs[k + 1]?.lines[0]);
+    const body = heading ? para.lines.slice(1) : para.lines;
+    if (heading) {
+      flush();
+      section = normalizeText(heading) || undefined;
+      headingLine = para.first + 1;
     }
-    lineNo += lines + 1;
-    if (size >= TEXT_BLOCK_CHARS) flush(lineNo - 2);
+    const paras = body.length ? textToParagraphs(body.join('\n')) : [];
+    if (!paras.length) continue;
+    if (!current.length) firstLine = headingLine ?? para.first + 1;
+    headingLine = undefined;
+    current.push(...paras);
+    lastLine = para.last + 1;
+    for (const p of paras) size += p.length;
+    if (size >= TEXT_BLOCK_CHARS) flush();
   }
-  flush(lineNo - 2);
+  flush();
   return { title: blocks[0]?.text.split('\n')[0]?.slice(0, 120), blocks };
 }

@@ -233,3 +233,77 @@ export function longText(mb: number, needle?: string): string {
   if (needle) parts.splice(parts.length - 10, 0, needle);
   return parts.join('\n\n');
 }
+
+/** A line of 72 columns with `left` at the left margin, `middle` centred and `right` at the right margin. */
+function rfcLine(left: string, middle: string, right: string): string {
+  const width = 72;
+  const mid = Math.floor((width - middle.length) / 2);
+  return (left.padEnd(mid) + middle).padEnd(width - right.length) + right;
+}
+
+/**
+ * A plain-text specification laid out as RFCs are (invented text): 72 columns, body indented by 3,
+ * headings in column 0, a table of contents with dot leaders, pages ended by a form feed with a running
+ * footer ("Author  Standards Track  [Page n]") and, from page 2, a running header. A paragraph runs
+ * across the break between pages 2 and 3. Returned as lines, joined with "\n" by the caller.
+ */
+export function rfcLikeLines(): string[] {
+  const footer = (n: number) => rfcLine('Author', 'Standards Track', `[Page ${n}]`);
+  const header = rfcLine('RFC 9999', 'WXP', 'March 2031');
+  const pages = [
+    [
+      rfcLine('Internet Engineering Task Force (IETF)', '', 'A. Author'),
+      rfcLine('Request for Comments: 9999', '', 'Example Corp'),
+      rfcLine('Category: Standards Track', '', 'March 2031'),
+      '',
+      '                 The Widget Exchange Protocol (WXP)',
+      '',
+      'Abstract',
+      '',
+      '   This document specifies the Widget Exchange Protocol, which moves',
+      '   widgets between two peers.',
+      '',
+      'Table of Contents',
+      '',
+      '   1.  Introduction  . . . . . . . . . . . . . . . . . . . . . . . .   2',
+      '   2.  Protocol Overview . . . . . . . . . . . . . . . . . . . . . .   2',
+      '     2.1.  Widget Frames . . . . . . . . . . . . . . . . . . . . . .   3',
+      '   Appendix A.  State Machine  . . . . . . . . . . . . . . . . . . .   4',
+      '',
+    ],
+    [
+      '1.  Introduction',
+      '',
+      '   Each peer keeps a ledger of the widgets it has sent.  The steps are:',
+      '',
+      '   1.  The sender announces a widget.',
+      '',
+      '   2.  The receiver acknowledges it.',
+      '',
+      '2.  Protocol Overview',
+      '',
+      '   Peers exchange frames over a reliable transport; each frame carries a',
+    ],
+    [
+      '   counter and a checksum, and nothing else.',
+      '',
+      '2.1.  Widget Frames',
+      '',
+      '   A widget frame starts with a type octet.',
+      '',
+      '10.4.15 414 Request-URI Too Long',
+      '',
+      '   The server refuses a widget name longer than it can hold.',
+    ],
+    [
+      'Appendix A.  State Machine',
+      '',
+      '   A peer is idle, sending or draining.',
+      '',
+      'A.1.  Client States',
+      '',
+      '   The client starts idle.',
+    ],
+  ];
+  return pages.flatMap((lines, i) => [...(i ? [header, ''] : []), ...lines, '', footer(i + 1), ...(i < pages.length - 1 ? ['\f'] : [])]);
+}

@@ -10,6 +10,13 @@ const SHAPES: Record<string, (n: number) => string> = {
   log: (n) => Array.from({ length: n }, (_, i) => `11:0${i % 10} INFO req ${i} ok`).join('\n'),
   csv: (n) => Array.from({ length: n }, (_, i) => `${i},item-${i % 97},${i % 13}.50`).join('\n'),
   'one line without spaces': (n) => 'abcdefghij'.repeat(n * 2),
+  // Pages of 50 lines with a running header and footer, and a numbered heading every 10 lines.
+  'paged, with headings': (n) =>
+    Array.from({ length: n }, (_, i) => {
+      if (i % 50 === 0) return `\fRFC 1  Title  May 2024`;
+      if (i % 50 === 49) return `Author  Standards Track  [Page ${i / 50}]`;
+      return i % 10 === 5 ? `\n${Math.floor(i / 10)}.${i % 7}.  Section Heading\n` : `   body text of line ${i} runs on`;
+    }).join('\n'),
 };
 
 function ingest(bytes: Uint8Array): number {

@@ -5,7 +5,7 @@ import { atxHeading } from '../../src/ingest/parse-markdown.ts';
 import { parseFile } from '../../src/ingest/parse.ts';
 import { parsePdf } from '../../src/ingest/parse-pdf.ts';
 import { locatePdfAssets } from '../../src/ingest/pdf-assets.ts';
-import { makeCorruptDocx, makeDocx, makeEncryptedDocx, makeStructuredDocx, makeJapanesePdf, makePasswordPdf, makePdf, makeScannedPdf, junkBytes } from '../support/fixtures.ts';
+import { makeCorruptDocx, makeDocx, makeEncryptedDocx, makeStructuredDocx, makeJapanesePdf, makePasswordPdf, makePdf, makeScannedPdf, junkBytes, rfcLikeLines } from '../support/fixtures.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -219,6 +219,43 @@ describe('text', () => {
     await expect(parseFile(enc('   \n  '), 'blank.md')).rejects.toMatchObject({ code: 'empty-file' });
     await expect(parseFile(enc('x'), 'image.png')).rejects.toMatchObject({ code: 'unsupported-type', message: expect.stringContaining('unsupported file type') });
     await expect(parseFile(Uint8Array.from([1, 0, 2, 0]), 'bin.txt')).rejects.toMatchObject({ code: 'corrupt-file' });
+  });
+});
+
+describe('text structure', () => {
+  it('removes page breaks with their running headers and footers, and sections by numbered headings', async () => {
+    const lines = rfcLikeLines();
+    const { parsed } = await parseFile(enc(lines.join('\n')), 'rfc9999.txt');
+    const at = (line: string) => lines.indexOf(line) + 1;
+    const body = parsed.blocks.map((b) => b.text).join('\n\n');
+    expect(body).not.toMatch(/Standards Track +\[Page|RFC 9999 +WXP|\f/);
+    expect(parsed.blocks.map((b) => b.section)).toEqual([
+      undefined, 'Abstract', 'Table of Contents', '1. Introduction', '2. Protocol Overview', '2.1. Widget Frames',
+      '10.4.15 414 Request-URI Too Long', 'Appendix A. State Machine', 'A.1. Client States',
+    ]);
+    expect(parsed.blocks[0]!.label).toBe('lines 1–5');
+    const intro = parsed.blocks[3]!;
+    expect(intro.label).toBe(`1. Introduction (lines ${at('1.  Introduction')}–${at('   2.  The receiver acknowledges it.')})`);
+    // The numbered list inside the section stays text.
+    expect(intro.text).toBe('Each peer keeps a ledger of the widgets it has sent. The steps are:\n\n1. The sender announces a widget.\n\n2. The receiver acknowledges it.');
+    // The paragraph cut by the page break is one paragraph again, its lines counted where they are.
+    expect(parsed.blocks[4]!.text).toBe('Peers exchange frames over a reliable transport; each frame carries a counter and a checksum, and nothing else.');
+    expect(parsed.blocks[4]!.label).toBe(`2. Protocol Overview (lines ${at('2.  Protocol Overview')}–${at('   counter and a checksum, and nothing else.')})`);
+    expect(parsed.blocks[2]!.text).toContain('1. Introduction . . .');
+  });
+
+  it('sections a man page by its capitalised headings; a text without headings keeps line labels', async () => {
+    const man = 'NAME\n       widget - move widgets\n\nSYNOPSIS\n       widget [-v] file\n\nSHELL GRAMMAR\n\n       Commands are words.';
+    const { parsed } = await parseFile(enc(man), 'widget.1.txt');
+    expect(parsed.blocks.map((b) => b.label)).toEqual(['NAME (lines 1–2)', 'SYNOPSIS (lines 4–5)', 'SHELL GRAMMAR (lines 7–9)']);
+    expect(parsed.blocks[0]!.text).toBe('widget - move widgets');
+    const plain = await parseFile(enc('Shopping list:\n1. Eggs\n2. Milk\n\nDone.'), 'notes.txt');
+    expect(plain.parsed.blocks.map((b) => b.label)).toEqual(['lines 1–5']);
+  });
+
+  it('keeps form-fed text with fewer than 3 pages whole', async () => {
+    const { parsed } = await parseFile(enc('First page text.\n\fSecond page text.'), 'two.txt');
+    expect(parsed.blocks[0]!.text).toBe('First page text.\n\nSecond page text.');
   });
 });
 
