@@ -41,8 +41,8 @@ describe('plain-text ingest', () => {
   for (const [name, shape] of Object.entries(SHAPES)) {
     it(`grows linearly with the number of lines (${name}, 50k → 200k)`, () => {
       const { small, large } = times(shape, 50_000);
-      // 4× the input: linear ≈ 4, quadratic ≥ 16. The floor keeps timer noise out of the ratio.
-      expect(large / Math.max(small, 20)).toBeLessThan(10);
+      // 4× the input: linear ≈ 4, quadratic ≥ 16; 12 leaves room for a busy machine. The floor keeps timer noise out.
+      expect(large / Math.max(small, 40)).toBeLessThan(12);
     }, 120_000);
   }
 
