@@ -46,3 +46,22 @@ export async function askQuestion(page: Page, question: string): Promise<string>
   await page.waitForFunction((seq) => document.querySelector('section[aria-label="Answer"]')?.getAttribute('data-seq') !== seq, before, { timeout: 30_000 });
   return (await answer.textContent()) ?? '';
 }
+
+/** Paths of the cited sources of the answer on show, in order. */
+export async function sourcePaths(page: Page): Promise<string[]> {
+  return page.locator('ol[aria-label="Sources"] .source-path').allTextContents();
+}
+
+/** Clicks Try again on every row that offers it, one after another; returns the names of those rows. */
+export async function tryAgainAll(page: Page): Promise<string[]> {
+  const retriable = page.getByRole('list', { name: 'Library' }).getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Try again' }) });
+  const names: string[] = [];
+  for (let n = await retriable.count(); n > 0; n = await retriable.count()) {
+    const row = retriable.first();
+    names.push((await row.locator('.name').textContent()) ?? '');
+    await row.getByRole('button', { name: 'Try again' }).click();
+    // The row is queued again (no button) once the list refreshes.
+    await page.waitForFunction((before) => [...document.querySelectorAll('ul[aria-label="Library"] button')].filter((b) => b.textContent?.trim() === 'Try again').length < before, n);
+  }
+  return names;
+}
