@@ -1,4 +1,4 @@
-import { DocQaError, forFile, serializeError } from '../core/errors.ts';
+import { DocQaError, forFile, serializeError, type SerializedError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
 import type { Answer, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, QueueEntry, SearchFilter, SourceView } from '../core/types.ts';
@@ -70,6 +70,12 @@ export class Library {
   private readonly preparer: Preparer;
   /** The queue entry whose file is being read now (the one a Delete or the memory limit stops). */
   private reading: QueueEntry | undefined;
+  /**
+   * Failures that storage was too full to record (see {@link LibraryStore.failQueued}): their entries
+   * stay queued, with their contents, and are listed as failed from here until Try again, Delete or a
+   * restart (which reads them again).
+   */
+  private unrecorded = new Map<QueueId, SerializedError>();
   /** Documents being added to the index slice by slice; a snapshot or a reconcile now would see half of one. */
   private inserting = new Map<DocId, { cancelled: boolean }>();
 
@@ -197,12 +203,12 @@ export class Library {
       do {
         this.lookAgain = false;
         await this.countWaiting();
-        let entry = await this.store.nextQueued();
+        let entry = await this.nextQueued();
         ahead = entry && this.prepareEntry(entry);
         while (entry && ahead) {
           const result = await ahead;
           ahead = undefined;
-          const next = await this.store.nextQueued(entry.id);
+          const next = await this.nextQueued(entry.id);
           ahead = next && this.prepareEntry(next);
           await this.finishEntry(entry, result);
           entry = next;
@@ -223,6 +229,13 @@ export class Library {
     } catch (err) {
       console.warn('queue totals not read', err);
     }
+  }
+
+  /** The next queued entry after `after`, passing over those whose failure is only {@link unrecorded}. */
+  private async nextQueued(after?: QueueId): Promise<QueueEntry | undefined> {
+    let entry = await this.store.nextQueued(after);
+    while (entry && this.unrecorded.has(entry.id)) entry = await this.store.nextQueued(entry.id);
+    return entry;
   }
 
   private emitQueue(): void {
@@ -277,7 +290,8 @@ export class Library {
       if (error.code === 'cancelled') this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'cancelled' });
       else {
         if (error.code === 'internal') console.error(err);
-        await this.store.failQueued(entry.id, error).catch((e: unknown) => console.error(`${entry.path}: failure not recorded`, e));
+        const recorded = await this.store.failQueued(entry.id, error).catch((e: unknown) => console.error(`${entry.path}: failure not recorded`, e));
+        if (recorded === false) this.unrecorded.set(entry.id, error);
         this.emit({ type: 'file-failed', queueId: entry.id, path: entry.path, error });
       }
     }
@@ -388,6 +402,7 @@ export class Library {
    */
   async dismissQueued(id: QueueId): Promise<DequeueOutcome> {
     const result = await this.store.dequeue(id);
+    this.unrecorded.delete(id);
     if (result.outcome === 'deleted') this.dropFromIndex(result.docId, result.removed);
     if (this.reading?.id === id) this.preparer.abort(new DocQaError('cancelled', 'removed while it was being read'));
     this.emit({ type: 'changed' });
@@ -414,6 +429,7 @@ export class Library {
   async retryQueued(id: QueueId): Promise<boolean> {
     const ok = await this.store.retryQueued(id);
     if (ok) {
+      this.unrecorded.delete(id);
       this.emit({ type: 'changed' });
       if (this.writer) void this.processQueue();
     }
@@ -422,7 +438,12 @@ export class Library {
 
   /** Removes the messages of every file that failed (they keep nothing else). */
   async dismissFailed(): Promise<number> {
-    const removed = await this.store.removeFailed();
+    let removed = await this.store.removeFailed();
+    for (const id of [...this.unrecorded.keys()]) {
+      await this.store.removeQueued(id);
+      this.unrecorded.delete(id);
+      removed++;
+    }
     this.emit({ type: 'changed' });
     return removed;
   }
@@ -450,8 +471,9 @@ export class Library {
       addedAt: d.addedAt,
     }));
     for (const q of queue) {
-      const failed = q.state === 'failed';
-      items.push({ key: `queue:${q.id}`, kind: failed ? 'failed' : 'queued', name: q.name, path: q.path, queueId: q.id, size: q.size, error: q.error, retriable: failed && q.hasContents });
+      const error = q.error ?? this.unrecorded.get(q.id);
+      const failed = q.state === 'failed' || !!error;
+      items.push({ key: `queue:${q.id}`, kind: failed ? 'failed' : 'queued', name: q.name, path: q.path, queueId: q.id, size: q.size, error, retriable: failed && q.hasContents });
     }
     return items;
   }

@@ -226,20 +226,21 @@ export class LibraryStore {
    * Marks an entry failed, keeping the message for the Library list. When Try again could succeed (too
    * large or too slow to read, storage full, unexpected errors) the entry keeps its contents and the
    * failure is a small record beside it (the Blob is never written again, which a full disk would refuse);
-   * otherwise the contents are dropped. Where even that fails the entry is deleted: the queue moves on.
+   * otherwise the contents are dropped. Returns false, changing nothing, when storage is too full for
+   * even that (over its quota, every write fails, however small): the entry stays queued with its
+   * contents, and the caller keeps the failure in memory (deleting the entry would lose the file).
    */
-  async failQueued(id: QueueId, error: SerializedError): Promise<void> {
+  async failQueued(id: QueueId, error: SerializedError): Promise<boolean> {
     const attempts = RETRIABLE.has(error.code) ? [() => this.recordFailure(id, error), () => this.dropContents(id, error)] : [() => this.dropContents(id, error)];
     for (const attempt of attempts) {
       try {
         await attempt();
-        return;
+        return true;
       } catch (err) {
         if (!isQuotaError(err)) throw err;
       }
     }
-    console.warn(`queue entry ${id} could not be marked failed (storage full); removed instead`);
-    await this.removeQueued(id);
+    return false;
   }
 
   private async recordFailure(id: QueueId, error: SerializedError): Promise<void> {

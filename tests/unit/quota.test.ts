@@ -95,4 +95,32 @@ describe('storage full', () => {
       ['huge.txt', 'failed', 'huge.txt: storage full: delete documents or free disk space'],
     ]);
   });
+
+  it('keeps a file listed as failed, with its contents, when storage is too full to record even the failure', async () => {
+    // Over its quota Chromium refuses every write, however small (measured with CDP
+    // Storage.overrideQuotaForOrigin): the failure record itself cannot be written.
+    const db = await openLibraryDb(`quota-over-${Date.now()}`);
+    const store = new LibraryStore(db);
+    const library = new Library(store, () => undefined, { snapshotDelayMs: 60_000 });
+    await library.open();
+    await library.enqueue([
+      { name: 'a.md', folder: '', blob: new Blob(['# A\n\nThe otter sleeps in the reeds.']) },
+      { name: 'b.md', folder: '', blob: new Blob(['# B\n\nThe heron fishes at dawn.']) },
+    ]);
+    total = LIMIT;
+    await library.startWriting();
+    // Neither file is lost: both are listed failed (not dropped from the queue), and the queue finished.
+    const items = await library.listLibrary();
+    expect(items.map((i) => [i.name, i.kind, i.error?.message, i.retriable])).toEqual([
+      ['a.md', 'failed', 'a.md: storage full: delete documents or free disk space', true],
+      ['b.md', 'failed', 'b.md: storage full: delete documents or free disk space', true],
+    ]);
+    // Another run passes over them; Try again, once there is room, indexes them.
+    await library.processQueue();
+    total = 0;
+    for (const item of items) expect(await library.retryQueued(item.queueId!)).toBe(true);
+    await library.processQueue();
+    expect((await library.listLibrary()).map((i) => i.kind)).toEqual(['document', 'document']);
+    expect((await library.ask('heron dawn')).citations[0]?.passage.docName).toBe('b.md');
+  });
 });
