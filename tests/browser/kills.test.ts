@@ -1,16 +1,29 @@
+/**
+ * Whole-browser crashes at seeded random moments during a large drop, then the same profile reopened.
+ * Checked after every reopen: the list holds each dropped file exactly once; every large file listed
+ * Indexed answers the sentence near its end (a partly indexed one would not), and so do two small
+ * ones picked at random. At the end every file is indexed (Try again on any file whose read two kills
+ * cut short), all large files and six random small ones answer. What the kills hit is printed.
+ *
+ * Sensitivity, measured: a snapshot forced mid-insertion with `reconcile`'s chunk-count comparison
+ * removed fails at the first reopen; with the comparison kept it passes (reconcile repairs the document).
+ * The brief's mutation alone (the `inserting` guard of `saveSnapshot` removed, no count comparison)
+ * passed all 10 runs tried (seeds 1-5 and the default): a snapshot timer seldom falls inside a large
+ * file's ~0.7 s of insertion here.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openSession, removeProfile, serveApp, type Served, type Session } from '../support/browser.ts';
 import { askQuestion, libraryStatus, sourcePaths, tryAgainAll, waitForIndexed, waitForQueueEmpty } from '../support/app-page.ts';
 import { writeTree } from '../support/fixture-folder.ts';
 import { longText } from '../support/fixtures.ts';
-import { seedFrom, seededRandom } from '../support/random.ts';
+import { codeWord, seedFrom, seededRandom } from '../support/random.ts';
 
 const SMALL = 120;
-/** Large text files (MB) at these queue positions: 4 to 6 MB is 3,000-4,700 chunks, two or three index slices. */
+/** Large text files (MB) at these queue positions: 5 to 6 MB is 3,900-4,700 chunks, two or three index slices. */
 const LARGE: ReadonlyArray<{ at: number; mb: number }> = [
   { at: 10, mb: 6 },
-  { at: 45, mb: 4 },
+  { at: 45, mb: 5 },
   { at: 80, mb: 5 },
 ];
 const ROUNDS = 5;
@@ -30,14 +43,14 @@ function dropFiles(): { files: Record<string, string>; facts: Fact[] } {
   for (let i = 0; i < SMALL; i++) {
     const name = `memo-${String(i).padStart(3, '0')}.${i % 3 === 0 ? 'md' : 'txt'}`;
     const filler = Array.from({ length: 12 }, (_, j) => `Routine paragraph ${j} of memo ${i} repeats ordinary office matters without news.`).join('\n\n');
-    files[name] = `${i % 3 === 0 ? '# ' : ''}Memo ${i}\n\nThe vault code for archive room ${i} is harbour-${i * 7 + 3}.\n\n${filler}\n`;
-    facts.push({ name, question: `vault code for archive room ${i}`, answer: `harbour-${i * 7 + 3}`, large: false });
+    files[name] = `${i % 3 === 0 ? '# ' : ''}Memo ${i}\n\nThe vault code for the ${codeWord(i)} archive room is harbour-${i * 7 + 3}.\n\n${filler}\n`;
+    facts.push({ name, question: `vault code ${codeWord(i)} archive room`, answer: `harbour-${i * 7 + 3}`, large: false });
   }
   LARGE.forEach(({ mb }, k) => {
     const name = `ledger-${k}.txt`;
     const answer = `blue stone number ${k * 11 + 4}`;
-    files[name] = longText(mb, `The lighthouse keeper of island ${k} hides the spare key under the ${answer}.`);
-    facts.push({ name, question: `lighthouse keeper island ${k} spare key`, answer, large: true });
+    files[name] = longText(mb, `The lighthouse keeper of ${codeWord(900 + k)} island hides the spare key under the ${answer}.`);
+    facts.push({ name, question: `lighthouse keeper ${codeWord(900 + k)} island spare key`, answer, large: true });
   });
   return { files, facts };
 }
@@ -108,7 +121,8 @@ describe('kills at random moments during a large drop', () => {
       const rows = await libraryStatus(page);
       expect(rows.map((r) => r.name).sort()).toEqual([...byName.keys()].sort());
       const indexed = rows.filter((r) => r.status === 'Indexed').map((r) => byName.get(r.name)!);
-      const sample = [...indexed.filter((f) => f.large), ...indexed.filter((f) => !f.large).sort(() => random() - 0.5).slice(0, 4)];
+      // Few small ones between kills, so the checks do not let the queue run to its end before the next kill.
+      const sample = [...indexed.filter((f) => f.large), ...indexed.filter((f) => !f.large).sort(() => random() - 0.5).slice(0, 2)];
       for (const fact of sample) {
         checked++;
         if (await findsFact(page, fact)) continue;
@@ -141,18 +155,30 @@ describe('kills at random moments during a large drop', () => {
       const target = `ledger-${round / 2}.txt`;
       const targetLeft = (await libraryStatus(page)).some((r) => r.name === target && r.status !== 'Indexed');
       if (round > 0) await checkListed(page, `after kill ${round}`);
-      // Kills 1, 3 and 5 each land while one large file is read (a high "Indexing N%") or just after, when
-      // its chunks go into the index slice by slice; kills 2 and 4 after a random delay (the whole drop
-      // takes ~10 s to index here, so the delays are short).
+      // Kills 1, 3 and 5 each aim at one large file; kills 2 and 4 come after a random delay (the whole
+      // drop takes ~10 s to index here, so the delays are short).
       let moment: string;
       if (round % 2 === 0 && targetLeft) {
-        const min = 60 + Math.floor(random() * 39);
-        const extra = Math.floor(random() * 2500);
-        const hit = await page
-          .waitForFunction(({ m, t }) => [...document.querySelectorAll('ul[aria-label="Library"] > li')].some((li) => li.querySelector('.name')?.textContent === t && Number(/^Indexing (\d+)%/.exec(li.querySelector('.status')?.textContent ?? '')?.[1] ?? -1) >= m), { m: min, t: target }, { timeout: 30_000 })
-          .then(() => true, () => false);
+        // Either while it is read (a high "Indexing N%": it must be read again, whole), or in the seconds
+        // after it shows "Indexed": its chunks went into the index slice by slice just now, and a snapshot
+        // saved meanwhile would hold half of it until the next one, at most 5 s later.
+        const reading = random() < 0.4;
+        const min = reading ? 60 + Math.floor(random() * 36) : 101;
+        const extra = Math.floor(random() * (reading ? 1500 : 4500));
+        const seen = await page
+          .waitForFunction(
+            ({ m, t }) => {
+              const row = [...document.querySelectorAll('ul[aria-label="Library"] > li')].find((li) => li.querySelector('.name')?.textContent === t);
+              const status = row?.querySelector('.status')?.textContent ?? '';
+              const percent = /^Indexing (\d+)%/.exec(status)?.[1];
+              return status !== 'Queued' && (percent === undefined || Number(percent) >= m) && status;
+            },
+            { m: min, t: target },
+            { timeout: 30_000 },
+          )
+          .then((h) => h.jsonValue(), () => 'nothing in 30 s');
         await page.waitForTimeout(extra);
-        moment = hit ? `${target} at Indexing >= ${min}%, then ${extra} ms` : `${target} did not reach ${min}% in 30 s, then ${extra} ms`;
+        moment = `${target} showed "${seen}" (waiting for ${reading ? `>= ${min}%` : 'Indexed'}), then ${extra} ms`;
       } else {
         const delay = Math.floor(random() * 2500);
         await page.waitForTimeout(delay);
