@@ -61,6 +61,7 @@ describe('bad input: a clear per-file status, the rest proceeds', () => {
     await app.page.waitForFunction(() => ![...document.querySelectorAll('ul[aria-label="Library"] .status')].some((s) => s.textContent !== 'Indexed'));
     expect((await libraryStatus(app.page)).map((r) => r.name).sort()).toEqual(['big.txt', 'latin1.txt', 'report.pdf', 'תקציר.txt', ...minutes].sort());
   });
-  // Storage full is tested in tests/unit/quota.test.ts: Chromium's quota override (CDP
-  // Storage.overrideQuotaForOrigin) is not enforced reliably on IndexedDB writes, so it cannot be forced here.
+  // Storage full is tested in tests/browser/storage-full.test.ts (CDP Storage.overrideQuotaForOrigin works
+  // when set before the origin's first write and with its session kept attached; see there) and in
+  // tests/unit/quota.test.ts.
 });
