@@ -150,10 +150,16 @@ export class Library {
   async enqueue(dropped: readonly IncomingFile[]): Promise<void> {
     const files = dropped.filter((f) => !isSystemFile(joinPath(f.folder, f.name)));
     if (!files.length) return;
-    const entries = await this.store.enqueue(files.map((f) => ({ name: f.name, folder: f.folder, path: joinPath(f.folder, f.name), blob: f.blob })));
-    this.progress.add(entries.length, entries.reduce((s, e) => s + e.size, 0));
-    this.emit({ type: 'changed' });
-    if (this.writer) void this.processQueue();
+    try {
+      const items = files.map((f) => ({ name: f.name, folder: f.folder, path: joinPath(f.folder, f.name), blob: f.blob }));
+      // A file storage is too full to hold, whose failure cannot be recorded either, is reported now.
+      const entries = await this.store.enqueue(items, Date.now(), (entry, error) => this.emit({ type: 'file-failed', queueId: entry.id, path: entry.path, error }));
+      this.progress.add(entries.length, entries.reduce((s, e) => s + e.size, 0));
+    } finally {
+      // Whatever part of a drop was stored is indexed, even when the rest failed.
+      this.emit({ type: 'changed' });
+      if (this.writer) void this.processQueue();
+    }
   }
 
   /** Becomes the writer: from now on this library indexes the queue. */

@@ -78,7 +78,7 @@ export class LibraryStore {
    * each file is tried alone, and a file that does not fit is recorded as failed with "storage full"
    * (without its contents), so the person sees which files to add again.
    */
-  async enqueue(items: readonly NewQueueItem[], now = Date.now()): Promise<QueueEntry[]> {
+  async enqueue(items: readonly NewQueueItem[], now = Date.now(), onRefused?: (entry: QueueEntry, error: SerializedError) => void): Promise<QueueEntry[]> {
     const tag = randomTag();
     const entries = items.map<QueueEntry>((item, i) => ({
       id: queueKey(now, i, tag),
@@ -104,7 +104,12 @@ export class LibraryStore {
       } catch (err) {
         if (!isQuotaError(err)) throw err;
         const { blob: _blob, ...rest } = entry;
-        await this.putQueueEntries([{ ...rest, state: 'failed', error: forFile(serializeError(err), entry.name) }]);
+        const error = forFile(serializeError(err), entry.name);
+        // Over its quota the browser may refuse even this small record: then the caller says so instead.
+        await this.putQueueEntries([{ ...rest, state: 'failed', error }]).catch((e: unknown) => {
+          if (!isQuotaError(e)) throw e;
+          onRefused?.(entry, error);
+        });
       }
     }
     return stored;

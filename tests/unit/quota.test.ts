@@ -25,11 +25,18 @@ function prose(words: number, topic: string): string {
 
 describe('storage full', () => {
   let total = 0;
+  /** Chromium over its quota refuses every write, however small: set to model that after the first refusal. */
+  let refuseAllOnceFull = false;
+  let full = false;
   beforeEach(() => {
     total = 0;
+    refuseAllOnceFull = full = false;
     IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
       const size = this.name === 'snapshots' ? 0 : sizeOf(value);
-      if (total + size > LIMIT) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      if (total + size > LIMIT || (full && refuseAllOnceFull)) {
+        full = true;
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      }
       total += size;
       return realPut.call(this, value, key);
     };
@@ -122,5 +129,21 @@ describe('storage full', () => {
     await library.processQueue();
     expect((await library.listLibrary()).map((i) => i.kind)).toEqual(['document', 'document']);
     expect((await library.ask('heron dawn')).citations[0]?.passage.docName).toBe('b.md');
+  });
+
+  it('reports the files of a drop that storage cannot even record as failed, keeps the rest of the drop, and never throws', async () => {
+    const events: LibraryEvent[] = [];
+    const library = new Library(new LibraryStore(await openLibraryDb(`quota-all-${Date.now()}`)), (e) => events.push(e), { snapshotDelayMs: 60_000 });
+    await library.open();
+    await library.startWriting();
+    total = 0;
+    refuseAllOnceFull = true;
+    await library.enqueue([
+      { name: 'fits.md', folder: '', blob: new Blob(['# Fits\n\nThe otter sleeps in the reeds.']) },
+      { name: 'huge.txt', folder: '', blob: new Blob(['x'.repeat(LIMIT * 2)]) },
+    ]);
+    const failed = events.flatMap((e) => (e.type === 'file-failed' ? [`${e.path}: ${e.error.code}`] : []));
+    expect(failed).toEqual(['fits.md: storage-full', 'huge.txt: storage-full']);
+    expect(await library.listLibrary()).toEqual([]);
   });
 });
