@@ -167,15 +167,34 @@ export interface AnswerSegment {
   cite?: number;
 }
 
+/** A character range, end exclusive. */
+export interface TextRange {
+  start: number;
+  end: number;
+}
+
 export interface Citation {
   n: number;
   passage: Passage;
-  /** Sentence ranges inside `passage.window` that best match the question. */
-  marks: Array<{ start: number; end: number }>;
+  /**
+   * The sentences the answer quoted from this passage and cites as [n]: exact ranges inside
+   * `passage.window`, in text order. Empty for a closest passage of an answer that was not found.
+   */
+  quotes: TextRange[];
+  /**
+   * Ranges inside `passage.window` highlighted in the Sources list: the quotes, or for a closest passage
+   * its best partial match (if any).
+   */
+  marks: TextRange[];
 }
 
 export interface Answer {
   question: string;
+  /**
+   * Whether a sentence cleared the relevance rule (`generate/extractive-answer.ts`). When false there are
+   * no segments, and `citations` are the closest passages, which the answer does not cite.
+   */
+  found: boolean;
   segments: AnswerSegment[];
   citations: Citation[];
 }

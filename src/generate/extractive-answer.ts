@@ -1,48 +1,173 @@
-import type { Answer, AnswerSegment, Citation, Passage } from '../core/types.ts';
+import type { Answer, AnswerSegment, Citation, Passage, TextRange } from '../core/types.ts';
 import { termsOf } from '../index/tokenize.ts';
 import { splitSentences } from '../ingest/split-sentences.ts';
 
-interface Sentence {
-  start: number;
-  end: number;
-  score: number;
-}
-
-/** Scores sentences by the share of distinct question terms they contain (favouring the hit range). */
-function scoreSentences(passage: Passage, queryTerms: Set<string>): Sentence[] {
-  return splitSentences(passage.window).map(({ start, end }) => {
-    const terms = new Set(termsOf(passage.window.slice(start, end)));
-    let matched = 0;
-    for (const t of queryTerms) if (terms.has(t)) matched++;
-    const inHit = end > passage.hitStart && start < passage.hitEnd ? 0.25 : 0;
-    return { start, end, score: queryTerms.size ? matched / queryTerms.size + (matched ? inHit : 0) : 0 };
-  });
+/**
+ * How common a term is in the collection, for IDF weights. An index that can count may implement it; without
+ * one the answer counts the retrieved passages instead.
+ */
+export interface TermStatistics {
+  /** Units counted (chunks, documents), at least 1. */
+  readonly documentCount: number;
+  /** Units that contain the processed term (as `termsOf` returns it). */
+  documentFrequency(term: string): number;
 }
 
 export interface ExtractiveOptions {
-  /** Sentences marked per passage. Default 2; range 1–5. */
-  marksPerPassage?: number;
+  /** Most sentences quoted. Default 3; range 1–5. */
+  maxSentences?: number;
+  /**
+   * A further sentence is quoted only if its score is at least this share of the best one's, so a weak
+   * match never trails a strong one. Default 0.6; range 0–1.
+   */
+  minShareOfBest?: number;
+  /**
+   * The relevance rule: a sentence may be quoted only if it contains at least this share of the question's
+   * distinct content terms (unweighted); when none does, the answer is "not found". Default 0.5; range 0–1.
+   */
+  minCoverage?: number;
+  /** Collection statistics for the IDF weights. Default: document frequency within the retrieved passages. */
+  stats?: TermStatistics;
+}
+
+/** Bonus for a sentence inside the chunk the index hit (the passage is the rest of its parent window). */
+const HIT_BONUS = 0.1;
+
+/**
+ * Words that ask rather than say what is asked about; English function words Lucene's stop list keeps.
+ * They are dropped from the question's content terms (a document rarely repeats "how" or "does"), unless
+ * nothing else is left.
+ */
+const QUESTION_WORDS = new Set(
+  termsOf(
+    'what whats when where which who whom whose why how many much do does did done can could should would shall may might '
+      + 'must has have had having been being am were i me my you your we our us tell show give find explain describe list',
+  ),
+);
+
+interface ScoredSentence {
+  passage: number;
+  start: number;
+  end: number;
+  /** Share of the question's distinct content terms the sentence contains, 0–1 (the relevance rule). */
+  coverage: number;
+  /** Share of their IDF weight, plus the bonus inside the hit chunk: what ranks sentences. */
+  score: number;
+}
+
+/** The question's content terms: its index terms without question words (all of them if nothing else is left). */
+export function contentTermsOf(question: string): string[] {
+  const terms = [...new Set(termsOf(question))];
+  const content = terms.filter((t) => !QUESTION_WORDS.has(t));
+  return content.length ? content : terms;
 }
 
 /**
- * The answer used until the LLM stage exists: for each retrieved passage (best first), the sentence
- * that best matches the question, cited as [n]; the best sentences are marked in each passage.
+ * BM25's IDF (always positive) for each term, from `stats` or, without it, from the retrieved passages: a
+ * term in every passage weighs little, one in none of them (the question asks about something they do not
+ * say) weighs most.
+ */
+function weightsOf(terms: readonly string[], passageTerms: ReadonlyArray<ReadonlySet<string>>, stats?: TermStatistics): Map<string, number> {
+  const n = stats ? Math.max(1, stats.documentCount) : passageTerms.length;
+  const df = (t: string) => (stats ? stats.documentFrequency(t) : passageTerms.filter((p) => p.has(t)).length);
+  return new Map(terms.map((t) => [t, Math.log(1 + (n - df(t) + 0.5) / (df(t) + 0.5))]));
+}
+
+function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>): ScoredSentence[] {
+  const total = [...weights.values()].reduce((a, b) => a + b, 0);
+  const out: ScoredSentence[] = [];
+  passages.forEach((p, passage) => {
+    for (const { start, end } of splitSentences(p.window)) {
+      const terms = new Set(termsOf(p.window.slice(start, end)));
+      let matched = 0;
+      let weight = 0;
+      for (const [t, w] of weights) {
+        if (!terms.has(t)) continue;
+        matched++;
+        weight += w;
+      }
+      const inHit = end > p.hitStart && start < p.hitEnd;
+      const score = total > 0 ? weight / total + (matched && inHit ? HIT_BONUS : 0) : 0;
+      out.push({ passage, start, end, coverage: weights.size ? matched / weights.size : 0, score });
+    }
+  });
+  // Best first; ties go to the better-ranked passage, then to the earlier sentence.
+  return out.sort((a, b) => b.score - a.score || a.passage - b.passage || a.start - b.start);
+}
+
+/** The text two quotes must not share: case, spacing and punctuation do not make a sentence new. */
+function sameTextKey(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/**
+ * The sentences to quote, from any passage: those that clear the relevance rule (`minCoverage`), best
+ * first, at most `maxSentences`, each scoring at least `minShareOfBest` of the best, never the same text twice.
+ */
+function chooseSentences(ranked: readonly ScoredSentence[], passages: readonly Passage[], options: ExtractiveOptions): ScoredSentence[] {
+  const quotable = ranked.filter((s) => s.coverage > 0 && s.coverage >= (options.minCoverage ?? 0.5));
+  const best = quotable[0];
+  if (!best) return [];
+  const max = options.maxSentences ?? 3;
+  const floor = best.score * (options.minShareOfBest ?? 0.6);
+  const seen = new Set<string>();
+  const chosen: ScoredSentence[] = [];
+  for (const s of quotable) {
+    if (chosen.length >= max || s.score < floor) break;
+    const key = sameTextKey(passages[s.passage]!.window.slice(s.start, s.end));
+    if (seen.has(key)) continue;
+    seen.add(key);
+    chosen.push(s);
+  }
+  return chosen;
+}
+
+const rangeOf = ({ start, end }: TextRange): TextRange => ({ start, end });
+const byStart = (a: TextRange, b: TextRange) => a.start - b.start;
+
+/** "Not found": every passage as a closest passage, its best partial match marked, nothing quoted. */
+function notFound(question: string, passages: readonly Passage[], ranked: readonly ScoredSentence[]): Answer {
+  const citations = passages.map((passage, i): Citation => {
+    const best = ranked.find((s) => s.passage === i && s.coverage > 0);
+    return { n: i + 1, passage, quotes: [], marks: best ? [rangeOf(best)] : [] };
+  });
+  return { question, found: false, segments: [], citations };
+}
+
+/**
+ * The answer used until the LLM stage exists: the best sentences across all retrieved passages, in order
+ * of relevance, each cited [n]. Citations are numbered in order of first use and carry the exact quoted
+ * ranges; a passage two quotes come from has one number. A sentence can be quoted only if it contains at
+ * least half (`minCoverage`) of the question's content terms; when none does, the answer is not found and
+ * its citations are the closest passages, which it does not cite.
+ *
+ * Quotable sentences are ranked by the IDF-weighted share of the question's content terms they contain,
+ * plus a small bonus inside the chunk the index hit.
+ *
+ * @example
+ * buildExtractiveAnswer('When is the rent due?', passages)
+ * // → { found: true, segments: [{ text: 'Rent is due on the first day of each month.', cite: 1 }], … }
  */
 export function buildExtractiveAnswer(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): Answer {
-  const queryTerms = new Set(termsOf(question));
+  const passageTerms = passages.map((p) => new Set(termsOf(p.window)));
+  const ranked = scoreSentences(passages, weightsOf(contentTermsOf(question), passageTerms, options.stats));
+  const chosen = chooseSentences(ranked, passages, options);
+  if (chosen.length === 0) return notFound(question, passages, ranked);
+  const numberOf = new Map<number, number>();
   const citations: Citation[] = [];
-  const segments: AnswerSegment[] = [];
-  passages.forEach((passage, i) => {
-    const n = i + 1;
-    const ranked = scoreSentences(passage, queryTerms)
-      .filter((s) => s.score > 0)
-      .sort((a, b) => b.score - a.score || a.start - b.start);
-    const fallback = { start: passage.hitStart, end: Math.min(passage.hitEnd, passage.hitStart + 300), score: 0 };
-    const best = ranked.length ? ranked.slice(0, options.marksPerPassage ?? 2) : [fallback];
-    const marks = best.map(({ start, end }) => ({ start, end })).sort((a, b) => a.start - b.start);
-    citations.push({ n, passage, marks });
-    const top = best[0]!;
-    segments.push({ text: passage.window.slice(top.start, top.end), cite: n });
+  const segments: AnswerSegment[] = chosen.map((s) => {
+    let n = numberOf.get(s.passage);
+    if (n === undefined) {
+      n = citations.length + 1;
+      numberOf.set(s.passage, n);
+      citations.push({ n, passage: passages[s.passage]!, quotes: [], marks: [] });
+    }
+    citations[n - 1]!.quotes.push(rangeOf(s));
+    return { text: passages[s.passage]!.window.slice(s.start, s.end), cite: n };
   });
-  return { question, segments, citations };
+  for (const c of citations) {
+    c.quotes.sort(byStart);
+    c.marks = c.quotes.map(rangeOf);
+  }
+  return { question, found: true, segments, citations };
 }
