@@ -1,18 +1,25 @@
 /**
- * Evaluation CLI: `npm run eval -- --data <BEIR dir> [--split test] [--json]`.
+ * Evaluation CLI: `npm run eval -- --data <BEIR dir> [--split test] [--unanswerable <queries.jsonl>] [--json]`.
  * Uses the app's own ingest, index, retrieval and answer code with default settings. When the collection
- * has SciFact's `claims_dev.jsonl`, it also checks that answers cite the documents each claim comes from.
+ * has SciFact's `claims_dev.jsonl`, it also checks that answers cite the documents each claim comes from
+ * and quote its rationale sentences. `--unanswerable` asks another collection's questions (any BEIR-style
+ * `queries.jsonl`) and counts how often the answer is "Not found in your documents.".
  */
 import { parseArgs } from 'node:util';
-import { loadBeir, loadClaims } from '../src/eval/beir.ts';
-import { evaluateAnswers } from '../src/eval/evaluate-answers.ts';
+import { loadBeir, loadClaims, loadQueryTexts } from '../src/eval/beir.ts';
+import { evaluateAnswers, evaluateNotFound } from '../src/eval/evaluate-answers.ts';
 import { evaluateRetrieval, indexCollection } from '../src/eval/evaluate.ts';
 
 const { values } = parseArgs({
-  options: { data: { type: 'string' }, split: { type: 'string', default: 'test' }, json: { type: 'boolean', default: false } },
+  options: {
+    data: { type: 'string' },
+    split: { type: 'string', default: 'test' },
+    unanswerable: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
 });
 if (!values.data) {
-  console.error('usage: npm run eval -- --data <dir in BEIR layout> [--split test] [--json]');
+  console.error('usage: npm run eval -- --data <dir in BEIR layout> [--split test] [--unanswerable <queries.jsonl>] [--json]');
   process.exit(2);
 }
 const collection = await loadBeir(values.data, values.split);
@@ -26,9 +33,27 @@ console.log(`MRR@10       ${report['mrr@10'].toFixed(4)}`);
 console.log(`index time   ${report.index_ms} ms`);
 console.log(`query p50    ${report.query_p50_ms} ms`);
 const claims = await loadClaims(values.data);
-const answers = claims && (await evaluateAnswers(indexed, claims));
+const answers = claims && (await evaluateAnswers(indexed, claims, collection.corpus));
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 if (answers) {
-  console.log(`answers      ${answers.claims} claims: [1] cites a right document ${(answers['cite@1'] * 100).toFixed(1)} %, `
-    + `any of 5 citations ${(answers['cite_any@5'] * 100).toFixed(1)} %, citation precision ${(answers.cite_precision * 100).toFixed(1)} %`);
+  console.log(`answers      ${answers.claims} claims: answered ${pct(answers.answered_rate)} (${answers.sentences_per_answer} sentences each), `
+    + `[1] cites a right document ${pct(answers['cite@1'])} (${pct(answers['cite@1_answered'])} of answers), any citation ${pct(answers.cite_any)}, citation precision ${pct(answers.cite_precision)}`);
+  console.log(`evidence     ${pct(answers.evidence_sentence_rate)} of quoted sentences are rationale sentences (${answers.evidence_claims} answered claims with rationales)`);
 }
-if (values.json) console.log(JSON.stringify({ ...report, ...(answers ? { answer_claims: answers.claims, 'answer_cite@1': answers['cite@1'], 'answer_cite_any@5': answers['cite_any@5'], answer_cite_precision: answers.cite_precision } : {}) }));
+const unanswerable = values.unanswerable ? await evaluateNotFound(indexed, await loadQueryTexts(values.unanswerable)) : undefined;
+if (unanswerable) console.log(`not found    ${pct(unanswerable.not_found_rate)} of ${unanswerable.questions} questions from ${values.unanswerable}`);
+if (values.json) {
+  const answerFigures = answers && {
+    answer_claims: answers.claims,
+    answered_rate: answers.answered_rate,
+    'answer_cite@1': answers['cite@1'],
+    'answer_cite@1_answered': answers['cite@1_answered'],
+    answer_cite_any: answers.cite_any,
+    answer_cite_precision: answers.cite_precision,
+    sentences_per_answer: answers.sentences_per_answer,
+    evidence_claims: answers.evidence_claims,
+    evidence_sentence_rate: answers.evidence_sentence_rate,
+  };
+  const notFoundFigures = unanswerable && { unanswerable_questions: unanswerable.questions, not_found_rate: unanswerable.not_found_rate };
+  console.log(JSON.stringify({ ...report, ...answerFigures, ...notFoundFigures }));
+}

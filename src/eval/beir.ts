@@ -49,17 +49,51 @@ export function beirDocToMarkdown(doc: BeirDoc): string {
   return doc.title ? `# ${doc.title}\n\n${doc.text}\n` : `${doc.text}\n`;
 }
 
+/** A claim with the documents that support or contradict it (SciFact `claims_dev.jsonl`). */
+export interface Claim {
+  id: string;
+  claim: string;
+  citedDocIds: string[];
+  /** Rationale sentences: BEIR document id → indexes into that abstract's sentences. */
+  evidence: Map<string, number[]>;
+}
+
+interface ClaimRecord {
+  id: number | string;
+  claim: string;
+  cited_doc_ids?: Array<number | string>;
+  /** `{ docId: { label, sentences: [[i, j], [k]] } }` (a list of such objects in some releases). */
+  evidence?: Record<string, { sentences?: number[][] } | Array<{ sentences?: number[] }>>;
+}
+
+function evidenceOf(record: ClaimRecord): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const [docId, value] of Object.entries(record.evidence ?? {})) {
+    const sets = Array.isArray(value) ? value.map((v) => v.sentences ?? []) : (value.sentences ?? []);
+    out.set(String(docId), [...new Set(sets.flat())].sort((a, b) => a - b));
+  }
+  return out;
+}
+
 /** SciFact's `claims_dev.jsonl` (claims with the documents they cite), when the collection has one. */
-export async function loadClaims(dir: string): Promise<Array<{ id: string; claim: string; citedDocIds: string[] }> | undefined> {
+export async function loadClaims(dir: string): Promise<Claim[] | undefined> {
   let text: string;
   try {
     text = await readFile(join(dir, 'claims_dev.jsonl'), 'utf8');
   } catch {
     return undefined;
   }
-  return parseJsonl<{ id: number | string; claim: string; cited_doc_ids?: Array<number | string> }>(text).map((c) => ({
+  return parseJsonl<ClaimRecord>(text).map((c) => ({
     id: String(c.id),
     claim: c.claim,
     citedDocIds: (c.cited_doc_ids ?? []).map(String),
+    evidence: evidenceOf(c),
   }));
+}
+
+/** The question texts of any BEIR-style `queries.jsonl` (`{ "_id", "text" }` a line). */
+export async function loadQueryTexts(path: string): Promise<string[]> {
+  return parseJsonl<{ text?: string }>(await readFile(path, 'utf8'))
+    .map((q) => q.text ?? '')
+    .filter((t) => t.trim());
 }
