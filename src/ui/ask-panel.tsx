@@ -55,8 +55,8 @@ export function AskPanel() {
         </p>
       )}
       <section aria-label="Answer" class="answer" aria-live="polite" aria-busy={asking.value} data-seq={answerSeq.value}>
-        {a && a.citations.length === 0 && <p>No passage in your documents matches this question. Try other words, or add documents.</p>}
-        {a && a.citations.length > 0 && (
+        {a && !a.found && <p>Not found in your documents.</p>}
+        {a?.found && (
           <p>
             {a.segments.map((s, i) => (
               <span key={i}>
@@ -79,7 +79,8 @@ export function AskPanel() {
       </section>
       {a && a.citations.length > 0 && (
         <>
-          <h2>Sources</h2>
+          {/* Not found: the passages retrieval found closest, which the answer does not cite. */}
+          <h2>{a.found ? 'Sources' : 'Closest passages'}</h2>
           <ol aria-label="Sources" class="sources">
             {a.citations.map((c) => (
               <li key={c.n} id={`source-${c.n}`}>

@@ -40,6 +40,18 @@ describe('drop a folder, ask, follow a citation, reload', () => {
     await dialog.waitFor({ state: 'hidden' });
   });
 
+  it('says "Not found in your documents." for a question the documents do not answer, and lists the closest passages', async () => {
+    expect(await askQuestion(app.page, 'What is the penalty for breaking the lease early?')).toBe('Not found in your documents.');
+    const answer = app.page.getByRole('region', { name: 'Answer' });
+    await expect(answer.getByRole('link').count()).resolves.toBe(0);
+    await expect(app.page.getByRole('heading', { name: 'Closest passages' }).isVisible()).resolves.toBe(true);
+    await expect(app.page.getByRole('heading', { name: 'Sources', exact: true }).count()).resolves.toBe(0);
+    await expect(app.page.getByRole('list', { name: 'Sources' }).textContent()).resolves.toContain('contracts/lease.pdf');
+    // A question it can answer brings the Sources heading back.
+    expect(await askQuestion(app.page, 'When is the security deposit returned?')).toContain('within fourteen days');
+    await expect(app.page.getByRole('heading', { name: 'Sources', exact: true }).isVisible()).resolves.toBe(true);
+  });
+
   it('keeps the library after a reload and answers without re-indexing', async () => {
     await app.page.reload();
     await waitForIndexed(app.page, 5);
