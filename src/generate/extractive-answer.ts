@@ -30,6 +30,16 @@ export interface ExtractiveOptions {
   stats?: TermStatistics;
 }
 
+const TERMINAL = /^\p{Sentence_Terminal}$/u;
+const CLOSING = /^[\p{Pe}\p{Pf}"']$/u;
+
+/** Whether the text ends with a sentence terminator, maybe followed by closing quotes or brackets. */
+function endsSentence(text: string): boolean {
+  let i = text.length - 1;
+  while (i >= 0 && CLOSING.test(text[i]!)) i--;
+  return i >= 0 && TERMINAL.test(text[i]!);
+}
+
 /** Bonus for a sentence inside the chunk the index hit (the passage is the rest of its parent window). */
 const HIT_BONUS = 0.1;
 
@@ -53,6 +63,11 @@ interface ScoredSentence {
   coverage: number;
   /** Share of their IDF weight, plus the bonus inside the hit chunk: what ranks sentences. */
   score: number;
+  /**
+   * Whether it is a sentence that can answer: it ends like a sentence or says something besides the
+   * question's own terms (a heading such as "Security deposit" does neither).
+   */
+  answers: boolean;
 }
 
 /** The question's content terms: its index terms without question words (all of them if nothing else is left). */
@@ -73,12 +88,13 @@ function weightsOf(terms: readonly string[], passageTerms: ReadonlyArray<Readonl
   return new Map(terms.map((t) => [t, Math.log(1 + (n - df(t) + 0.5) / (df(t) + 0.5))]));
 }
 
-function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>): ScoredSentence[] {
+function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>, questionTerms: ReadonlySet<string>): ScoredSentence[] {
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const out: ScoredSentence[] = [];
   passages.forEach((p, passage) => {
     for (const { start, end } of splitSentences(p.window)) {
-      const terms = new Set(termsOf(p.window.slice(start, end)));
+      const text = p.window.slice(start, end);
+      const terms = new Set(termsOf(text));
       let matched = 0;
       let weight = 0;
       for (const [t, w] of weights) {
@@ -88,7 +104,8 @@ function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<strin
       }
       const inHit = end > p.hitStart && start < p.hitEnd;
       const score = total > 0 ? weight / total + (matched && inHit ? HIT_BONUS : 0) : 0;
-      out.push({ passage, start, end, coverage: weights.size ? matched / weights.size : 0, score });
+      const answers = endsSentence(text) || [...terms].some((t) => !questionTerms.has(t));
+      out.push({ passage, start, end, coverage: weights.size ? matched / weights.size : 0, score, answers });
     }
   });
   // Best first; ties go to the better-ranked passage, then to the earlier sentence.
@@ -101,11 +118,12 @@ function sameTextKey(text: string): string {
 }
 
 /**
- * The sentences to quote, from any passage: those that clear the relevance rule (`minCoverage`), best
- * first, at most `maxSentences`, each scoring at least `minShareOfBest` of the best, never the same text twice.
+ * The sentences to quote, from any passage: those that clear the relevance rule (`minCoverage`) and are
+ * not a heading that only repeats the question, best first, at most `maxSentences`, each scoring at least
+ * `minShareOfBest` of the best, never the same text twice.
  */
 function chooseSentences(ranked: readonly ScoredSentence[], passages: readonly Passage[], options: ExtractiveOptions): ScoredSentence[] {
-  const quotable = ranked.filter((s) => s.coverage > 0 && s.coverage >= (options.minCoverage ?? 0.5));
+  const quotable = ranked.filter((s) => s.answers && s.coverage > 0 && s.coverage >= (options.minCoverage ?? 0.5));
   const best = quotable[0];
   if (!best) return [];
   const max = options.maxSentences ?? 3;
@@ -138,8 +156,9 @@ function notFound(question: string, passages: readonly Passage[], ranked: readon
  * The answer used until the LLM stage exists: the best sentences across all retrieved passages, in order
  * of relevance, each cited [n]. Citations are numbered in order of first use and carry the exact quoted
  * ranges; a passage two quotes come from has one number. A sentence can be quoted only if it contains at
- * least half (`minCoverage`) of the question's content terms; when none does, the answer is not found and
- * its citations are the closest passages, which it does not cite.
+ * least half (`minCoverage`) of the question's content terms, and is not a heading or label that only
+ * repeats the question's words; when none can, the answer is not found and its citations are the closest
+ * passages, which it does not cite.
  *
  * Quotable sentences are ranked by the IDF-weighted share of the question's content terms they contain,
  * plus a small bonus inside the chunk the index hit.
@@ -150,7 +169,7 @@ function notFound(question: string, passages: readonly Passage[], ranked: readon
  */
 export function buildExtractiveAnswer(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): Answer {
   const passageTerms = passages.map((p) => new Set(termsOf(p.window)));
-  const ranked = scoreSentences(passages, weightsOf(contentTermsOf(question), passageTerms, options.stats));
+  const ranked = scoreSentences(passages, weightsOf(contentTermsOf(question), passageTerms, options.stats), new Set(termsOf(question)));
   const chosen = chooseSentences(ranked, passages, options);
   if (chosen.length === 0) return notFound(question, passages, ranked);
   const numberOf = new Map<number, number>();

@@ -61,7 +61,8 @@ export function AskPanel() {
             {a.segments.map((s, i) => (
               <span key={i}>
                 <bdi>{s.text}</bdi>{' '}
-                {s.cite !== undefined && (
+                {/* Consecutive quotes from one passage share one [n], after the last of them. */}
+                {s.cite !== undefined && a.segments[i + 1]?.cite !== s.cite && (
                   <a
                     href={`#source-${s.cite}`}
                     onClick={(e) => {

@@ -29,6 +29,8 @@ describe('drop a folder, ask, follow a citation, reload', () => {
     const answer = app.page.getByRole('region', { name: 'Answer' });
     await answer.getByRole('link', { name: '[1]' }).waitFor();
     await expect(answer.textContent()).resolves.toContain('within fourteen days');
+    // The page's heading "Security deposit" only repeats the question: it is not quoted.
+    await expect(answer.locator('bdi').allTextContents()).resolves.not.toContain('Security deposit');
     const firstSource = app.page.getByRole('list', { name: 'Sources' }).getByRole('listitem').first();
     await expect(firstSource.textContent()).resolves.toContain('contracts/lease.pdf, page 2');
     await answer.getByRole('link', { name: '[1]' }).click();

@@ -120,6 +120,13 @@ describe('buildExtractiveAnswer', () => {
     expect(buildExtractiveAnswer('When does the café open?', [passage(window, window)]).found).toBe(true);
   });
 
+  it('does not quote a heading or line that only repeats the question', () => {
+    const window = 'Security deposit\nThe landlord returns the security deposit within fourteen days.';
+    const answer = buildExtractiveAnswer('When is the security deposit returned?', [passage(window, window, 'lease.pdf', 'page 2')]);
+    expect(answer.segments.map((s) => s.text)).toEqual(['The landlord returns the security deposit within fourteen days.']);
+    expect(buildExtractiveAnswer('security deposit', [passage('Security deposit', 'Security deposit')]).found).toBe(false);
+  });
+
   it('weighs rare question terms more, with collection statistics when given', () => {
     const window = 'The tenant pays the rent. The tenant keeps a cat.';
     const ps = [passage(window, window)];
