@@ -9,6 +9,7 @@ import { prepareDocument } from '../src/ingest/prepare-document.ts';
 import { LexicalIndex } from '../src/index/lexical-index.ts';
 import { CorpusGenerator, loadSciFact, totalBytes, type BenchDoc, type QuerySet } from './corpus.ts';
 import { gc, heapUsed, progress, scifactDir, type Figures } from './util.ts';
+import { headerTitleOf } from '../src/core/doc-title.ts';
 
 /** The sets the figures are named after. */
 export type SetName = '5k' | 'scifact' | '100k';
@@ -58,7 +59,7 @@ export async function pipelineBuild(docs: readonly BenchDoc[]): Promise<Pipeline
   let p0 = performance.now();
   for await (const prepared of prepareAhead(docs, (d) => prepareDocument({ name: d.name, folder: '', bytes: d.bytes, addedAt: 0 }))) {
     const p1 = performance.now();
-    index.add(prepared.chunks.map((c) => ({ chunkId: c.id, docId: prepared.doc.id, text: c.text, title: prepared.doc.title })));
+    index.add(prepared.chunks.map((c) => ({ chunkId: c.id, docId: prepared.doc.id, text: c.text, title: headerTitleOf(prepared.doc) })));
     const p2 = performance.now();
     addMs += p2 - p1;
     prepareMs += p1 - p0;

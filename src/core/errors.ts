@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'corrupt-file'
   | 'password-protected'
   | 'no-text-layer'
+  | 'no-readable-text'
   | 'invalid-encoding'
   | 'storage-full'
   | 'already-in-library'

@@ -1,5 +1,6 @@
 import type { ChunkId, DocId, QueueId } from './ids.ts';
 import type { SerializedError } from './errors.ts';
+import type { PageRanges } from './page-ranges.ts';
 
 export type DocType = 'pdf' | 'docx' | 'html' | 'markdown' | 'text';
 
@@ -18,11 +19,23 @@ export interface Block {
   text: string;
 }
 
+/**
+ * Where a document's title comes from: the file's metadata (PDF Title, HTML `<title>`, DOCX `dc:title`),
+ * its first top-level heading (or a plain-text first line that reads as one), or the file name when
+ * neither is a plausible title. Only a real title (metadata, heading) is indexed as the chunks' header.
+ */
+export type TitleSource = 'metadata' | 'heading' | 'file-name';
+
 /** What a parser produces; cleaned by `ingest/clean` before chunking. */
 export interface ParsedDoc {
+  /** A plausible title (`ingest/title.ts`), or none: `parseFile` then uses the file name. */
   title?: string;
+  /** Where `title` came from; a parser that sets a title without it means 'heading'. */
+  titleSource?: TitleSource;
   pages?: number;
   blocks: Block[];
+  /** PDF pages whose text is symbol garbage (`ingest/readable.ts`): left out of `blocks`. */
+  unreadablePages?: PageRanges;
 }
 
 /** Where a chunk sits; a chunk shared by several files has several. */
@@ -54,7 +67,12 @@ export interface DocRecord {
   type: DocType;
   size: number;
   pages?: number;
+  /** The title shown; the file name when the file has no plausible one (`titleSource` 'file-name'). */
   title: string;
+  /** Absent in documents stored before titles were checked. */
+  titleSource?: TitleSource;
+  /** Pages left out of the index because their text is unreadable (a font-encoding problem). */
+  unreadablePages?: PageRanges;
   addedAt: number;
   tags: string[];
   chunkCount: number;
@@ -118,6 +136,8 @@ export interface LibraryItem {
   pages?: number;
   size?: number;
   title?: string;
+  /** Pages not searchable because their text is unreadable. */
+  unreadablePages?: PageRanges;
   addedAt?: number;
   error?: SerializedError;
   /** A failed file whose contents are kept, so Try again can read it again. */

@@ -5,6 +5,7 @@ import { DEFAULT_LEXICAL_OPTIONS, LexicalIndex, type LexicalOptions } from '../i
 import { beirDocToMarkdown, type BeirCollection, type BeirDoc } from './beir.ts';
 import { MemorySource } from './memory-source.ts';
 import { bestPerDocument, mrrAt, ndcgAt, percentile, recallAt } from './metrics.ts';
+import { headerTitleOf } from '../core/doc-title.ts';
 
 export interface EvalReport {
   'ndcg@10': number;
@@ -57,7 +58,7 @@ export async function indexCollection(collection: BeirCollection, settings: Eval
   const records = collection.corpus.filter((r) => !isEmptyRecord(r));
   for await (const { record, prepared } of prepareAhead(records, prepare)) {
     beirIdOf.set(prepared.doc.id, record.id);
-    index.add(prepared.chunks.map((c) => ({ chunkId: c.id, docId: prepared.doc.id, text: c.text, title: prepared.doc.title })));
+    index.add(prepared.chunks.map((c) => ({ chunkId: c.id, docId: prepared.doc.id, text: c.text, title: headerTitleOf(prepared.doc) })));
     source.add(prepared);
   }
   return { index, source, beirIdOf, indexMs: performance.now() - t0, skipped: collection.corpus.length - records.length };

@@ -5,6 +5,7 @@ import type { ParsedDoc } from '../core/types.ts';
 import { DOCX_STYLE_MAP, headingsByOutline, readOutlineLevels } from './docx-styles.ts';
 import { htmlToParsed } from './parse-html.ts';
 import { checkDocxSize, type ReadLimits } from './read-limits.ts';
+import { plausibleTitle } from './title.ts';
 
 const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
@@ -52,7 +53,7 @@ async function coreTitle(zip: JSZip | undefined): Promise<string | undefined> {
     const title = raw?.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]!).trim();
     return title || undefined;
   } catch (err) {
-    // The title is optional: the first heading or the file name stands in.
+    // The title is optional: the first top-level heading or the file name stands in.
     console.warn('Word title property unreadable', err);
     return undefined;
   }
@@ -70,8 +71,9 @@ async function openZip(buffer: ArrayBuffer): Promise<JSZip | undefined> {
 /**
  * Word files: mammoth turns the document into semantic HTML, then the HTML parser. Headings ("Heading 1"…,
  * Title, and styles with an outline level) become sections, tables rows, and each footnote or endnote
- * moves to the end of the section that references it. The title is the document's title property, else
- * its first heading.
+ * moves to the end of the section that references it. The title is the document's title property when
+ * plausible (`ingest/title.ts`: Word fills it with "Document1", a template's name…), else its first
+ * top-level heading (Title or Heading 1).
  */
 export async function parseDocx(bytes: Uint8Array, name: string, limits: ReadLimits): Promise<ParsedDoc> {
   checkNotOle(bytes, name);
@@ -93,7 +95,8 @@ export async function parseDocx(bytes: Uint8Array, name: string, limits: ReadLim
   } catch (err) {
     throw new DocQaError('corrupt-file', `${name}: this Word file could not be read; it may be damaged. Open it in Word, save it again, and add it again`, { cause: err });
   }
-  const parsed = htmlToParsed(html, { isNote: (id) => NOTE_ID.test(id) });
+  const parsed = htmlToParsed(html, { isNote: (id) => NOTE_ID.test(id), fileName: name });
   // Word's own title property wins over the first heading.
-  return { ...parsed, title: (await coreTitle(zip)) ?? parsed.title };
+  const meta = plausibleTitle(await coreTitle(zip), name);
+  return meta ? { ...parsed, title: meta, titleSource: 'metadata' } : parsed;
 }

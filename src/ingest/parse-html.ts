@@ -2,6 +2,7 @@ import { Parser } from 'htmlparser2';
 import type { Block, ParsedDoc } from '../core/types.ts';
 import { normalizeText } from './clean.ts';
 import { decodeText } from './parse-text.ts';
+import { plausibleTitle } from './title.ts';
 
 /** Elements whose content is never text a person reads. Nothing is executed: this is a tokenizer. */
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'canvas', 'head']);
@@ -47,6 +48,8 @@ export interface HtmlOptions {
    * Default: none.
    */
   isNote?: (id: string) => boolean;
+  /** The file's name: a `<title>` or heading that only repeats it is not a title. Default "". */
+  fileName?: string;
 }
 
 interface AnchorMark {
@@ -101,7 +104,8 @@ class HtmlWalker {
   private preDepth = 0;
   private titleParts: string[] = [];
   private inTitle = false;
-  firstHeading: string | undefined;
+  /** The first `h1`'s text: the title when `<title>` is missing or not plausible. */
+  firstTopHeading: string | undefined;
   private readonly noteRefs = new Map<string, { block: number; label: string }>();
   private readonly notes: { block: number; text: string }[] = [];
   /** The sink a permalink was just dropped from, with the space before it: "Run ¶ it" → "Run it", "Run ¶." → "Run.". */
@@ -233,7 +237,7 @@ class HtmlWalker {
     if (text) {
       this.path.length = this.headingLevel - 1;
       this.path[this.headingLevel - 1] = text;
-      this.firstHeading ??= text;
+      if (this.headingLevel === 1) this.firstTopHeading ??= text;
     }
     this.headingLevel = 0;
   }
@@ -315,7 +319,7 @@ class HtmlWalker {
   }
 }
 
-function walk(html: string, options: Required<HtmlOptions>): { blocks: Block[]; title: string; firstHeading?: string } {
+function walk(html: string, options: Required<HtmlOptions>): { blocks: Block[]; title: string; firstTopHeading?: string } {
   const walker = new HtmlWalker(options);
   const parser = new Parser(
     {
@@ -328,7 +332,7 @@ function walk(html: string, options: Required<HtmlOptions>): { blocks: Block[]; 
   parser.write(html);
   parser.end();
   walker.finish();
-  return { blocks: walker.blocks, title: walker.title, firstHeading: walker.firstHeading };
+  return { blocks: walker.blocks, title: walker.title, firstTopHeading: walker.firstTopHeading };
 }
 
 /**
@@ -340,13 +344,16 @@ function walk(html: string, options: Required<HtmlOptions>): { blocks: Block[]; 
  *   // → [{ label: 'Rent', section: 'Rent', text: 'The rent is due.' }]
  */
 export function htmlToParsed(html: string, options: HtmlOptions = {}): ParsedDoc {
-  const opts = { dropChrome: true, isNote: () => false, ...options };
+  const opts = { dropChrome: true, isNote: () => false, fileName: '', ...options };
   let result = walk(html, opts);
   if (opts.dropChrome && !result.blocks.length) result = walk(html, { ...opts, dropChrome: false });
-  const title = result.title || result.firstHeading;
-  return { title: title || undefined, blocks: result.blocks };
+  const meta = plausibleTitle(result.title, opts.fileName);
+  if (meta) return { title: meta, titleSource: 'metadata', blocks: result.blocks };
+  const heading = plausibleTitle(result.firstTopHeading, opts.fileName);
+  return { ...(heading && { title: heading, titleSource: 'heading' as const }), blocks: result.blocks };
 }
 
+/** HTML: see {@link htmlToParsed}. The title is `<title>` when plausible (`ingest/title.ts`), else the first `h1`. */
 export function parseHtml(bytes: Uint8Array, name: string): ParsedDoc {
-  return htmlToParsed(decodeText(bytes, name));
+  return htmlToParsed(decodeText(bytes, name), { fileName: name });
 }

@@ -1,8 +1,11 @@
 import { DocQaError } from '../core/errors.ts';
+import { toPageRanges } from '../core/page-ranges.ts';
 import type { Block, ParsedDoc } from '../core/types.ts';
 import { linesToParagraphs, removeRunningLines } from './clean.ts';
 import { locatePdfAssets, type PdfAssets } from './pdf-assets.ts';
+import { isReadable } from './readable.ts';
 import { checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
+import { firstPlausibleTitle } from './title.ts';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjsPromise: Promise<PdfJs> | undefined;
@@ -64,6 +67,23 @@ function pageLines(items: TextItemLike[]): string[] {
   return out;
 }
 
+/**
+ * One block per page with text ("page 3"). A page whose text is symbol garbage ({@link isReadable}: its
+ * fonts do not map glyphs to characters) is left out and its number returned, so it is never searched
+ * or quoted.
+ */
+function pageBlocks(pages: string[][]): { blocks: Block[]; unreadable: number[] } {
+  const blocks: Block[] = [];
+  const unreadable: number[] = [];
+  pages.forEach((lines, i) => {
+    const text = linesToParagraphs(lines).join('\n\n');
+    if (!/\S/.test(text)) return;
+    if (isReadable(text)) blocks.push({ label: `page ${i + 1}`, page: i + 1, text });
+    else unreadable.push(i + 1);
+  });
+  return { blocks, unreadable };
+}
+
 export interface ParsePdfOptions {
   /**
    * Where pdf.js loads CMaps and standard font data from. Default: `locatePdfAssets()`, the app's own
@@ -77,7 +97,10 @@ export interface ParsePdfOptions {
 
 /**
  * PDF: one block per page ("page 3"), running headers and footers removed, hyphenated line breaks
- * re-joined. Password-protected files, files without a text layer, and damaged files get a clear error.
+ * re-joined, unreadable pages left out (`unreadablePages`). The title is the Title of the document
+ * information or XMP metadata when plausible (`ingest/title.ts`), never the first line: that is a
+ * running header, a journal name or a date as often as a title. Password-protected files, files without
+ * a text layer, files with no readable text, and damaged files get a clear error.
  */
 export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fraction: number) => void, options: ParsePdfOptions = {}): Promise<ParsedDoc> {
   const pdfjs = await loadPdfJs();
@@ -111,18 +134,25 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fr
       page.cleanup();
       onProgress?.(p / doc.numPages);
     }
-    const cleaned = removeRunningLines(pages);
-    const blocks: Block[] = [];
-    cleaned.forEach((lines, i) => {
-      const paragraphs = linesToParagraphs(lines);
-      if (paragraphs.length) blocks.push({ label: `page ${i + 1}`, page: i + 1, text: paragraphs.join('\n\n') });
-    });
-    if (!blocks.some((b) => /\S/.test(b.text))) {
+    const { blocks, unreadable } = pageBlocks(removeRunningLines(pages));
+    if (!blocks.length && unreadable.length) {
+      throw new DocQaError(
+        'no-readable-text',
+        `${name}: no readable text: the PDF's fonts do not map to characters, so its text comes out as symbols. Add the original document (Word, HTML or text) or a PDF made by another program; OCR is not supported`,
+      );
+    }
+    if (!blocks.length) {
       throw new DocQaError('no-text-layer', `${name}: no text layer: OCR is not supported (this looks like a scanned PDF)`);
     }
-    const info = (await doc.getMetadata().catch(() => undefined))?.info as { Title?: unknown } | undefined;
-    const metaTitle = typeof info?.Title === 'string' ? info.Title.trim() : '';
-    return { title: metaTitle || blocks[0]?.text.split('\n')[0]?.slice(0, 120), pages: doc.numPages, blocks };
+    const meta = await doc.getMetadata().catch(() => undefined);
+    const info = meta?.info as { Title?: unknown } | undefined;
+    const title = firstPlausibleTitle([typeof info?.Title === 'string' ? info.Title : undefined, meta?.metadata?.get('dc:title') ?? undefined], name);
+    return {
+      ...(title && { title, titleSource: 'metadata' as const }),
+      pages: doc.numPages,
+      blocks,
+      ...(unreadable.length && { unreadablePages: toPageRanges(unreadable) }),
+    };
   } finally {
     await doc.destroy();
   }

@@ -2,6 +2,7 @@ import { DocQaError } from '../core/errors.ts';
 import type { Block, ParsedDoc } from '../core/types.ts';
 import { normalizeText, runningLineIndexes, textToParagraphs } from './clean.ts';
 import { indentOf, textHeading } from './text-headings.ts';
+import { titleOfFirstLine } from './title.ts';
 
 /** Plain-text sections are cut into blocks of about this many characters, labelled by line numbers. */
 const TEXT_BLOCK_CHARS = 20_000;
@@ -104,7 +105,8 @@ function paragraphsOf({ lines, glue, breaks }: ReturnType<typeof removePageFurni
  * Plain text: paragraphs at blank lines, page breaks (form feeds) and their running headers and
  * footers removed. Numbered and capitalised headings ({@link textHeading}) start sections: a block is
  * labelled "4.6.1. New Session Ticket Message (lines 5301–5366)" (its `section` is the heading), or
- * "lines a–b" before the first heading. A block holds about `TEXT_BLOCK_CHARS` at most.
+ * "lines a–b" before the first heading. A block holds about `TEXT_BLOCK_CHARS` at most. The title is a
+ * first line that reads as one ({@link textTitle}), else none (the file name stands in).
  */
 export function parseText(bytes: Uint8Array, name: string, onProgress?: (fraction: number) => void): ParsedDoc {
   const paragraphs = paragraphsOf(removePageFurniture(decodeText(bytes, name).split(/\r\n?|\n/)));
@@ -141,5 +143,16 @@ export function parseText(bytes: Uint8Array, name: string, onProgress?: (fractio
     if (size >= TEXT_BLOCK_CHARS) flush();
   }
   flush();
-  return { title: blocks[0]?.text.split('\n')[0]?.slice(0, 120), blocks };
+  const title = textTitle(paragraphs, name);
+  return { ...(title && { title: normalizeText(title), titleSource: 'heading' as const }), blocks };
+}
+
+/**
+ * A title line: the first paragraph when it is one line, followed by more text, and reads as a title
+ * ({@link titleOfFirstLine}). Otherwise none, and the file name stands in: an RFC's first paragraph is
+ * its header block, a note's first line is often its first sentence.
+ */
+function textTitle(paragraphs: readonly Paragraph[], name: string): string | undefined {
+  const first = paragraphs[0];
+  return first && first.lines.length === 1 && paragraphs.length > 1 ? titleOfFirstLine(first.lines[0]!, name) : undefined;
 }

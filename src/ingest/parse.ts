@@ -7,6 +7,7 @@ import { parseMarkdown } from './parse-markdown.ts';
 import { parsePdf } from './parse-pdf.ts';
 import { parseText } from './parse-text.ts';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
+import { plausibleTitle } from './title.ts';
 
 export interface ParseOptions {
   /** Receives the fraction parsed (0–1) where the parser knows it. */
@@ -15,7 +16,11 @@ export interface ParseOptions {
   limits?: ReadLimits;
 }
 
-/** Parses a file's bytes by type. */
+/**
+ * Parses a file's bytes by type. The result always has a title and its source: the parser's when it is
+ * plausible (`ingest/title.ts`; Markdown's first heading is checked here), else the file name with
+ * `titleSource` 'file-name'.
+ */
 export async function parseFile(bytes: Uint8Array, name: string, options: ParseOptions = {}): Promise<{ type: DocType; parsed: ParsedDoc }> {
   const { onProgress, limits = DEFAULT_READ_LIMITS } = options;
   const type = detectType(name);
@@ -42,5 +47,6 @@ export async function parseFile(bytes: Uint8Array, name: string, options: ParseO
   if (!parsed.blocks.some((b) => /\S/.test(b.text))) {
     throw new DocQaError('empty-file', `${name}: no text found in this file`);
   }
-  return { type, parsed };
+  const title = plausibleTitle(parsed.title, name);
+  return { type, parsed: { ...parsed, ...(title ? { title, titleSource: parsed.titleSource ?? 'heading' } : { title: name, titleSource: 'file-name' }) } };
 }

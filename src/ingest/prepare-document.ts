@@ -65,7 +65,6 @@ export async function prepareDocument(
   const ids = await hashChunks(texts, (done) => onProgress?.(0.8 + (0.15 * done) / texts.length));
   const docId = await docIdPromise;
   const chunks: PreparedChunk[] = spans.map((span, i) => ({ id: ids[i]!, text: texts[i]!, location: { docId, ...span } }));
-  const title = parsed.title?.trim() || input.name;
   const doc: DocRecord = {
     id: docId,
     name: input.name,
@@ -74,7 +73,9 @@ export async function prepareDocument(
     type,
     size: input.bytes.byteLength,
     pages: parsed.pages,
-    title,
+    title: parsed.title ?? input.name,
+    titleSource: parsed.titleSource ?? 'file-name',
+    ...(parsed.unreadablePages && { unreadablePages: parsed.unreadablePages }),
     addedAt: input.addedAt,
     tags: input.tags ?? [],
     chunkCount: chunks.length,

@@ -474,6 +474,7 @@ export class Library {
       pages: d.pages,
       size: d.size,
       title: d.title,
+      unreadablePages: d.unreadablePages,
       addedAt: d.addedAt,
     }));
     for (const q of queue) {

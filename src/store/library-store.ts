@@ -1,6 +1,7 @@
 import type { ChunkId, DocId, QueueId } from '../core/ids.ts';
 import { asQueueId } from '../core/ids.ts';
 import { DocQaError, forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
+import { headerTitleOf } from '../core/doc-title.ts';
 import type { BlockRecord, ChunkLocation, ChunkRecord, DequeueOutcome, DocRecord, Manifest, QueueEntry } from '../core/types.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
 import type { IndexEntry } from '../index/search-index.ts';
@@ -35,8 +36,10 @@ export type DequeueResult = { outcome: Exclude<DequeueOutcome, 'deleted'> } | { 
 /** Failures worth keeping the file's bytes for, so Try again can read it again. */
 const RETRIABLE: ReadonlySet<string> = new Set(['read-limit', 'too-slow', 'interrupted', 'storage-full', 'internal']);
 
-function entriesFor(chunks: Iterable<{ id: ChunkId; text: string }>, docId: DocId, title: string): IndexEntry[] {
-  return [...chunks].map((c) => ({ chunkId: c.id, docId, text: c.text, title }));
+/** Index entries of a document's chunks, headed by its real title (never the file-name stand-in). */
+function entriesFor(chunks: Iterable<{ id: ChunkId; text: string }>, doc: DocRecord): IndexEntry[] {
+  const title = headerTitleOf(doc);
+  return [...chunks].map((c) => ({ chunkId: c.id, docId: doc.id, text: c.text, title }));
 }
 
 /**
@@ -303,7 +306,7 @@ export class LibraryStore {
     const [doc, manifest] = await Promise.all([tx.objectStore('documents').get(docId), tx.objectStore('manifests').get(docId)]);
     if (!doc || !manifest) return [];
     const chunks = await Promise.all([...new Set(manifest.chunkIds)].map((id) => tx.objectStore('chunks').get(id)));
-    return entriesFor(chunks.filter((c): c is ChunkRecord => !!c), docId, doc.title);
+    return entriesFor(chunks.filter((c): c is ChunkRecord => !!c), doc);
   }
 
   /**
@@ -349,7 +352,7 @@ export class LibraryStore {
     blocks.forEach((b, index) => writes.push(tx.objectStore('blocks').put({ ...b, docId: doc.id, index })));
     if (queueId) writes.push(tx.objectStore('queue').delete(queueId), tx.objectStore('entryStatus').delete(queueId));
     await settle(tx.done, writes);
-    const added = entriesFor([...byChunk].map(([id, v]) => ({ id, text: v.text })), doc.id, doc.title);
+    const added = entriesFor([...byChunk].map(([id, v]) => ({ id, text: v.text })), doc);
     return { added, removed };
   }
 
@@ -375,7 +378,7 @@ export class LibraryStore {
     for (const id of new Set(manifest.chunkIds)) {
       const chunk = await chunkStore.get(id);
       if (!chunk) continue;
-      removed.push({ chunkId: id, docId, text: chunk.text, title: doc.title });
+      removed.push({ chunkId: id, docId, text: chunk.text, title: headerTitleOf(doc) });
       const locations = chunk.locations.filter((l) => l.docId !== docId);
       if (locations.length) await chunkStore.put({ ...chunk, locations });
       else await chunkStore.delete(id);

@@ -1,11 +1,19 @@
 import { memo } from 'preact/compat';
 import type { DocId } from '../core/ids.ts';
+import { formatPageRanges } from '../core/page-ranges.ts';
 import type { LibraryItem } from '../core/types.ts';
 import { PrefixIsolated } from './isolate.tsx';
 import { deleteItem, dismissFailed, items, percents, retryItem, setTags } from './state.ts';
 
+/**
+ * "Indexed" for a document whose every page was read; "Indexed: pages 2–23, 40 unreadable (font
+ * encoding), not searchable" for a PDF whose fonts on those pages do not map to characters.
+ */
 function statusOf(item: LibraryItem, percent: number | undefined): string {
-  if (item.kind === 'document') return 'Indexed';
+  if (item.kind === 'document') {
+    const unreadable = item.unreadablePages?.length ? item.unreadablePages : undefined;
+    return unreadable ? `Indexed: ${formatPageRanges(unreadable)} unreadable (font encoding), not searchable` : 'Indexed';
+  }
   if (item.kind === 'failed') return item.error?.message ?? 'Failed';
   return percent === undefined ? 'Queued' : `Indexing ${percent}%`;
 }

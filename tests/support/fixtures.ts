@@ -112,6 +112,75 @@ export function makeJapanesePdf(lines: string[], title?: string): Uint8Array {
   );
 }
 
+/** How a page of {@link makeGarbledPdf} is written. */
+export interface GarbledPageSpec {
+  lines: string[];
+  /**
+   * Which garbage the page's text extracts as: its font's ToUnicode map sends every code to the
+   * private-use area (U+E000 + code); or, as a subset font whose glyphs are numbered in order of first
+   * use from 0x21, each distinct character (space included) becomes "!", "\"", "#"… in that order.
+   * Absent: readable text.
+   */
+  garbled?: 'private-use' | 'symbols';
+}
+
+/** A PDF literal string: backslashes and parentheses escaped. ASCII only. */
+const pdfLiteral = (s: string) => `(${s.replace(/[\\()]/g, (c) => `\\${c}`)})`;
+
+/**
+ * A PDF whose pages are readable (Helvetica, WinAnsi) or garbled: shown in a font whose ToUnicode CMap
+ * maps codes to the wrong characters, as a PDF does when its fonts do not map glyphs to text (a
+ * font-encoding problem). The glyphs a reader sees are fine; the text extracted is garbage. `title`
+ * is written to the document information as a literal string (ASCII) or, given as bytes, as a hex string.
+ */
+export function makeGarbledPdf(pages: GarbledPageSpec[], title?: string | Uint8Array): Uint8Array {
+  const cmap = (base: string) =>
+    [
+      '/CIDInit /ProcSet findresource begin', '12 dict begin', 'begincmap',
+      '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def',
+      '/CMapName /Garbled def', '/CMapType 2 def',
+      '1 begincodespacerange', '<00> <FF>', 'endcodespacerange',
+      '1 beginbfrange', `<00> <FF> <${base}>`, 'endbfrange',
+      'endcmap', 'CMapName currentdict /CMap defineresource pop', 'end', 'end',
+    ].join('\n');
+  const stream = (body: string) => `<< /Length ${body.length} >>\nstream\n${body}\nendstream`;
+  const byte = (n: number) => (n & 0xff).toString(16).padStart(2, '0');
+  const order = new Map<string, number>();
+  const codeOf = (c: string, kind: NonNullable<GarbledPageSpec['garbled']>) => {
+    if (kind === 'private-use') return c.charCodeAt(0);
+    if (!order.has(c)) order.set(c, 0x21 + order.size);
+    return order.get(c)!;
+  };
+  const hex = (s: string, kind: NonNullable<GarbledPageSpec['garbled']>) => [...s].map((c) => byte(codeOf(c, kind))).join('');
+  // 1 catalog, 2 pages, 3–5 fonts, 6–7 CMaps, then a page and its content per page, then the info.
+  const first = 8;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${pages.map((_, i) => `${first + 2 * i} 0 R`).join(' ')}] /Count ${pages.length} >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 7 0 R >>',
+    stream(cmap('E000')),
+    stream(cmap('0000')),
+  ];
+  const fonts = { 'private-use': 'F2', symbols: 'F3' } as const;
+  pages.forEach((spec, i) => {
+    const font = spec.garbled ? fonts[spec.garbled] : 'F1';
+    let y = 720;
+    const shown: string[] = [];
+    for (const line of spec.lines) {
+      if (line) shown.push(`1 0 0 1 72 ${y} Tm ${spec.garbled ? `<${hex(line, spec.garbled)}>` : pdfLiteral(line)} Tj`);
+      y -= line ? 14 : 28;
+    }
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R >> >> /Contents ${first + 2 * i + 1} 0 R >>`,
+      stream(['BT', `/${font} 11 Tf`, ...shown, 'ET'].join('\n')),
+    );
+  });
+  if (title !== undefined) objects.push(`<< /Title ${typeof title === 'string' ? pdfLiteral(title) : `<${[...title].map(byte).join('')}>`} >>`);
+  return writePdf(objects, `/Root 1 0 R${title !== undefined ? ` /Info ${objects.length} 0 R` : ''}`);
+}
+
 export interface DocxSection {
   heading: string;
   paragraphs: string[];

@@ -68,6 +68,18 @@ describe('LibraryStore.commitDocument', () => {
     expect(await store.indexEntriesOf(id)).toHaveLength(added.length);
   });
 
+  it('heads index entries with a real title only: a file without one is not headed by its file name', async () => {
+    const store = await freshStore();
+    const untitled = await prepare('notes.md', `The tenant pays the rent on the first day of each month.\n\n${SHARED}\n`);
+    expect(untitled.doc).toMatchObject({ title: 'notes.md', titleSource: 'file-name' });
+    const { added } = await store.commitDocument(untitled, undefined);
+    expect(added.map((e) => e.title)).toEqual(added.map(() => ''));
+    expect((await store.indexEntriesOf(untitled.doc.id)).every((e) => e.title === '')).toBe(true);
+    const titled = await prepare('lease.md', leaseMd);
+    expect((await store.commitDocument(titled, undefined)).added.every((e) => e.title === 'Lease')).toBe(true);
+    expect((await store.deleteDocument(titled.doc.id)).every((e) => e.title === 'Lease')).toBe(true);
+  });
+
   it('stores a chunk that two documents share once, with both locations', async () => {
     const store = await freshStore();
     const lease = await prepare('lease.md', leaseMd);

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { outlineLevels } from '../../src/ingest/docx-styles.ts';
 import { atxHeading } from '../../src/ingest/parse-markdown.ts';
 import { parseFile } from '../../src/ingest/parse.ts';
+import { prepareDocument } from '../../src/ingest/prepare-document.ts';
 import { parsePdf } from '../../src/ingest/parse-pdf.ts';
 import { locatePdfAssets } from '../../src/ingest/pdf-assets.ts';
-import { makeCorruptDocx, makeDocx, makeEncryptedDocx, makeStructuredDocx, makeJapanesePdf, makePasswordPdf, makePdf, makeScannedPdf, junkBytes, rfcLikeLines } from '../support/fixtures.ts';
+import { makeCorruptDocx, makeDocx, makeGarbledPdf, makeEncryptedDocx, makeStructuredDocx, makeJapanesePdf, makePasswordPdf, makePdf, makeScannedPdf, junkBytes, rfcLikeLines } from '../support/fixtures.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -43,7 +44,10 @@ describe('PDF', () => {
     // Without pdf.js's CMaps the fixture has no text at all: it really needs them.
     await expect(parsePdf(bytes, 'tokyo.pdf', undefined, { assets: null })).rejects.toMatchObject({ code: 'no-text-layer' });
     const { parsed } = await parseFile(bytes, 'tokyo.pdf');
-    expect(parsed.title).toBe('東京都の契約書');
+    // No Title in its metadata: the file name stands in, never the first line.
+    expect(parsed).toMatchObject({ title: 'tokyo.pdf', titleSource: 'file-name' });
+    const titled = await parseFile(makeJapanesePdf(['東京都の契約書'], '賃貸借契約書'), 'tokyo.pdf');
+    expect(titled.parsed).toMatchObject({ title: '賃貸借契約書', titleSource: 'metadata' });
     expect(parsed.blocks[0]!.text).toBe('東京都の契約書\n\n賃料は毎月五日までに支払う。');
   });
 
@@ -53,6 +57,42 @@ describe('PDF', () => {
     expect(existsSync(`${assets.cMapUrl}UniJIS-UCS2-H.bcmap`)).toBe(true);
     expect(existsSync(`${assets.cMapUrl}Adobe-Japan1-UCS2.bcmap`)).toBe(true);
     expect(existsSync(`${assets.standardFontDataUrl}LiberationSans-Regular.ttf`)).toBe(true);
+  });
+
+  it('leaves pages whose fonts do not map to characters out of the index, and records them', async () => {
+    const prose = ['The tenant pays the rent on the first day of each month.', 'The deposit is returned within fourteen days.'];
+    const pages = [
+      { lines: ['Lease of Flat 4', ...prose] },
+      ...Array.from({ length: 3 }, () => ({ lines: prose, garbled: 'private-use' as const })),
+      { lines: ['Repairs are the landlord’s duty.'.replace('’', "'")] },
+      { lines: prose, garbled: 'symbols' as const },
+      { lines: ['Page 7'] },
+    ];
+    const bytes = makeGarbledPdf(pages, 'Lease of Flat 4');
+    const { parsed } = await parseFile(bytes, 'lease.pdf');
+    expect(parsed.blocks.map((b) => b.page)).toEqual([1, 5, 7]);
+    expect(parsed.unreadablePages).toEqual([[2, 4], [6, 6]]);
+    expect(parsed.blocks.map((b) => b.text).join(' ')).not.toMatch(/[\uE000-\uF8FF]|[!"#$%&]{3}/u);
+    const prepared = await prepareDocument({ name: 'lease.pdf', folder: '', bytes, addedAt: 1 });
+    expect(prepared.doc).toMatchObject({ pages: 7, unreadablePages: [[2, 4], [6, 6]], title: 'Lease of Flat 4', titleSource: 'metadata' });
+    expect(prepared.chunks.map((c) => c.text).join(' ')).not.toMatch(/[\uE000-\uF8FF]/u);
+  });
+
+  it('says a PDF with no readable text cannot be searched, and what to do', async () => {
+    const bytes = makeGarbledPdf([{ lines: ['The rent is due monthly.'], garbled: 'private-use' }, { lines: ['The deposit is returned.'], garbled: 'symbols' }]);
+    await expect(parseFile(bytes, 'lease.pdf')).rejects.toMatchObject({
+      code: 'no-readable-text',
+      message: expect.stringMatching(/^lease\.pdf: no readable text: the PDF's fonts do not map to characters.*Add the original document.*OCR is not supported$/),
+    });
+  });
+
+  it('takes the title from the metadata only when it is one, never from the first line', async () => {
+    const lines = { lines: ['Journal of Widgets, Vol. 3', 'The tenant pays the rent.'] };
+    const titleOf = async (title?: string | Uint8Array) => (await parseFile(makeGarbledPdf([lines], title), 'lease.pdf')).parsed;
+    expect(await titleOf('Lease of Flat 4')).toMatchObject({ title: 'Lease of Flat 4', titleSource: 'metadata' });
+    for (const junk of [undefined, 'Untitled', 'Microsoft Word - lease.doc', 'lease.pdf', Uint8Array.from([0xe0, 0xe1, 0xe2, 0xe3, 0xe4])]) {
+      expect(await titleOf(junk), String(junk)).toMatchObject({ title: 'lease.pdf', titleSource: 'file-name' });
+    }
   });
 
   it('rejects junk named .pdf as unreadable', async () => {
@@ -77,6 +117,10 @@ describe('DOCX', () => {
     const bytes = await makeDocx([{ heading: 'Background', paragraphs: ['Text.'] }], 'Smith v. Jones & Co — brief');
     const { parsed } = await parseFile(bytes, 'brief.docx');
     expect(parsed.title).toBe('Smith v. Jones & Co — brief');
+    expect(parsed.titleSource).toBe('metadata');
+    // Word's placeholder is not a title: the first top-level heading is.
+    const placeholder = await parseFile(await makeDocx([{ heading: 'Background', paragraphs: ['Text.'] }], 'Document1'), 'brief.docx');
+    expect(placeholder.parsed).toMatchObject({ title: 'Background', titleSource: 'heading' });
   });
 
   it('makes sections of Title, Heading n and outline-level styles, rows of tables, and keeps notes in their section', async () => {
@@ -119,6 +163,7 @@ describe('HTML', () => {
       <h2>Timing</h2><p>Within 14 days.</p></body></html>`;
     const { parsed } = await parseFile(enc(html), 'guide.html');
     expect(parsed.title).toBe('Lease guide');
+    expect(parsed.titleSource).toBe('metadata');
     expect(parsed.blocks.map((b) => b.label)).toEqual(['Deposits', 'Deposits › Timing']);
     const all = parsed.blocks.map((b) => b.text).join(' ');
     expect(all).toContain('Deposits must be returned & itemised.');
@@ -164,6 +209,11 @@ describe('HTML structure', () => {
     expect(parsed.blocks[0]!.text).toBe("By the tenants' union\n\nDeposits are returned.\n\nFiled under housing");
   });
 
+  it('takes <title> when it is one, else the first h1, else the file name', async () => {
+    expect(await parse('<title>Untitled</title><h2>Intro</h2><h1>Deposits</h1><p>Text.</p>')).toMatchObject({ title: 'Deposits', titleSource: 'heading' });
+    expect(await parse('<title>page.html</title><h2>Intro</h2><p>Text.</p>')).toMatchObject({ title: 'page.html', titleSource: 'file-name' });
+  });
+
   it('keeps page chrome when it is all the text there is', async () => {
     expect(await text('<nav><ul><li>Rent</li><li>Deposits</li></ul></nav>')).toBe('Rent\n\nDeposits');
   });
@@ -181,7 +231,7 @@ describe('Markdown', () => {
   it('sections by heading path; code fences are not headings', async () => {
     const md = '# Guide\n\nIntro text.\n\n## Install\n\nRun it.\n\n```\n# not a heading\n```\n\nSetext\n======\n\nBody.';
     const { parsed } = await parseFile(enc(md), 'guide.md');
-    expect(parsed.title).toBe('Guide');
+    expect(parsed).toMatchObject({ title: 'Guide', titleSource: 'heading' });
     expect(parsed.blocks.map((b) => b.label)).toEqual(['Guide', 'Guide › Install', 'Setext']);
     expect(parsed.blocks[1]!.text).toContain('# not a heading');
   });
@@ -251,6 +301,17 @@ describe('text structure', () => {
     expect(parsed.blocks[0]!.text).toBe('widget - move widgets');
     const plain = await parseFile(enc('Shopping list:\n1. Eggs\n2. Milk\n\nDone.'), 'notes.txt');
     expect(plain.parsed.blocks.map((b) => b.label)).toEqual(['lines 1–5']);
+  });
+
+  it('takes a first line as title only when it reads as one; an RFC gets its file name', async () => {
+    const rfc = await parseFile(enc(rfcLikeLines().join('\n')), 'rfc9999.txt');
+    expect(rfc.parsed).toMatchObject({ title: 'rfc9999.txt', titleSource: 'file-name' });
+    const titled = await parseFile(enc('Widget Release Notes\n\nVersion 2 moves widgets faster.'), 'notes.txt');
+    expect(titled.parsed).toMatchObject({ title: 'Widget Release Notes', titleSource: 'heading' });
+    // A first paragraph that is a sentence, or all there is, is text.
+    for (const text of ['The rent is due monthly.\n\nThe deposit is returned.', 'Widget Release Notes', 'Widget Release Notes\nVersion 2 moves widgets faster.']) {
+      expect((await parseFile(enc(text), 'notes.txt')).parsed, text).toMatchObject({ title: 'notes.txt', titleSource: 'file-name' });
+    }
   });
 
   it('keeps form-fed text with fewer than 3 pages whole', async () => {
