@@ -104,6 +104,8 @@ class HtmlWalker {
   private preDepth = 0;
   private titleParts: string[] = [];
   private inTitle = false;
+  /** The document's `<title>` has closed: an SVG's `<title>` further on is not the page's. */
+  private titleDone = false;
   /** The first `h1`'s text: the title when `<title>` is missing or not plausible. */
   firstTopHeading: string | undefined;
   private readonly noteRefs = new Map<string, { block: number; label: string }>();
@@ -142,7 +144,7 @@ class HtmlWalker {
   }
 
   onopentag(name: string, attrs: Attributes): void {
-    if (name === 'title') this.inTitle = true;
+    if (name === 'title' && !this.titleDone) this.inTitle = true;
     const frame: Frame = {};
     this.frames.push(frame);
     if (this.skipDepth || SKIP.has(name) || (this.options.dropChrome && isChrome(name, attrs, this.sectioningDepth))) {
@@ -188,7 +190,10 @@ class HtmlWalker {
   }
 
   onclosetag(name: string): void {
-    if (name === 'title') this.inTitle = false;
+    if (name === 'title' && this.inTitle) {
+      this.inTitle = false;
+      this.titleDone = true;
+    }
     const frame = this.frames.pop() ?? {};
     if (frame.skip) {
       this.skipDepth--;

@@ -212,6 +212,8 @@ describe('HTML structure', () => {
   it('takes <title> when it is one, else the first h1, else the file name', async () => {
     expect(await parse('<title>Untitled</title><h2>Intro</h2><h1>Deposits</h1><p>Text.</p>')).toMatchObject({ title: 'Deposits', titleSource: 'heading' });
     expect(await parse('<title>page.html</title><h2>Intro</h2><p>Text.</p>')).toMatchObject({ title: 'page.html', titleSource: 'file-name' });
+    // An inline SVG's <title> is the picture's, not the page's.
+    expect(await parse('<title>Deposits</title><p>Text <svg><title>Arrow icon</title></svg>.</p>')).toMatchObject({ title: 'Deposits', titleSource: 'metadata' });
   });
 
   it('keeps page chrome when it is all the text there is', async () => {
