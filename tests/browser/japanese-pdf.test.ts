@@ -1,34 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
-import { askQuestion, waitForIndexed } from '../support/app-page.ts';
+import { askQuestion, dropFile, statusWhenDone, waitForIndexed } from '../support/app-page.ts';
 import { makeJapanesePdf } from '../support/fixtures.ts';
-
-/** Drops one file, given as bytes, on the drop zone. */
-async function dropFile(page: Page, name: string, bytes: Uint8Array): Promise<void> {
-  const transfer = await page.evaluateHandle(
-    ([fileName, base64]) => {
-      const dt = new DataTransfer();
-      dt.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], fileName, { type: 'application/pdf' }));
-      return dt;
-    },
-    [name, Buffer.from(bytes).toString('base64')] as const,
-  );
-  await page.dispatchEvent('[aria-label="Drop documents here"]', 'drop', { dataTransfer: transfer });
-}
-
-/** Waits until the Library row of `name` is done (neither queued nor indexing); returns its status. */
-async function statusWhenDone(page: Page, name: string): Promise<string> {
-  const handle = await page.waitForFunction(
-    (fileName) => {
-      const row = [...document.querySelectorAll('ul[aria-label="Library"] > li')].find((li) => li.querySelector('.name')?.textContent === fileName);
-      const status = row?.querySelector('.status')?.textContent ?? '';
-      return status && status !== 'Queued' && !status.startsWith('Indexing') ? status : false;
-    },
-    name,
-    { timeout: 60_000 },
-  );
-  return (await handle.jsonValue()) as string;
-}
 
 /**
  * Japanese PDFs whose fonts use Adobe's predefined CMaps (not embedded, no ToUnicode) have text only

@@ -65,3 +65,30 @@ export async function tryAgainAll(page: Page): Promise<string[]> {
   }
   return names;
 }
+
+/** Drops one file, given as bytes, on the drop zone. */
+export async function dropFile(page: Page, name: string, bytes: Uint8Array): Promise<void> {
+  const transfer = await page.evaluateHandle(
+    ([fileName, base64]) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], fileName, { type: 'application/pdf' }));
+      return dt;
+    },
+    [name, Buffer.from(bytes).toString('base64')] as const,
+  );
+  await page.dispatchEvent('[aria-label="Drop documents here"]', 'drop', { dataTransfer: transfer });
+}
+
+/** Waits until the Library row of `name` is done (neither queued nor indexing); returns its status. */
+export async function statusWhenDone(page: Page, name: string): Promise<string> {
+  const handle = await page.waitForFunction(
+    (fileName) => {
+      const row = [...document.querySelectorAll('ul[aria-label="Library"] > li')].find((li) => li.querySelector('.name')?.textContent === fileName);
+      const status = row?.querySelector('.status')?.textContent ?? '';
+      return status && status !== 'Queued' && !status.startsWith('Indexing') ? status : false;
+    },
+    name,
+    { timeout: 60_000 },
+  );
+  return (await handle.jsonValue()) as string;
+}
