@@ -1,83 +1,203 @@
+import { Lexer, type Token, type Tokens } from 'marked';
 import type { Block, ParsedDoc } from '../core/types.ts';
-import { linesToParagraphs } from './clean.ts';
+import { joinLines, normalizeText, textToParagraphs } from './clean.ts';
+import { htmlPieces } from './markdown-html.ts';
+import { dropDirectiveLines, dropDirectives, inlinePieces, InlineReducer } from './markdown-inline.ts';
 import { decodeText } from './parse-text.ts';
 
 /**
- * Strips inline Markdown syntax that would only add noise to search and quotes. Link text and
- * destinations stop at the next bracket or parenthesis, which keeps every pattern linear (a line of
- * 50k `[` would otherwise be rescanned from each one).
+ * Markdown through marked's lexer (CommonMark + GFM tables), walked token by token: the text is what a
+ * reader of the rendered page sees, one block per section labelled by its heading path. See DESIGN, Ingest.
  */
-function stripInline(line: string): string {
-  return line
-    .replace(/!\[([^[\]]*)\]\([^()]*\)/g, '$1')
-    .replace(/\[([^[\]]*)\]\([^()]*\)/g, '$1')
-    .replace(/(\*\*|__)(.+?)\1/g, '$2')
-    .replace(/`([^`]*)`/g, '$1')
-    .replace(/^\s{0,3}(>\s?)+/, '')
-    .replace(/^\s*([-*+]|\d+[.)])\s+/, '');
-}
 
-const ATX_OPEN = /^\s{0,3}(#{1,6})\s/;
+/** `title: x` (YAML) or `title = "x"` (TOML); the value is sliced off, not matched (`\s*(.*)` is quadratic). */
+const FRONT_MATTER_TITLE = /^title[ \t]*[:=]/;
 
 /**
- * An ATX heading's level and text ("## Install ##" → 2, "Install"), or undefined. The closing `#`s
- * are removed only after a space, so "# C#" stays "C#". Scanned, not matched: a regex with lazy
- * content and optional closing parts backtracks cubically on a long run of spaces.
+ * YAML (`---`) or TOML (`+++`) front matter at the very top: its lines are dropped, its `title` kept
+ * (a static-site page often has no `#` heading: the layout prints the front matter's title).
  */
-export function atxHeading(line: string): { level: number; text: string } | undefined {
-  const open = ATX_OPEN.exec(line);
-  if (!open) return undefined;
-  const rest = line.slice(open[0].length).trimEnd();
-  let end = rest.length;
-  while (end > 0 && rest[end - 1] === '#') end--;
-  const closed = end === 0 || /\s/.test(rest[end - 1]!);
-  return { level: open[1]!.length, text: (closed ? rest.slice(0, end) : rest).trim() };
+export function splitFrontMatter(source: string): { body: string; title?: string } {
+  const fence = source.startsWith('---\n') ? '---' : source.startsWith('+++\n') ? '+++' : undefined;
+  if (!fence) return { body: source };
+  const lines = source.split('\n');
+  const end = lines.findIndex((line, i) => i > 0 && (line.trimEnd() === fence || (fence === '---' && line.trimEnd() === '...')));
+  if (end < 0) return { body: source };
+  let title: string | undefined;
+  for (const line of lines.slice(1, end)) {
+    const m = FRONT_MATTER_TITLE.exec(line.trim());
+    if (m && title === undefined) title = unquote(line.trim().slice(m[0].length).trim()) || undefined;
+  }
+  // Blank lines keep the body's line count.
+  return { body: '\n'.repeat(end + 1) + lines.slice(end + 1).join('\n'), title };
+}
+
+function unquote(value: string): string {
+  const q = value[0];
+  return (q === '"' || q === "'") && value.endsWith(q) && value.length > 1 ? value.slice(1, -1) : value;
+}
+
+/** Leading whitespace beyond this is cut: marked's nested-list handling is super-linear in the depth. */
+const MAX_INDENT = 64;
+/** Lazy continuation lines of one list item before a blank line is put in; see {@link guardSource}. */
+const MAX_LAZY_LINES = 256;
+const LIST_MARKER = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
+const QUOTE_PREFIX = /^(?: {0,3}>[ \t]?)+/;
+const FENCE = /^ {0,3}(?:```|~~~)/;
+
+/**
+ * The source with two shapes marked takes super-linear time on made harmless, leaving the text the same:
+ * - a list item's lazy continuation lines (not indented): marked re-reads the item's text on each one,
+ *   quadratic (20k lines: 7.7 s); after {@link MAX_LAZY_LINES} of them a blank line ends the item, so the
+ *   rest is a paragraph of its own;
+ * - indentation beyond {@link MAX_INDENT} characters (1,000 nested list levels took 9.5 s, 2,000 70 s):
+ *   cut to that, which only moves lists nested more than ~30 deep (cleaning collapses spaces anyway).
+ */
+export function guardSource(source: string): string {
+  const lines = source.split('\n');
+  const out: string[] = [];
+  let inFence = false;
+  let lazy = -1; // lazy lines since the last list marker, -1 outside a list item
+  for (let line of lines) {
+    const indent = line.length - line.trimStart().length;
+    if (indent > MAX_INDENT) line = line.slice(0, MAX_INDENT) + line.slice(indent);
+    const quote = QUOTE_PREFIX.exec(line)?.[0] ?? '';
+    const content = line.slice(quote.length);
+    if (FENCE.test(content)) inFence = !inFence;
+    if (inFence || !content.trim()) lazy = -1;
+    else if (LIST_MARKER.test(content)) lazy = 0;
+    else if (lazy >= 0 && !/^[ \t]/.test(content) && ++lazy > MAX_LAZY_LINES) {
+      out.push(quote.trimEnd());
+      lazy = -1;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
 }
 
 /**
- * Markdown: one block per section, labelled with its heading path ("Setup › Install").
- * ATX (`#`) and setext (`===`, `---`) headings; fenced code is kept as text, never read as headings.
+ * Block tokens with their inline tokens, the inline lexer run on bounded pieces ({@link inlinePieces}).
+ * Throws RangeError when nesting is deep enough to exhaust the stack (10k `> ` or `1. ` in a row).
+ */
+function lex(source: string): Token[] {
+  const lexer = new Lexer({ gfm: true });
+  const tokens = lexer.blockTokens(source, lexer.tokens);
+  for (const { src, tokens: inline } of lexer.inlineQueue) {
+    for (const piece of inlinePieces(src)) {
+      lexer.state.inRawBlock = false;
+      lexer.inlineTokens(piece, inline);
+    }
+  }
+  lexer.inlineQueue = [];
+  return tokens;
+}
+
+/** Collects paragraphs into blocks, one per section, as the token walk meets headings. */
+class MarkdownWalker {
+  readonly blocks: Block[] = [];
+  title: string | undefined;
+  private readonly path: string[] = [];
+  private paragraphs: string[] = [];
+  private readonly inline = new InlineReducer();
+
+  walk(tokens: readonly Token[], nested = false): void {
+    for (const token of tokens) this.block(token, nested);
+  }
+
+  private block(token: Token, nested: boolean): void {
+    switch (token.type) {
+      case 'heading':
+        if (nested) this.paragraph(this.inlineText(token.tokens));
+        else this.heading(token.depth, this.inlineText(token.tokens));
+        break;
+      case 'paragraph':
+      case 'text':
+        this.paragraph(token.tokens ? this.inlineText(token.tokens) : dropDirectives(token.text));
+        break;
+      case 'code':
+        this.paragraph(dropDirectiveLines(token.text));
+        break;
+      case 'table':
+        this.table(token as Tokens.Table);
+        break;
+      case 'list':
+        for (const item of (token as Tokens.List).items) this.walk(item.tokens, true);
+        break;
+      case 'blockquote':
+        this.walk(token.tokens ?? [], true);
+        break;
+      case 'html':
+        for (const piece of htmlPieces(token.text)) {
+          if (piece.level && !nested) this.heading(piece.level, piece.text);
+          else this.paragraph(piece.text);
+        }
+        break;
+      default: // space, hr, def (reference definitions), checkbox: no text
+    }
+  }
+
+  /**
+   * Inline tokens as one paragraph's text, not yet cleaned: soft line breaks joined (re-joining hyphenated
+   * words), hard ones kept (cleaning turns them into newlines).
+   */
+  private inlineText(tokens: readonly Token[] = []): string {
+    const text = this.inline.reduce(tokens);
+    return text.includes('\n') ? joinLines(text.split('\n')) : text;
+  }
+
+  private paragraph(text: string): void {
+    const p = normalizeText(text);
+    if (p) this.paragraphs.push(p);
+  }
+
+  private heading(level: number, text: string): void {
+    const t = normalizeText(text).replace(/\n/g, ' ');
+    if (!t) return;
+    this.flush();
+    this.path.length = level - 1;
+    this.path[level - 1] = t;
+    this.title ??= t;
+  }
+
+  /** Each row one paragraph, cells joined by " | " as in HTML tables; rows with no text are dropped. */
+  private table(table: Tokens.Table): void {
+    for (const row of [table.header, ...table.rows]) {
+      const cells = row.map((cell) => normalizeText(this.inlineText(cell.tokens)).replace(/\n/g, ' '));
+      if (cells.some(Boolean)) this.paragraph(cells.join(' | '));
+    }
+  }
+
+  flush(): void {
+    if (this.paragraphs.length) {
+      const section = this.path.filter(Boolean).join(' › ');
+      this.blocks.push({ label: section || 'beginning', section: section || undefined, text: this.paragraphs.join('\n\n') });
+    }
+    this.paragraphs = [];
+  }
+}
+
+/**
+ * Markdown: one block per section, labelled with its heading path ("Setup › Install"); the title is the
+ * front matter's `title`, else the first heading. Inline markup is reduced to its text (links to their
+ * text, images to their alt text, reference definitions dropped), raw HTML to its text, template
+ * directives (`{{…}}`, `{% … %}`) are dropped, code blocks are kept as text, table rows are ' | ' lines.
+ *
+ * @example parseMarkdown(enc('# Rent\n\nThe **rent** is [due][d].\n\n[d]: http://x'), 'a.md').blocks
+ *   // → [{ label: 'Rent', section: 'Rent', text: 'The rent is due.' }]
  */
 export function parseMarkdown(bytes: Uint8Array, name: string): ParsedDoc {
-  const lines = decodeText(bytes, name).replace(/\r\n?/g, '\n').split('\n');
-  const blocks: Block[] = [];
-  const path: string[] = [];
-  let body: string[] = [];
-  let title: string | undefined;
-  let inFence = false;
-  const flush = () => {
-    const paragraphs = linesToParagraphs(body);
-    if (paragraphs.length) {
-      const section = path.filter(Boolean).join(' › ');
-      blocks.push({ label: section || 'beginning', section: section || undefined, text: paragraphs.join('\n\n') });
-    }
-    body = [];
-  };
-  const heading = (level: number, text: string) => {
-    flush();
-    path.length = level - 1;
-    path[level - 1] = text;
-    title ??= text;
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    if (/^\s{0,3}(```|~~~)/.test(line)) {
-      inFence = !inFence;
-      body.push('');
-      continue;
-    }
-    if (inFence) {
-      body.push(line);
-      continue;
-    }
-    const atx = atxHeading(line);
-    const next = lines[i + 1] ?? '';
-    if (atx) heading(atx.level, stripInline(atx.text));
-    else if (line.trim() && /^\s{0,3}(=+|-+)\s*$/.test(next) && (i === 0 || !(lines[i - 1] ?? '').trim())) {
-      heading(next.trim().startsWith('=') ? 1 : 2, stripInline(line.trim()));
-      i++;
-    } else body.push(stripInline(line));
+  const { body, title } = splitFrontMatter(decodeText(bytes, name).replace(/\r\n?/g, '\n'));
+  let tokens: Token[];
+  try {
+    tokens = lex(guardSource(body));
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    // Nesting too deep for the lexer's recursion: read as plain text rather than lose the file.
+    const text = textToParagraphs(body).join('\n\n');
+    return { title, blocks: text ? [{ label: 'beginning', text }] : [] };
   }
-  flush();
-  return { title, blocks };
+  const walker = new MarkdownWalker();
+  walker.walk(tokens);
+  walker.flush();
+  return { title: title ?? walker.title, blocks: walker.blocks };
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { outlineLevels } from '../../src/ingest/docx-styles.ts';
-import { atxHeading } from '../../src/ingest/parse-markdown.ts';
+import { guardSource, splitFrontMatter } from '../../src/ingest/parse-markdown.ts';
 import { parseFile } from '../../src/ingest/parse.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
 import { parsePdf } from '../../src/ingest/parse-pdf.ts';
@@ -238,13 +238,105 @@ describe('Markdown', () => {
     expect(parsed.blocks[1]!.text).toContain('# not a heading');
   });
 
-  it('reads ATX headings with closing #s, keeps a # that is part of the text, and needs a space after the #s', () => {
-    expect(atxHeading('## Install ##  ')).toEqual({ level: 2, text: 'Install' });
-    expect(atxHeading('   # C#')).toEqual({ level: 1, text: 'C#' });
-    expect(atxHeading('###### Deep #')).toEqual({ level: 6, text: 'Deep' });
-    expect(atxHeading('#hashtag')).toBeUndefined();
-    expect(atxHeading('####### seven')).toBeUndefined();
-    expect(atxHeading('    # indented code')).toBeUndefined();
+  it('reads ATX headings with closing #s, keeps a # that is part of the text, and needs a space after the #s', async () => {
+    const md = '## Install ##  \n\na\n\n   # C#\n\nb\n\n###### Deep #\n\nc\n\n#hashtag\n\n####### seven\n\n    # indented code';
+    const { parsed } = await parseFile(enc(md), 'h.md');
+    expect(parsed.blocks.map((b) => b.label)).toEqual(['Install', 'C#', 'C# › Deep']);
+    expect(parsed.blocks[2]!.text).toBe('c\n\n#hashtag\n\n####### seven\n\n# indented code');
+  });
+
+  const readme = [
+    '---',
+    'title: "DocQA: private answers"',
+    'layout: page',
+    '---',
+    '',
+    '<h1 align="center"><img src="logo.png" alt="logo"><br>DocQA</h1>',
+    '<p align="center">Runs <b>entirely</b> in the browser &copy; 2026<script>track()</script><!-- badge --></p>',
+    '',
+    '## Setup',
+    '',
+    'Read the [guide][guide], the [FAQ] and ![the diagram](d.png "Flow"); see <https://example.com/docs>.',
+    'Water is H<sub>2</sub>O and E = mc<sup>2</sup>. Use `npm run build` with **care** and _speed_.',
+    '',
+    '{{#include ../shared/setup.md}}',
+    '',
+    'Set {{ site.name }} and {% raw %}here{% endraw %} too.',
+    '',
+    '[guide]: https://example.com/guide "The guide"',
+    '[faq]: <https://example.com/faq>',
+    '',
+    '### Install',
+    '',
+    '```sh',
+    '# install the dependencies',
+    'npm install',
+    '{{#include ../snippets/install.sh}}',
+    '```',
+    '',
+    '| Option | Default | Meaning |',
+    '| ------ | :-----: | ------- |',
+    '| `port` | 4173 | the *preview* port |',
+    '| `base` |  | [path](/x) |',
+    '',
+    '- first item',
+    '- [x] second item',
+    '  continued',
+    '  1. nested',
+    '',
+    '> A quoted',
+    '> **remark**.',
+    '',
+    '<details><summary>More</summary>',
+    '',
+    'Hidden text.',
+    '',
+    '</details>',
+  ].join('\n');
+
+  it('reads a README: front matter title, HTML headings, links, inline HTML, directives, code, tables, lists', async () => {
+    const { parsed } = await parseFile(enc(readme), 'README.md');
+    expect(parsed.title).toBe('DocQA: private answers');
+    expect(parsed.blocks.map((b) => b.label)).toEqual(['DocQA', 'DocQA › Setup', 'DocQA › Setup › Install']);
+    expect(parsed.blocks[0]!.text).toBe('Runs entirely in the browser © 2026');
+    expect(parsed.blocks[1]!.text.split('\n\n')).toEqual([
+      'Read the guide, the FAQ and the diagram; see https://example.com/docs. Water is H2O and E = mc2. Use npm run build with care and speed.',
+      'Set and here too.',
+    ]);
+    expect(parsed.blocks[2]!.text.split('\n\n')).toEqual([
+      '# install the dependencies\nnpm install',
+      'Option | Default | Meaning',
+      'port | 4173 | the preview port',
+      'base | | path',
+      'first item',
+      'second item continued',
+      'nested',
+      'A quoted remark.',
+      'More',
+      'Hidden text.',
+    ]);
+    const all = parsed.blocks.map((b) => b.text).join('\n');
+    for (const noise of ['<', '>', '{{', '{%', '](', '][', 'http://', 'https://example.com/guide', 'layout', 'track', 'badge', '**', '`']) expect(all).not.toContain(noise);
+  });
+
+  it('drops front matter; without a title field, the title is the first heading', () => {
+    expect(splitFrontMatter('---\ntags: [a]\n---\n# Real')).toEqual({ body: '\n\n\n# Real', title: undefined });
+    expect(splitFrontMatter('+++\ntitle = "Hugo page"\n+++\ntext').title).toBe('Hugo page');
+    expect(splitFrontMatter('---\nno closing fence').body).toBe('---\nno closing fence');
+  });
+
+  it('has no title without a heading, and keeps hyphenated words and hard breaks', async () => {
+    const { parsed } = await parseFile(enc('An inter-\nnational treaty.  \nSecond line\\\nthird.'), 'notes.md');
+    expect(parsed.title).toBeUndefined();
+    expect(parsed.blocks).toEqual([{ label: 'beginning', section: undefined, text: 'An international treaty.\nSecond line\nthird.' }]);
+  });
+
+  it('cuts list items with thousands of lazy lines and deep indentation without changing the text', async () => {
+    const lazy = `- item\n${Array.from({ length: 1000 }, (_, i) => `line ${i}`).join('\n')}`;
+    expect(guardSource(lazy).split('\n\n').map((part) => part.split('\n').length)).toEqual([257, 744]);
+    const words = async (md: string) => (await parseFile(enc(md), 'l.md')).parsed.blocks.map((b) => b.text).join(' ').split(/\s+/);
+    expect(await words(guardSource(lazy))).toEqual(await words(lazy));
+    expect(guardSource(`${' '.repeat(100)}- deep`)).toBe(`${' '.repeat(64)}- deep`);
   });
 
   it('parses a heading line of 200k spaces at once (the old regex backtracked for hours)', async () => {
@@ -252,6 +344,19 @@ describe('Markdown', () => {
     const { parsed } = await parseFile(enc(md), 'spaces.md');
     expect(parsed.blocks[0]!.label).toMatch(/^a +b$/);
   });
+
+  it('reads hostile runs of markup in bounded time (marked alone: 40 s for 40k characters of "*a_")', async () => {
+    const start = performance.now();
+    for (const unit of ['[', '*', '_', '`', '<', '![', '[a](', '**a', '__a', '*a_', '**_', '{{', '<!--', '|']) {
+      const run = unit.repeat(Math.ceil(40_000 / unit.length));
+      const { parsed } = await parseFile(enc(`Intro.\n\n# ${run}\n\n${run}\n\n- ${run}\n\n| a |\n|---|\n| ${run} |`), 'hostile.md');
+      expect(parsed.blocks.length).toBeGreaterThan(0);
+    }
+    // Nesting deep enough to exhaust the lexer's stack is read as plain text.
+    const { parsed } = await parseFile(enc(`${'> '.repeat(20_000)}deep`), 'deep.md');
+    expect(parsed.blocks[0]!.text).toContain('deep');
+    expect(performance.now() - start).toBeLessThan(30_000);
+  }, 60_000);
 });
 
 describe('text', () => {
