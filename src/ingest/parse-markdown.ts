@@ -4,6 +4,7 @@ import { joinLines, normalizeText, textToParagraphs } from './clean.ts';
 import { htmlPieces } from './markdown-html.ts';
 import { dropDirectiveLines, dropDirectives, inlinePieces, InlineReducer } from './markdown-inline.ts';
 import { decodeText } from './parse-text.ts';
+import { plausibleTitle, titleOfMarkdownHeading } from './title.ts';
 
 /**
  * Markdown through marked's lexer (CommonMark + GFM tables), walked token by token: the text is what a
@@ -95,10 +96,13 @@ function lex(source: string): Token[] {
 /** Collects paragraphs into blocks, one per section, as the token walk meets headings. */
 class MarkdownWalker {
   readonly blocks: Block[] = [];
+  /** The first top-level heading that reads as a title (never a row of badges): see `title.ts`. */
   title: string | undefined;
   private readonly path: string[] = [];
   private paragraphs: string[] = [];
   private readonly inline = new InlineReducer();
+
+  constructor(private readonly fileName: string) {}
 
   walk(tokens: readonly Token[], nested = false): void {
     for (const token of tokens) this.block(token, nested);
@@ -108,7 +112,10 @@ class MarkdownWalker {
     switch (token.type) {
       case 'heading':
         if (nested) this.paragraph(this.inlineText(token.tokens));
-        else this.heading(token.depth, this.inlineText(token.tokens));
+        else {
+          this.heading(token.depth, this.inlineText(token.tokens));
+          if (token.depth === 1) this.title ??= titleOfMarkdownHeading(token.text, this.fileName);
+        }
         break;
       case 'paragraph':
       case 'text':
@@ -128,7 +135,10 @@ class MarkdownWalker {
         break;
       case 'html':
         for (const piece of htmlPieces(token.text)) {
-          if (piece.level && !nested) this.heading(piece.level, piece.text);
+          if (piece.level && !nested) {
+            this.heading(piece.level, piece.text);
+            if (piece.level === 1) this.title ??= plausibleTitle(piece.text, this.fileName);
+          }
           else this.paragraph(piece.text);
         }
         break;
@@ -156,7 +166,6 @@ class MarkdownWalker {
     this.flush();
     this.path.length = level - 1;
     this.path[level - 1] = t;
-    this.title ??= t;
   }
 
   /** Each row one paragraph, cells joined by " | " as in HTML tables; rows with no text are dropped. */
@@ -196,7 +205,7 @@ export function parseMarkdown(bytes: Uint8Array, name: string): ParsedDoc {
     const text = textToParagraphs(body).join('\n\n');
     return { title, blocks: text ? [{ label: 'beginning', text }] : [] };
   }
-  const walker = new MarkdownWalker();
+  const walker = new MarkdownWalker(name);
   walker.walk(tokens);
   walker.flush();
   return { title: title ?? walker.title, blocks: walker.blocks };

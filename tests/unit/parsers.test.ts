@@ -325,9 +325,9 @@ describe('Markdown', () => {
     expect(splitFrontMatter('---\nno closing fence').body).toBe('---\nno closing fence');
   });
 
-  it('has no title without a heading, and keeps hyphenated words and hard breaks', async () => {
+  it('without a heading is titled by its file name, and keeps hyphenated words and hard breaks', async () => {
     const { parsed } = await parseFile(enc('An inter-\nnational treaty.  \nSecond line\\\nthird.'), 'notes.md');
-    expect(parsed.title).toBeUndefined();
+    expect([parsed.title, parsed.titleSource]).toEqual(['notes.md', 'file-name']);
     expect(parsed.blocks).toEqual([{ label: 'beginning', section: undefined, text: 'An international treaty.\nSecond line\nthird.' }]);
   });
 

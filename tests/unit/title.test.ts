@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatPageRanges, toPageRanges } from '../../src/core/page-ranges.ts';
 import { headerTitleOf } from '../../src/core/doc-title.ts';
+import { parseMarkdown } from '../../src/ingest/parse-markdown.ts';
 import { plausibleTitle, titleOfFirstLine, titleOfMarkdownHeading } from '../../src/ingest/title.ts';
 
 describe('plausibleTitle', () => {
@@ -79,5 +80,17 @@ describe('headerTitleOf', () => {
     // Stored before titles had a source.
     expect(headerTitleOf({ name: 'a.pdf', title: 'a.pdf' })).toBe('');
     expect(headerTitleOf({ name: 'a.pdf', title: 'Lease' })).toBe('Lease');
+  });
+});
+
+describe('Markdown titles, through the parser', () => {
+  const md = (text: string) => parseMarkdown(new TextEncoder().encode(text), 'README.md').title;
+
+  it('are the first top-level heading that reads as a title, never a row of badges', () => {
+    expect(md('# [![CI](https://ci.example/badge.svg)](https://ci.example) [![npm](https://npm.example/b.svg)](https://npm.example)\n\n# Widget\n\nText.')).toBe('Widget');
+    expect(md('# ![logo](logo.png) Widget\n\nText.')).toBe('Widget');
+    expect(md('## Installation\n\nRun it.')).toBeUndefined();
+    expect(md('<h1 align="center">Gadget</h1>\n\nText.')).toBe('Gadget');
+    expect(md('---\ntitle: From the front matter\n---\n# Heading\n\nText.')).toBe('From the front matter');
   });
 });
