@@ -1,5 +1,5 @@
 import type { DocId, QueueId } from './ids.ts';
-import type { Answer, DequeueOutcome, LibraryItem, SearchFilter, SourceView, StorageEstimate } from './types.ts';
+import type { Answer, DequeueOutcome, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from './types.ts';
 
 /** BroadcastChannel on which the library worker of any tab posts `LibraryEvent`s. */
 export const EVENTS_CHANNEL = 'docqa-events';
@@ -25,7 +25,8 @@ export interface LibraryApi {
   dismissFailed(): Promise<number>;
   setTags(docId: DocId, tags: string[]): Promise<void>;
   ask(question: string, filter?: SearchFilter): Promise<Answer>;
-  getSource(docId: DocId, block: number, start: number, end: number): Promise<SourceView>;
+  /** The block a citation points into, with its quoted sentences located in the stored text. */
+  getSource(request: SourceRequest): Promise<SourceView>;
   storageEstimate(): Promise<StorageEstimate>;
   /** The page measured the parse worker's memory, in bytes; a read past the limit is stopped. */
   reportReaderMemory(bytes: number): Promise<void>;

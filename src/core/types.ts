@@ -219,11 +219,30 @@ export interface Answer {
   citations: Citation[];
 }
 
-/** The source view: the whole block with the cited range. */
+/** A cited range inside a block, with the text it held when cited (checked again when the source opens). */
+export interface CitedRange extends TextRange {
+  text: string;
+}
+
+/** What the Source dialog asks the library for: ranges inside one block, in block offsets. */
+export interface SourceRequest {
+  docId: DocId;
+  block: number;
+  /** The sentences the answer quoted (or, for a closest passage, its best match), in text order. */
+  marks: CitedRange[];
+  /** The retrieved chunk around them, shown tinted; optional. */
+  context?: TextRange;
+}
+
+/** The source view: the whole block (a PDF page, a section), with the cited sentences to mark. */
 export interface SourceView {
   docName: string;
+  docPath: string;
+  /** Where in the document: "page 4", "page 4 · Security deposit", "Methods › Sampling", "lines 12–40". */
   label: string;
   text: string;
-  markStart: number;
-  markEnd: number;
+  /** Ranges of `text` to mark, sorted, not overlapping; each holds the text it was cited with. */
+  marks: TextRange[];
+  /** The retrieved chunk, inside `text`. */
+  context?: TextRange;
 }

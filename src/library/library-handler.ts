@@ -87,7 +87,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     dismissFailed: async () => (await opening).dismissFailed(),
     setTags: async (docId, tags) => (await opening).setTags(docId, tags),
     ask: async (question, filter) => (await opening).ask(question, filter),
-    getSource: async (docId, block, start, end) => (await opening).getSource(docId, block, start, end),
+    getSource: async (request) => (await opening).getSource(request),
     async storageEstimate() {
       const estimate = await navigator.storage.estimate();
       const persisted = (await navigator.storage.persisted?.()) ?? false;

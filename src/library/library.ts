@@ -1,7 +1,7 @@
 import { DocQaError, forFile, serializeError, type SerializedError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
-import type { Answer, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, QueueEntry, SearchFilter, SourceView } from '../core/types.ts';
+import type { Answer, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, QueueEntry, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
 import { buildExtractiveAnswer } from '../generate/extractive-answer.ts';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
 import { docIdOf } from '../ingest/hash.ts';
@@ -14,6 +14,7 @@ import { retrievePassages } from '../retrieve/retrieve.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 import { inProcessPreparer, type Preparer } from './preparer.ts';
 import { QueueProgress } from './queue-progress.ts';
+import { clampRange, describeBlock, locateMarks } from './source-view.ts';
 
 const LEXICAL_SNAPSHOT = 'lexical';
 /** Default for {@link LibraryOptions.maxFileBytes}. */
@@ -490,10 +491,17 @@ export class Library {
     return buildExtractiveAnswer(question, passages);
   }
 
-  /** The whole block (a PDF page, a section) around a cited passage, with the passage's range. */
-  async getSource(docId: DocId, block: number, start: number, end: number): Promise<SourceView> {
-    const [doc, record] = await Promise.all([this.store.getDocument(docId), this.store.getBlock(docId, block)]);
+  /** The whole block (a PDF page, a section) a citation points into, with its quoted sentences located. */
+  async getSource(request: SourceRequest): Promise<SourceView> {
+    const [doc, record] = await Promise.all([this.store.getDocument(request.docId), this.store.getBlock(request.docId, request.block)]);
     if (!doc || !record) throw new DocQaError('internal', 'this passage is no longer in the library (its document was deleted)');
-    return { docName: doc.name, label: record.label, text: record.text, markStart: start, markEnd: end };
+    return {
+      docName: doc.name,
+      docPath: doc.path,
+      label: describeBlock(record),
+      text: record.text,
+      marks: locateMarks(record.text, request.marks),
+      context: clampRange(request.context, record.text.length),
+    };
   }
 }

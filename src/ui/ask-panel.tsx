@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Citation, SearchFilter } from '../core/types.ts';
+import { sourceRequestOf } from './citation-names.ts';
 import { Filters } from './filters.tsx';
 import { answer, answerSeq, ask, askError, asking, openSource } from './state.ts';
 
@@ -22,12 +23,6 @@ function SourceLabel({ c }: { c: Citation }) {
       <bdi class="source-path">{c.passage.docPath}</bdi>, <bdi class="source-label">{c.passage.label}</bdi>
     </>
   );
-}
-
-/** Opens the source view at the cited chunk (window offsets turned into block offsets). */
-function openCitation(c: Citation) {
-  const p = c.passage;
-  void openSource(p.docId, p.block, p.windowStart + p.hitStart, p.windowStart + p.hitEnd);
 }
 
 export function AskPanel() {
@@ -67,7 +62,7 @@ export function AskPanel() {
                     href={`#source-${s.cite}`}
                     onClick={(e) => {
                       e.preventDefault();
-                      openCitation(a.citations[s.cite! - 1]!);
+                      void openSource(sourceRequestOf(a.citations[s.cite! - 1]!));
                     }}
                   >
                     [{s.cite}]

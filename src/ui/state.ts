@@ -3,7 +3,7 @@ import type { Remote } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
-import type { Answer, LibraryEvent, LibraryItem, SearchFilter, SourceView, StorageEstimate } from '../core/types.ts';
+import type { Answer, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
 import { connectLibrary } from './library-client.ts';
 import { watchReaderMemory } from './memory-watch.ts';
 
@@ -196,10 +196,11 @@ export async function ask(question: string, filter?: SearchFilter): Promise<void
   }
 }
 
-export async function openSource(docId: DocId, block: number, start: number, end: number): Promise<void> {
+/** Opens the Source dialog on the block a citation points into (see `sourceRequestOf`). */
+export async function openSource(request: SourceRequest): Promise<void> {
   if (!api) return;
   try {
-    source.value = await api.getSource(docId, block, start, end);
+    source.value = await api.getSource(request);
   } catch (err) {
     askError.value = err instanceof Error ? err.message : String(err);
   }

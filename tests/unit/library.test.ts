@@ -80,8 +80,13 @@ describe('Library end to end (fake-indexeddb)', () => {
 
     const guarantor = await library.ask('who is the guarantor for unpaid instalments');
     expect(sources(guarantor)[0]).toBe('loan.md · Loan contract › Guarantee');
-    const source = await library.getSource(guarantor.citations[0]!.passage.docId, guarantor.citations[0]!.passage.block, 0, 5);
+    const cited = guarantor.citations[0]!;
+    const quote = cited.quotes[0]!;
+    const quoted = cited.passage.window.slice(quote.start, quote.end);
+    const at = cited.passage.windowStart;
+    const source = await library.getSource({ docId: cited.passage.docId, block: cited.passage.block, marks: [{ start: at + quote.start, end: at + quote.end, text: quoted }] });
     expect(source.text).toContain('A guarantor signs for the borrower');
+    expect(source.marks.map((m) => source.text.slice(m.start, m.end))).toEqual([quoted]);
 
     // Filters restrict the answer to a folder or type.
     expect((await library.ask('rent', { folders: ['elsewhere'] })).citations).toEqual([]);
@@ -118,7 +123,7 @@ describe('Library end to end (fake-indexeddb)', () => {
     expect(third.indexedChunks).toBe(library.indexedChunks);
     expect(sources(await third.ask('who is the guarantor for unpaid instalments'))).not.toContainEqual(expect.stringContaining('loan.md'));
     expect(sources(await third.ask('When does the tenant pay the rent?'))[0]).toBe('lease.md · Lease agreement › Payment');
-    await expect(third.getSource(loanId, 0, 0, 1)).rejects.toMatchObject({ message: expect.stringContaining('no longer in the library') });
+    await expect(third.getSource({ docId: loanId, block: 0, marks: [] })).rejects.toMatchObject({ message: expect.stringContaining('no longer in the library') });
     await library.saveSnapshot();
   });
 

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { useApp } from '../support/browser.ts';
+import { askQuestion, waitForIndexed } from '../support/app-page.ts';
+
+const THINGS = ['laundry', 'garden', 'roof', 'elevator', 'mailbox', 'lobby', 'boiler', 'stairwell', 'attic', 'courtyard', 'parking', 'intercom'];
+const VERBS = ['is cleaned', 'is inspected', 'is painted', 'is repaired', 'is checked', 'is swept'];
+const WHEN = ['every Monday', 'each spring', 'twice a year', 'after storms', 'every month', 'before winter', 'on request'];
+
+/** Forty paragraphs of house rules, none about bicycles, in one section; the bicycle rule comes near its end. */
+function handbook(): string {
+  const paragraphs = Array.from({ length: 40 }, (_, i) => {
+    const thing = THINGS[i % THINGS.length]!;
+    return `Rule ${i + 1}. The ${thing} ${VERBS[i % VERBS.length]} ${WHEN[i % WHEN.length]} by the caretaker. Residents report ${thing} problems to the office in writing.`;
+  });
+  paragraphs.splice(37, 0, 'Bicycles must be stored in the locked basement room next to the boiler. The key is kept by the caretaker.');
+  paragraphs.splice(2, 0, 'Bicycles are never left in the entrance hall overnight.');
+  return `# Handbook\n\n## House rules\n\n${paragraphs.join('\n\n')}\n`;
+}
+
+const QUOTED = 'Bicycles must be stored in the locked basement room next to the boiler.';
+
+describe('a citation opens the Source dialog on the quoted sentence', () => {
+  const app = useApp();
+
+  it('marks exactly the quoted sentence of a tall section and scrolls it into view; Escape returns to [1]', async () => {
+    await app.page.getByLabel('Add documents').setInputFiles({ name: 'handbook.md', mimeType: 'text/markdown', buffer: Buffer.from(handbook()) });
+    await waitForIndexed(app.page, 1);
+    expect(await askQuestion(app.page, 'Where must bicycles be stored?')).toContain(QUOTED);
+    const first = app.page.getByRole('list', { name: 'Sources' }).getByRole('listitem').first();
+    await expect(first.locator('.source-name').textContent()).resolves.toMatch(/^\[1\] handbook\.md, Handbook › House rules/);
+    const quoted = await first.locator('.hl').allTextContents();
+    expect(quoted).toContain(QUOTED);
+
+    const link = app.page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: '[1]' });
+    await link.click();
+    const dialog = app.page.getByRole('dialog', { name: 'Source' });
+    await dialog.waitFor();
+    await expect(dialog.locator('h2').textContent()).resolves.toBe('handbook.md — Handbook › House rules');
+    // One <mark> per quoted sentence of this passage, holding exactly it; the rest of the chunk is only tinted.
+    await expect(dialog.locator('mark').allTextContents()).resolves.toEqual(quoted);
+    await expect(dialog.locator('.source-text').textContent()).resolves.toContain('Rule 1. The laundry');
+    // The section is taller than the dialog, and the mark is inside the dialog's viewport, below its header.
+    const mark = dialog.locator('mark', { hasText: QUOTED });
+    await app.page.waitForFunction(() => (document.querySelector('dialog.source')?.scrollTop ?? 0) > 0);
+    const [box, header, markBox] = await Promise.all([dialog.boundingBox(), dialog.locator('header').boundingBox(), mark.boundingBox()]);
+    expect(await dialog.evaluate((d) => d.scrollHeight > d.clientHeight * 2)).toBe(true);
+    expect(markBox!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
+    expect(markBox!.y + markBox!.height).toBeLessThanOrEqual(box!.y + box!.height);
+
+    await app.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await expect(app.page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('[1]');
+  });
+});
