@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Citation, SearchFilter } from '../core/types.ts';
-import { sourceRequestOf } from './citation-names.ts';
+import { distinguishCitations, sourceRequestOf } from './citation-names.ts';
 import { Filters } from './filters.tsx';
 import { answer, answerSeq, ask, askError, asking, openSource } from './state.ts';
 
@@ -16,11 +16,20 @@ function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
   return <>{parts}</>;
 }
 
-/** "docs/a.pdf, page 2": path and label each isolated, so neither can reorder the other (isolate.tsx). */
-function SourceLabel({ c }: { c: Citation }) {
+/**
+ * "docs/a.pdf, page 2": path and label each isolated, so neither can reorder the other (isolate.tsx); then,
+ * when another source has the same document and location, the first words of what this one cites.
+ */
+function SourceLabel({ c, apart }: { c: Citation; apart: string | undefined }) {
   return (
     <>
       <bdi class="source-path">{c.passage.docPath}</bdi>, <bdi class="source-label">{c.passage.label}</bdi>
+      {apart && (
+        <>
+          {' · '}
+          <bdi class="source-apart">{apart}</bdi>
+        </>
+      )}
     </>
   );
 }
@@ -29,6 +38,7 @@ export function AskPanel() {
   const [question, setQuestion] = useState('');
   const [filter, setFilter] = useState<SearchFilter>({});
   const a = answer.value;
+  const apart = a ? distinguishCitations(a.citations) : [];
   return (
     <div class="ask">
       <form
@@ -78,10 +88,10 @@ export function AskPanel() {
           {/* Not found: the passages retrieval found closest, which the answer does not cite. */}
           <h2>{a.found ? 'Sources' : 'Closest passages'}</h2>
           <ol aria-label="Sources" class="sources">
-            {a.citations.map((c) => (
+            {a.citations.map((c, i) => (
               <li key={c.n} id={`source-${c.n}`}>
                 <p class="source-name">
-                  [{c.n}] <SourceLabel c={c} />
+                  [{c.n}] <SourceLabel c={c} apart={apart[i]} />
                 </p>
                 <p class="excerpt">
                   <Marked text={c.passage.window} marks={c.marks} />

@@ -51,4 +51,13 @@ describe('a citation opens the Source dialog on the quoted sentence', () => {
     await dialog.waitFor({ state: 'hidden' });
     await expect(app.page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('[1]');
   });
+
+  it('tells apart two sources from the same section by the first words of what they cite', async () => {
+    await askQuestion(app.page, 'bicycles stored entrance hall basement');
+    const names = await app.page.getByRole('list', { name: 'Sources' }).locator('.source-name').allTextContents();
+    const sameSection = names.filter((n) => n.includes('handbook.md, Handbook › House rules'));
+    expect(sameSection.length).toBeGreaterThan(1);
+    expect(new Set(sameSection.map((n) => n.replace(/^\[\d+\] /, ''))).size).toBe(sameSection.length);
+    expect(sameSection.join('\n')).toContain('“Bicycles');
+  });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { asChunkId, asDocId } from '../../src/core/ids.ts';
-import type { Passage } from '../../src/core/types.ts';
+import type { Citation, Passage } from '../../src/core/types.ts';
 import { buildExtractiveAnswer } from '../../src/generate/extractive-answer.ts';
 import { clampRange, describeBlock, locateMarks } from '../../src/library/source-view.ts';
-import { sourceRequestOf } from '../../src/ui/citation-names.ts';
+import { distinguishCitations, sourceRequestOf } from '../../src/ui/citation-names.ts';
 
 /** A passage cut out of `block` at `windowStart`, the index's hit being `hit`. */
 function passage(block: string, windowStart: number, windowEnd: number, hit: string, label = 'page 2', docName = 'lease.pdf'): Passage {
@@ -63,5 +63,36 @@ describe('the Source dialog marks exactly the quoted sentences', () => {
     expect(describeBlock({ label: 'page 4', page: 4 })).toBe('page 4');
     expect(describeBlock({ label: 'Lease › Payment', section: 'Lease › Payment' })).toBe('Lease › Payment');
     expect(describeBlock({ label: 'lines 12–40' })).toBe('lines 12–40');
+  });
+});
+
+describe('Sources tell apart two passages of one location', () => {
+  const cite = (p: Passage, quote: string, n: number): Citation => {
+    const start = p.window.indexOf(quote);
+    return { n, passage: p, quotes: [{ start, end: start + quote.length }], marks: [{ start, end: start + quote.length }] };
+  };
+  const early = passage(BLOCK, 0, 400, 'Paragraph 0');
+  const late = passage(BLOCK, BLOCK.indexOf('Paragraph 28'), BLOCK.length, 'The landlord');
+  const other = passage('Rent is due on the first day of each month.', 0, 43, 'Rent', 'page 1');
+
+  it('adds the first words of each quote only where document and location repeat', () => {
+    const names = distinguishCitations([
+      cite(early, 'Paragraph 3 describes the common areas of the building in detail.', 1),
+      cite(late, 'The landlord returns the security deposit within fourteen days of the end of the lease.', 2),
+      cite(other, 'Rent is due on the first day of each month.', 3),
+    ]);
+    expect(names).toEqual(['“Paragraph 3 describes the…”', '“The landlord returns the…”', undefined]);
+  });
+
+  it('uses as many words as it takes for quotes that start alike', () => {
+    const names = distinguishCitations([
+      cite(early, 'Paragraph 1 describes the common areas of the building in detail.', 1),
+      cite(late, 'Paragraph 29 describes the common areas of the building in detail.', 2),
+    ]);
+    expect(names).toEqual(['“Paragraph 1 describes the…”', '“Paragraph 29 describes the…”']);
+    const page = 'Paragraph 1 describes the common areas.\n\nParagraph 1 describes the kitchen.';
+    const [a, b] = [passage(page, 0, 40, 'Paragraph'), passage(page, 41, page.length, 'Paragraph')];
+    const alike = distinguishCitations([cite(a, 'Paragraph 1 describes the common areas.', 1), cite(b, 'Paragraph 1 describes the kitchen.', 2)]);
+    expect(alike).toEqual(['“Paragraph 1 describes the common…”', '“Paragraph 1 describes the kitchen.”']);
   });
 });
