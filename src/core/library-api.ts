@@ -27,6 +27,10 @@ export interface LibraryApi {
   ask(question: string, filter?: SearchFilter): Promise<Answer>;
   /** The block a citation points into, with its quoted sentences located in the stored text. */
   getSource(request: SourceRequest): Promise<SourceView>;
+  /** "Keep original files" (default on): documents committed from now on keep the file they were read from. */
+  setKeepOriginals(keep: boolean): Promise<void>;
+  /** The file a document was read from, when it was kept; undefined otherwise. */
+  getOriginal(docId: DocId): Promise<Blob | undefined>;
   storageEstimate(): Promise<StorageEstimate>;
   /** The page measured the parse worker's memory, in bytes; a read past the limit is stopped. */
   reportReaderMemory(bytes: number): Promise<void>;

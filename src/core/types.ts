@@ -236,10 +236,14 @@ export interface SourceRequest {
 
 /** The source view: the whole block (a PDF page, a section), with the cited sentences to mark. */
 export interface SourceView {
+  docId: DocId;
+  docType: DocType;
   docName: string;
   docPath: string;
   /** Where in the document: "page 4", "page 4 · Security deposit", "Methods › Sampling", "lines 12–40". */
   label: string;
+  /** 1-based page number of a PDF page. */
+  page?: number;
   text: string;
   /** Ranges of `text` to mark, sorted, not overlapping; each holds the text it was cited with. */
   marks: TextRange[];

@@ -88,6 +88,8 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     setTags: async (docId, tags) => (await opening).setTags(docId, tags),
     ask: async (question, filter) => (await opening).ask(question, filter),
     getSource: async (request) => (await opening).getSource(request),
+    setKeepOriginals: async (keep) => (await opening).setKeepOriginals(keep),
+    getOriginal: async (docId) => (await opening).getOriginal(docId),
     async storageEstimate() {
       const estimate = await navigator.storage.estimate();
       const persisted = (await navigator.storage.persisted?.()) ?? false;

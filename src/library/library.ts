@@ -1,4 +1,4 @@
-import { DocQaError, forFile, serializeError, type SerializedError } from '../core/errors.ts';
+import { DocQaError, forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
 import type { Answer, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, QueueEntry, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
@@ -79,6 +79,8 @@ export class Library {
   private unrecorded = new Map<QueueId, SerializedError>();
   /** Documents being added to the index slice by slice; a snapshot or a reconcile now would see half of one. */
   private inserting = new Map<DocId, { cancelled: boolean }>();
+  /** "Keep original files": each committed document keeps the file it was read from. Default on. */
+  private keepOriginals = true;
 
   constructor(
     private readonly store: LibraryStore,
@@ -320,7 +322,7 @@ export class Library {
     // files that are both just "notes.txt" are two documents.
     const older = entry.folder ? (await this.store.findByPath(entry.path)).map((d) => d.id) : [];
     const docId = result.prepared.doc.id;
-    const { added, removed } = await this.store.commitDocument(result.prepared, entry.id, older);
+    const { added, removed } = await this.commitWithOriginal(entry, result.prepared, older);
     // Add before remove: chunks the new version shares with the old one are never re-indexed.
     await this.addToIndex(docId, added);
     this.index.remove(removed);
@@ -491,14 +493,41 @@ export class Library {
     return buildExtractiveAnswer(question, passages);
   }
 
+  /**
+   * Commits a prepared document with its original file when originals are kept. Too little room for both
+   * is not a failure: the document is committed again without it (its sources then show the text view).
+   */
+  private async commitWithOriginal(entry: QueueEntry, prepared: PreparedDocument, older: readonly DocId[]): Promise<{ added: IndexEntry[]; removed: IndexEntry[] }> {
+    if (!this.keepOriginals || !entry.blob) return this.store.commitDocument(prepared, entry.id, older);
+    try {
+      return await this.store.commitDocument(prepared, entry.id, older, entry.blob);
+    } catch (err) {
+      if (!isQuotaError(err)) throw err;
+      return this.store.commitDocument(prepared, entry.id, older);
+    }
+  }
+
+  /** Turns "Keep original files" on or off for documents committed from now on (kept ones stay). */
+  setKeepOriginals(keep: boolean): void {
+    this.keepOriginals = keep;
+  }
+
+  /** The file a document was read from, if it was kept. */
+  async getOriginal(docId: DocId): Promise<Blob | undefined> {
+    return this.store.getOriginal(docId);
+  }
+
   /** The whole block (a PDF page, a section) a citation points into, with its quoted sentences located. */
   async getSource(request: SourceRequest): Promise<SourceView> {
     const [doc, record] = await Promise.all([this.store.getDocument(request.docId), this.store.getBlock(request.docId, request.block)]);
     if (!doc || !record) throw new DocQaError('internal', 'this passage is no longer in the library (its document was deleted)');
     return {
+      docId: doc.id,
+      docType: doc.type,
       docName: doc.name,
       docPath: doc.path,
       label: describeBlock(record),
+      page: record.page,
       text: record.text,
       marks: locateMarks(record.text, request.marks),
       context: clampRange(request.context, record.text.length),

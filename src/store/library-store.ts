@@ -8,7 +8,7 @@ import type { IndexEntry } from '../index/search-index.ts';
 import type { IDBPTransaction } from 'idb';
 import type { LibraryDb, LibrarySchema, Snapshot } from './schema.ts';
 
-const WRITE_STORES = ['documents', 'manifests', 'blocks', 'chunks', 'queue', 'entryStatus'] as const;
+const WRITE_STORES = ['documents', 'manifests', 'blocks', 'chunks', 'queue', 'entryStatus', 'originals'] as const;
 type WriteTx = IDBPTransaction<LibrarySchema, typeof WRITE_STORES, 'readwrite'>;
 
 /** A file to add to the persisted queue. */
@@ -314,10 +314,12 @@ export class LibraryStore {
    * same path) and removing queue entry `queueId`. Returns the index entries added and removed. Throws
    * `cancelled` (and writes nothing) when `queueId` is no longer in the queue.
    */
-  async commitDocument(prepared: PreparedDocument, queueId: QueueId | undefined, replaces: readonly DocId[] = []): Promise<{ added: IndexEntry[]; removed: IndexEntry[] }> {
+  async commitDocument(prepared: PreparedDocument, queueId: QueueId | undefined, replaces: readonly DocId[] = [], original?: Blob): Promise<{ added: IndexEntry[]; removed: IndexEntry[] }> {
     const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
     const writes: Array<Promise<unknown>> = [];
     try {
+      // Before the rest, so its quota error aborts the whole commit: nothing half-written stays.
+      if (original) writes.push(tx.objectStore('originals').put(original, prepared.doc.id));
       return await this.commitInTx(tx, writes, prepared, queueId, replaces);
     } catch (err) {
       abortQuietly(tx, writes);
@@ -386,7 +388,13 @@ export class LibraryStore {
     await t.objectStore('blocks').delete(IDBKeyRange.bound([docId, 0], [docId, Number.MAX_SAFE_INTEGER]));
     await t.objectStore('manifests').delete(docId);
     await t.objectStore('documents').delete(docId);
+    await t.objectStore('originals').delete(docId);
     return removed;
+  }
+
+  /** The file a document was read from, when it was kept ("Keep original files"). */
+  async getOriginal(docId: DocId): Promise<Blob | undefined> {
+    return this.db.get('originals', docId);
   }
 
   async setTags(docId: DocId, tags: string[]): Promise<void> {

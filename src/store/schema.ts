@@ -27,6 +27,11 @@ export interface LibrarySchema extends DBSchema {
    * reads that started and never ended, a failure, a Try again.
    */
   entryStatus: { key: string; value: EntryStatus };
+  /**
+   * The file a document was read from (v2), keyed by its DocId, when "Keep original files" is on: the
+   * Source dialog shows a PDF's real page from it, and "Open original" hands it back.
+   */
+  originals: { key: string; value: Blob };
 }
 
 export interface EntryStatus {
@@ -65,6 +70,7 @@ export async function openLibraryDb(name = DEFAULT_DB_NAME, hooks: DbHooks = {})
         if (oldVersion < 2) {
           tx.objectStore('documents').createIndex('by-queue', 'queueId');
           db.createObjectStore('entryStatus', { keyPath: 'queueId' });
+          db.createObjectStore('originals');
         }
       },
       blocking() {
