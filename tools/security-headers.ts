@@ -20,11 +20,11 @@ const POLICY: Record<string, string[]> = {
   // fetch/XHR/WebSocket: own origin only (service worker precache, model files served locally). The
   // browser tests also check that no request leaves the origin.
   'connect-src': ["'self'"],
-  // The app's icons. No `data:`/`blob:`: nothing in the page shows generated images (add `blob:` here
-  // when rendered PDF pages are shown as object URLs).
+  // The app's icons. No `data:`/`blob:`: nothing in the page shows generated images (PDF pages are drawn
+  // on a canvas; "Open original" is a download link, which img-src does not govern).
   'img-src': ["'self'"],
-  // The library worker (a module from the bundle) and the service worker (`sw.js`). No `blob:`: no
-  // worker is started from an object URL (pdf.js runs inside our worker, not in a nested one).
+  // The library worker, the Source dialog's pdf.js worker (modules from the bundle) and the service worker
+  // (`sw.js`). No `blob:`: no worker is started from an object URL.
   'worker-src': ["'self'"],
   // No plugins, no <base> rewriting relative URLs, no form posting anywhere.
   'object-src': ["'none'"],

@@ -3,7 +3,7 @@ import { AskPanel } from './ask-panel.tsx';
 import { DropZone } from './drop-zone.tsx';
 import { LibraryPanel } from './library-panel.tsx';
 import { SourceDialog } from './source-dialog.tsx';
-import { fatal, ready, start, storage, waiting } from './state.ts';
+import { fatal, keepOriginals, ready, setKeepOriginals, start, storage, waiting } from './state.ts';
 
 function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
@@ -28,6 +28,10 @@ export function App() {
             {s.persisted ? ' (persistent)' : ' (may be cleared by the browser when space runs low)'}
           </p>
         )}
+        <label class="setting">
+          <input type="checkbox" checked={keepOriginals.value} onChange={(e) => void setKeepOriginals(e.currentTarget.checked)} /> Keep original files
+          <span class="hint"> (to show PDF pages and open the file itself; uses more storage)</span>
+        </label>
       </header>
       {alert && (
         <p role="alert" class="fatal">

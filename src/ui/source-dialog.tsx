@@ -1,7 +1,50 @@
 import type { ComponentChildren, RefObject } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
-import type { TextRange } from '../core/types.ts';
-import { source } from './state.ts';
+import { signal } from '@preact/signals';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import type { SourceView, TextRange } from '../core/types.ts';
+import { PdfPage } from './pdf-page.tsx';
+import { original, source } from './state.ts';
+
+const VIEW_KEY = 'docqa.sourceView';
+/** Text (the extracted text, the default) or page (a PDF's real page); the last choice is remembered. */
+const view = signal<'text' | 'page'>(globalThis.localStorage?.getItem(VIEW_KEY) === 'page' ? 'page' : 'text');
+
+function chooseView(next: 'text' | 'page'): void {
+  view.value = next;
+  localStorage.setItem(VIEW_KEY, next);
+}
+
+/** An object URL for the kept original, revoked when the dialog shows another or none. */
+function useObjectUrl(blob: Blob | undefined): string | undefined {
+  const url = useMemo(() => (blob ? URL.createObjectURL(blob) : undefined), [blob]);
+  useEffect(() => () => url && URL.revokeObjectURL(url), [url]);
+  return url;
+}
+
+/** Text / Page switch (the page only for a PDF whose original was kept), and "Open original". */
+function ViewTools({ s, blob }: { s: SourceView; blob: Blob | undefined }) {
+  const url = useObjectUrl(blob);
+  const canShowPage = Boolean(blob) && s.docType === 'pdf' && s.page !== undefined;
+  if (!url) return null;
+  return (
+    <div class="source-tools">
+      {canShowPage && (
+        <>
+          <button type="button" aria-pressed={view.value === 'page'} onClick={() => chooseView('page')}>
+            Page
+          </button>
+          <button type="button" aria-pressed={view.value === 'text'} onClick={() => chooseView('text')}>
+            Text
+          </button>
+        </>
+      )}
+      {/* A download, not a navigation: the file opens in the system's viewer, outside the app's CSP. */}
+      <a href={url} download={s.docName}>
+        Open original
+      </a>
+    </div>
+  );
+}
 
 /** `text` between `start` and `end`, the part inside `context` tinted (the retrieved chunk). */
 function tinted(text: string, start: number, end: number, context: TextRange | undefined): ComponentChildren[] {
@@ -35,6 +78,9 @@ export function SourceDialog() {
   const markRef = useRef<HTMLElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const s = source.value;
+  const blob = original.value;
+  const showPage = view.value === 'page' && Boolean(blob) && s?.docType === 'pdf' && s.page !== undefined;
+  const quotes = useMemo(() => (s ? s.marks.map((m) => s.text.slice(m.start, m.end)) : []), [s]);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -44,7 +90,7 @@ export function SourceDialog() {
     }
     if (!s && dialog.open) dialog.close();
     if (s) markRef.current?.scrollIntoView({ block: 'center' });
-  }, [s]);
+  }, [s, showPage]);
   const onClose = () => {
     source.value = undefined;
     if (opener.current?.isConnected) opener.current.focus();
@@ -62,9 +108,14 @@ export function SourceDialog() {
               Close
             </button>
           </header>
-          <div class="source-text">
-            <MarkedText text={s.text} marks={s.marks} context={s.context} firstMark={markRef} />
-          </div>
+          <ViewTools s={s} blob={blob} />
+          {showPage ? (
+            <PdfPage blob={blob!} page={s.page!} quotes={quotes} />
+          ) : (
+            <div class="source-text">
+              <MarkedText text={s.text} marks={s.marks} context={s.context} firstMark={markRef} />
+            </div>
+          )}
         </>
       )}
     </dialog>

@@ -30,6 +30,12 @@ export const asking = signal(false);
 export const answerSeq = signal(0);
 export const askError = signal<string | undefined>(undefined);
 export const source = signal<SourceView | undefined>(undefined);
+/** The file the document on show in the Source dialog was read from, when it was kept. */
+export const original = signal<Blob | undefined>(undefined);
+
+const KEEP_ORIGINALS_KEY = 'docqa.keepOriginals';
+/** "Keep original files" (default on), remembered in this browser; the library worker is told at start and on change. */
+export const keepOriginals = signal(globalThis.localStorage?.getItem(KEEP_ORIGINALS_KEY) !== 'false');
 export const storage = signal<StorageEstimate | undefined>(undefined);
 export const ready = signal(false);
 /** Set when the library cannot be opened at all; shown instead of the app's controls' results. */
@@ -131,6 +137,7 @@ export async function start(): Promise<void> {
     waiting.value = undefined;
   }
   ready.value = true;
+  await api.setKeepOriginals(keepOriginals.value);
   watchReaderMemory(api, () => queue.value !== undefined || Object.keys(percents.value).length > 0);
   await refresh();
 }
@@ -200,8 +207,19 @@ export async function ask(question: string, filter?: SearchFilter): Promise<void
 export async function openSource(request: SourceRequest): Promise<void> {
   if (!api) return;
   try {
-    source.value = await api.getSource(request);
+    const [view, blob] = await Promise.all([api.getSource(request), api.getOriginal(request.docId).catch(() => undefined)]);
+    batch(() => {
+      original.value = blob;
+      source.value = view;
+    });
   } catch (err) {
     askError.value = err instanceof Error ? err.message : String(err);
   }
+}
+
+/** Turns "Keep original files" on or off, for the documents added from now on. */
+export async function setKeepOriginals(keep: boolean): Promise<void> {
+  keepOriginals.value = keep;
+  localStorage.setItem(KEEP_ORIGINALS_KEY, String(keep));
+  await api?.setKeepOriginals(keep);
 }

@@ -1,0 +1,161 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { findInItems, type ItemRange } from './text-match.ts';
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+type TextLayer = InstanceType<PdfJs['TextLayer']>;
+
+/** Where the build puts pdf.js's CMaps and standard fonts (`PDFJS_ASSET_ROOT` in src/ingest/pdf-assets.ts). */
+const ASSETS = 'pdfjs/';
+/** CSS pixels per PDF point at zoom 100%. */
+const BASE_SCALE = 1.25;
+const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
+
+let loading: Promise<PdfJs> | undefined;
+
+/** pdf.js for the page, loaded on first use, with its worker started from the bundle (same origin). */
+function loadPdfJs(): Promise<PdfJs> {
+  loading ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((pdfjs) => {
+    pdfjs.GlobalWorkerOptions.workerPort = new Worker(new URL('../../workers/pdf-render.worker.ts', import.meta.url), { type: 'module', name: 'pdf-render' });
+    return pdfjs;
+  });
+  return loading;
+}
+
+async function openPdf(blob: Blob): Promise<PdfDocument> {
+  const pdfjs = await loadPdfJs();
+  const base = new URL(`${import.meta.env.BASE_URL}${ASSETS}`, location.href).href;
+  return pdfjs.getDocument({
+    data: new Uint8Array(await blob.arrayBuffer()),
+    cMapUrl: `${base}cmaps/`,
+    cMapPacked: true,
+    standardFontDataUrl: `${base}standard_fonts/`,
+    useWorkerFetch: true,
+    // No `new Function` for glyph outlines: the CSP allows no eval.
+    isEvalSupported: false,
+    verbosity: 0,
+  }).promise;
+}
+
+/** Wraps the cited text's pieces in `<mark>`, inside the text layer's spans (whose text is transparent over the canvas). */
+function markQuotes(layer: TextLayer, quotes: readonly string[]): void {
+  const byItem = new Map<number, ItemRange[]>();
+  for (const quote of quotes) {
+    for (const r of findInItems(layer.textContentItemsStr, quote)) byItem.set(r.item, [...(byItem.get(r.item) ?? []), r]);
+  }
+  for (const [item, ranges] of byItem) {
+    const span = layer.textDivs[item];
+    if (!span) continue;
+    const text = span.textContent ?? '';
+    const parts: Array<string | HTMLElement> = [];
+    let at = 0;
+    for (const r of ranges.sort((a, b) => a.start - b.start)) {
+      if (r.start < at) continue;
+      const mark = document.createElement('mark');
+      mark.textContent = text.slice(r.start, r.end);
+      parts.push(text.slice(at, r.start), mark);
+      at = r.end;
+    }
+    parts.push(text.slice(at));
+    span.replaceChildren(...parts);
+  }
+}
+
+/**
+ * A PDF's real page, drawn by pdf.js on a canvas with its text layer above it (selectable text), the cited
+ * sentences marked in the text layer on the cited page; zoom and previous/next page.
+ */
+export function PdfPage({ blob, page, quotes }: { blob: Blob; page: number; quotes: readonly string[] }) {
+  const [doc, setDoc] = useState<PdfDocument>();
+  const [error, setError] = useState<string>();
+  const [at, setAt] = useState(page);
+  const [zoom, setZoom] = useState(2);
+  const [shown, setShown] = useState(0);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const layerRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    let open: PdfDocument | undefined;
+    let live = true;
+    openPdf(blob).then(
+      (d) => (live ? setDoc((open = d)) : void d.destroy()),
+      (err: unknown) => live && setError(`This page could not be shown: ${err instanceof Error ? err.message : String(err)}`),
+    );
+    return () => {
+      live = false;
+      void open?.destroy();
+    };
+  }, [blob]);
+  useEffect(() => setAt(page), [page]);
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    const box = layerRef.current;
+    if (!doc || !canvas || !box) return;
+    let live = true;
+    let cancel = () => {};
+    void (async () => {
+      const pdfjs = await loadPdfJs();
+      const pdfPage = await doc.getPage(at);
+      if (!live) return;
+      const viewport = pdfPage.getViewport({ scale: ZOOMS[zoom]! * BASE_SCALE });
+      const ratio = window.devicePixelRatio || 1;
+      canvas.width = Math.floor(viewport.width * ratio);
+      canvas.height = Math.floor(viewport.height * ratio);
+      canvas.style.width = `${Math.floor(viewport.width)}px`;
+      canvas.style.height = `${Math.floor(viewport.height)}px`;
+      box.replaceChildren();
+      box.style.setProperty('--total-scale-factor', String(viewport.scale));
+      const render = pdfPage.render({ canvas, viewport, transform: ratio === 1 ? undefined : [ratio, 0, 0, ratio, 0, 0] });
+      const layer = new pdfjs.TextLayer({ textContentSource: pdfPage.streamTextContent(), container: box, viewport });
+      cancel = () => {
+        render.cancel();
+        layer.cancel();
+      };
+      await Promise.all([render.promise, layer.render()]);
+      if (!live) return;
+      if (at === page) markQuotes(layer, quotes);
+      box.querySelector('mark')?.scrollIntoView({ block: 'center' });
+      setShown(at);
+    })().catch((err: unknown) => {
+      if (live && (err as { name?: string }).name !== 'RenderingCancelledException' && (err as { name?: string }).name !== 'AbortException') {
+        setError(`This page could not be shown: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+    return () => {
+      live = false;
+      cancel();
+    };
+  }, [doc, at, zoom, page, quotes]);
+
+  const pages = doc?.numPages ?? 0;
+  return (
+    <div class="pdf-view">
+      <div class="pdf-tools" role="toolbar" aria-label="Page">
+        <button type="button" disabled={at <= 1} onClick={() => setAt(at - 1)}>
+          Previous page
+        </button>
+        <span aria-live="polite">{pages ? `Page ${at} of ${pages}` : 'Loading the page…'}</span>
+        <button type="button" disabled={!pages || at >= pages} onClick={() => setAt(at + 1)}>
+          Next page
+        </button>
+        <button type="button" disabled={zoom <= 0} onClick={() => setZoom(zoom - 1)}>
+          Zoom out
+        </button>
+        <span>{Math.round(ZOOMS[zoom]! * 100)}%</span>
+        <button type="button" disabled={zoom >= ZOOMS.length - 1} onClick={() => setZoom(zoom + 1)}>
+          Zoom in
+        </button>
+      </div>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      <div class="pdf-page" data-page={shown || undefined}>
+        <canvas ref={canvasRef} aria-label={`Page ${at}`} />
+        <div ref={layerRef} class="textLayer" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+/** A piece of a text layer item: characters `start` to `end` (exclusive) of item `item`. */
+export interface ItemRange {
+  item: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * Where `target` runs across a page's text items (pdf.js's text layer: one string per span), ignoring
+ * whitespace, which the stored text has rejoined differently (line breaks, spaces between items). Returns
+ * the pieces of the first occurrence, one per item it touches; none when the text is not on the page.
+ *
+ * @example
+ * findInItems(['The landlord returns the', 'deposit within 14 days.'], 'returns the deposit')
+ * // → [{ item: 0, start: 13, end: 24 }, { item: 1, start: 0, end: 7 }]
+ */
+export function findInItems(items: readonly string[], target: string): ItemRange[] {
+  const wanted = target.replace(/\s+/g, '');
+  if (!wanted) return [];
+  let joined = '';
+  const where: Array<[number, number]> = [];
+  items.forEach((text, item) => {
+    for (let i = 0; i < text.length; i++) {
+      if (/\s/.test(text[i]!)) continue;
+      joined += text[i];
+      where.push([item, i]);
+    }
+  });
+  const at = joined.indexOf(wanted);
+  if (at < 0) return [];
+  const ranges: ItemRange[] = [];
+  for (let k = at; k < at + wanted.length; k++) {
+    const [item, i] = where[k]!;
+    const last = ranges.at(-1);
+    if (last?.item === item) last.end = i + 1;
+    else ranges.push({ item, start: i, end: i + 1 });
+  }
+  return ranges;
+}
