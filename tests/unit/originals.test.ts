@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { DocId } from '../../src/core/ids.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
+import { Library } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -46,5 +48,42 @@ describe('original files ("Keep original files")', () => {
     await store.commitDocument(prepared, again.id);
     await expect(store.getDocument(prepared.doc.id)).resolves.toBeDefined();
     await expect(store.getOriginal(prepared.doc.id)).resolves.toBeUndefined();
+  });
+});
+
+describe('Library: "Keep original files"', () => {
+  const openLibrary = async () => {
+    const store = await freshStore();
+    const library = new Library(store, () => undefined, { chunk: CHUNK, snapshotDelayMs: 60_000 });
+    await library.open();
+    await library.startWriting();
+    return { library, store };
+  };
+  const docIdOf = async (library: Library, path: string) => (await library.listLibrary()).find((i) => i.path === path)?.docId as DocId;
+
+  it('keeps the original by default, and none for documents added once it is off', async () => {
+    const { library } = await openLibrary();
+    await library.enqueue([{ name: 'lease.md', folder: '', blob: new Blob([LEASE]) }]);
+    await library.processQueue();
+    await expect((await library.getOriginal(await docIdOf(library, 'lease.md')))?.text()).resolves.toBe(LEASE);
+    library.setKeepOriginals(false);
+    await library.enqueue([{ name: 'loan.md', folder: '', blob: new Blob(['# Loan\n\nThe borrower repays in twelve instalments.\n']) }]);
+    await library.processQueue();
+    const loan = await docIdOf(library, 'loan.md');
+    expect(loan).toBeDefined();
+    await expect(library.getOriginal(loan)).resolves.toBeUndefined();
+  });
+
+  it('indexes the document without its original when both do not fit', async () => {
+    const { library, store } = await openLibrary();
+    const commit = store.commitDocument.bind(store);
+    vi.spyOn(store, 'commitDocument').mockImplementation((prepared, queueId, replaces, original) =>
+      original ? Promise.reject(new DOMException('over quota', 'QuotaExceededError')) : commit(prepared, queueId, replaces),
+    );
+    await library.enqueue([{ name: 'lease.md', folder: '', blob: new Blob([LEASE]) }]);
+    await library.processQueue();
+    const id = await docIdOf(library, 'lease.md');
+    expect((await library.listLibrary()).find((i) => i.path === 'lease.md')?.kind).toBe('document');
+    await expect(library.getOriginal(id)).resolves.toBeUndefined();
   });
 });
