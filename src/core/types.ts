@@ -153,7 +153,8 @@ export interface StorageEstimate {
 /** Progress and change events, sent by the library worker to every tab. */
 export type LibraryEvent =
   | { type: 'file-progress'; queueId: QueueId; path: string; percent: number }
-  | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' | 'cancelled' }
+  /** `matches`: for 'already-in-library', the path of the stored document with the same contents. */
+  | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' | 'cancelled'; matches?: string }
   | { type: 'file-failed'; queueId: QueueId; path: string; error: SerializedError }
   | { type: 'queue'; done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number }
   | { type: 'changed' }

@@ -25,7 +25,7 @@ const MAX_INTERRUPTED_READS = 2;
 const INDEX_SLICE = 2000;
 
 /** What preparing a queued file produced, kept until its turn to commit. */
-type EntryResult = { kind: 'prepared'; prepared: PreparedDocument } | { kind: 'duplicate' } | { kind: 'failed'; error: unknown };
+type EntryResult = { kind: 'prepared'; prepared: PreparedDocument } | { kind: 'duplicate'; matches: string } | { kind: 'failed'; error: unknown };
 
 export interface LibraryOptions {
   chunk?: ChunkOptions;
@@ -155,6 +155,9 @@ export class Library {
     if (!files.length) return;
     try {
       const items = files.map((f) => ({ name: f.name, folder: f.folder, path: joinPath(f.folder, f.name), blob: f.blob }));
+      // A file dropped again replaces its failed row: re-dropping a folder never piles up failures.
+      const replaced = await this.store.removeFailedAt(new Set(items.map((i) => i.path)), new Set(this.unrecorded.keys()));
+      for (const id of replaced) this.unrecorded.delete(id);
       // A file storage is too full to hold, whose failure cannot be recorded either, is reported now.
       const entries = await this.store.enqueue(items, Date.now(), (entry, error) => this.emit({ type: 'file-failed', queueId: entry.id, path: entry.path, error }));
       this.progress.add(entries.length, entries.reduce((s, e) => s + e.size, 0));
@@ -269,7 +272,8 @@ export class Library {
       }
       const bytes = new Uint8Array(await entry.blob.arrayBuffer());
       const docId = await docIdOf(bytes);
-      if (await this.store.getDocument(docId)) return { kind: 'duplicate' };
+      const stored = await this.store.getDocument(docId);
+      if (stored) return { kind: 'duplicate', matches: stored.path };
       const limits = this.options.readLimits ?? DEFAULT_READ_LIMITS;
       this.reading = entry;
       const request = {
@@ -313,9 +317,11 @@ export class Library {
   private async commitEntry(entry: QueueEntry, result: EntryResult): Promise<void> {
     if (result.kind === 'failed') throw result.error;
     // Checked again: the file just before this one in the queue may have had the same bytes.
-    if (result.kind === 'duplicate' || (await this.store.getDocument(result.prepared.doc.id))) {
+    const stored = result.kind === 'duplicate' ? undefined : await this.store.getDocument(result.prepared.doc.id);
+    if (result.kind === 'duplicate' || stored) {
       await this.store.removeQueued(entry.id);
-      this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'already-in-library' });
+      const matches = result.kind === 'duplicate' ? result.matches : stored?.path;
+      this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'already-in-library', matches });
       return;
     }
     // Only a file that came with a folder replaces an older version at the same path: two different

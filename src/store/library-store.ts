@@ -218,6 +218,28 @@ export class LibraryStore {
   }
 
   /**
+   * Removes the failed entries (failed at enqueue or when read) of the given paths: the same file dropped
+   * again replaces its failed row instead of adding one beside it. Entries in `alsoFailed` count as
+   * failed too (failures storage was too full to record). Returns the ids removed.
+   */
+  async removeFailedAt(paths: ReadonlySet<string>, alsoFailed: ReadonlySet<QueueId> = new Set()): Promise<QueueId[]> {
+    if (!paths.size) return [];
+    const tx = this.db.transaction(['queue', 'entryStatus'], 'readwrite');
+    const statuses = tx.objectStore('entryStatus');
+    const failed = new Set((await statuses.getAll()).flatMap((s) => (s.error ? [s.queueId] : [])));
+    const removed: QueueId[] = [];
+    for (let cursor = await tx.objectStore('queue').openCursor(); cursor; cursor = await cursor.continue()) {
+      const { id, path, state } = cursor.value;
+      if (!paths.has(path) || (state !== 'failed' && !failed.has(id) && !alsoFailed.has(id))) continue;
+      await cursor.delete();
+      await statuses.delete(id);
+      removed.push(id);
+    }
+    await tx.done;
+    return removed;
+  }
+
+  /**
    * Records that reading an entry starts, and returns how many earlier reads started and never ended
    * (the app stopped during them). The record goes when the entry is committed, failed or removed.
    */

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { QueueId } from '../../src/core/ids.ts';
 import type { IncomingFile } from '../../src/core/library-api.ts';
 import type { Answer, LibraryEvent } from '../../src/core/types.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
@@ -218,5 +219,37 @@ describe('Library end to end (fake-indexeddb)', () => {
     expect(doneEvents(events)).toEqual(['loan.md: indexed']);
     expect(sources(await writer.ask('monthly instalments of the loan'))[0]).toBe('loan.md · Loan contract › Instalments');
     await writer.saveSnapshot();
+  });
+  it('replaces a failed row when the same file is dropped again, so re-dropping a folder never piles up failures', async () => {
+    const name = freshName();
+    const db = await openLibraryDb(name);
+    const store = new LibraryStore(db);
+    const library = new Library(store, () => {}, { chunk: CHUNK });
+    await library.open();
+    await library.startWriting();
+    const folder = [file('notes.xyz', 'some notes', 'docs'), file('empty.txt', '', 'docs'), file('loan.md', LOAN, 'docs')];
+    // A row that failed when it was dropped (storage full), as the store records it: no contents.
+    await db.put('queue', { id: '000000000000001-0000000-x' as QueueId, name: 'full.md', folder: 'docs', path: 'docs/full.md', size: 9, addedAt: 1, state: 'failed', error: { name: 'DocQaError', code: 'storage-full', message: 'full.md: storage is full' } });
+    const failedRows = async () => (await library.listLibrary()).filter((r) => r.kind === 'failed').map((r) => r.path).sort();
+    for (let drop = 0; drop < 3; drop++) {
+      await library.enqueue([...folder, file('full.md', '# Full\n\nNow it fits.', 'docs')]);
+      await library.processQueue();
+      expect(await failedRows()).toEqual(['docs/empty.txt', 'docs/notes.xyz']);
+    }
+    expect((await library.listLibrary()).filter((r) => r.kind === 'document').map((r) => r.path)).toEqual(['docs/loan.md', 'docs/full.md']);
+    // A failed file of the same name in another folder is another file: its row stays.
+    await library.enqueue([file('empty.txt', '', 'other')]);
+    await library.processQueue();
+    expect(await failedRows()).toEqual(['docs/empty.txt', 'docs/notes.xyz', 'other/empty.txt']);
+  });
+
+  it('names the stored document a renamed copy matches', async () => {
+    const { library, events } = await openLibrary(freshName(), true);
+    await library.enqueue([file('original.md', LEASE, 'notes'), file('copy.md', LEASE)]);
+    await library.processQueue();
+    await library.enqueue([file('again.md', LEASE, 'elsewhere')]);
+    await library.processQueue();
+    const matches = events.flatMap((e) => (e.type === 'file-done' && e.outcome === 'already-in-library' ? [`${e.path} = ${e.matches}`] : []));
+    expect(matches).toEqual(['copy.md = notes/original.md', 'elsewhere/again.md = notes/original.md']);
   });
 });
