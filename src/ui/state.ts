@@ -6,6 +6,9 @@ import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
 import type { Answer, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
 import { connectLibrary } from './library-client.ts';
 import { watchReaderMemory } from './memory-watch.ts';
+import { addNotes, alreadyNote, type ActivityNote } from './activity.ts';
+
+export type { ActivityNote };
 
 export interface QueueStatus {
   done: number;
@@ -17,11 +20,8 @@ export interface QueueStatus {
 export const items = signal<LibraryItem[]>([]);
 export const percents = signal<Record<string, number>>({});
 export const queue = signal<QueueStatus | undefined>(undefined);
-/** A line of the Activity list; `path` is the file it is about, if any (shown isolated: see isolate.tsx). */
-export interface ActivityNote {
-  text: string;
-  path?: string;
-}
+/** Counts drops, so that each drop's repeated notices get a summary line of their own. */
+let dropSeq = 0;
 
 export const activity = signal<ActivityNote[]>([]);
 export const answer = signal<Answer | undefined>(undefined);
@@ -76,8 +76,8 @@ function flushEvents(): void {
       case 'file-failed':
         delete nextPercents[event.queueId];
         if (event.type === 'file-failed') notes.push({ text: event.error.message, path: event.path });
-        else if (event.outcome === 'already-in-library') notes.push({ text: `${event.path}: already in library`, path: event.path });
-        else if (event.outcome === 'replaced') notes.push({ text: `${event.path}: updated to the new version`, path: event.path });
+        else if (event.outcome === 'already-in-library') notes.push(alreadyNote(event.path, event.matches, dropSeq));
+        else if (event.outcome === 'replaced') notes.push({ text: `${event.path}: updated to the new version`, path: event.path, group: { key: `replaced:${dropSeq}`, summary: 'updated to the new version', count: 1 } });
         break;
       case 'queue':
         nextQueue = event.done >= event.total ? undefined : { done: event.done, total: event.total, etaMs: event.etaMs };
@@ -97,13 +97,13 @@ function flushEvents(): void {
   batch(() => {
     percents.value = nextPercents;
     if (nextQueue !== null) queue.value = nextQueue;
-    if (notes.length) activity.value = [...notes.reverse(), ...activity.value].slice(0, 50);
+    if (notes.length) activity.value = addNotes(activity.value, notes);
   });
   if (changed) scheduleRefresh();
 }
 
 function note(text: string, path?: string): void {
-  activity.value = [{ text, path }, ...activity.value].slice(0, 50);
+  activity.value = addNotes(activity.value, [{ text, path }]);
 }
 
 /** Throttled, not debounced: a fast stream of changes still refreshes the list a few times a second. */
@@ -144,6 +144,7 @@ export async function start(): Promise<void> {
 
 export async function addFiles(files: IncomingFile[]): Promise<void> {
   if (!api || !files.length) return;
+  dropSeq++;
   note(`Adding ${files.length} file${files.length === 1 ? '' : 's'}`);
   try {
     await api.addFiles(files);
