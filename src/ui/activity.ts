@@ -6,13 +6,16 @@ export interface ActivityNote {
   path?: string;
   /**
    * Notes of one kind from one drop ("already in library") are summarised in one line: the group they
-   * share, the summary's wording ("already in library") and how many there are.
+   * share, the summary's wording ("already in library"), how many there are, and their own lines (the
+   * first {@link MAX_GROUP_LINES}), shown when the summary is opened.
    */
-  group?: { key: string; summary: string; count: number };
+  group?: { key: string; summary: string; count: number; lines?: string[] };
 }
 
 /** Most lines the Activity list keeps. */
 const MAX_NOTES = 50;
+/** Most lines a summary keeps of the notes it stands for. */
+const MAX_GROUP_LINES = 1000;
 
 /**
  * Puts `fresh` (newest last) on top of `notes`. A grouped note joins the earlier line of its group,
@@ -25,7 +28,8 @@ export function addNotes(notes: readonly ActivityNote[], fresh: readonly Activit
     const earlier = key === undefined ? undefined : next.find((m) => m.group?.key === key);
     if (earlier?.group) {
       const count = earlier.group.count + 1;
-      next = [{ text: `${count} ${earlier.group.summary}`, group: { ...earlier.group, count } }, ...next.filter((m) => m !== earlier)];
+      const lines = [...(earlier.group.lines ?? [earlier.text]), n.text].slice(0, MAX_GROUP_LINES);
+      next = [{ text: `${count} ${earlier.group.summary}`, group: { ...earlier.group, count, lines } }, ...next.filter((m) => m !== earlier)];
     } else next = [n, ...next];
   }
   return next.slice(0, MAX_NOTES);

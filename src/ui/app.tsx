@@ -3,12 +3,20 @@ import { AskPanel } from './ask-panel.tsx';
 import { DropZone } from './drop-zone.tsx';
 import { LibraryPanel } from './library-panel.tsx';
 import { SourceDialog } from './source-dialog.tsx';
-import { fatal, keepOriginals, ready, setKeepOriginals, start, storage, waiting } from './state.ts';
+import { fatal, keepOriginals, loaded, setKeepOriginals, start, storage, waiting } from './state.ts';
 
 function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
   if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
   return `${(n / 1024 ** 3).toFixed(1)} GB`;
+}
+
+/** The skip link moves focus into the question box itself, not just the page to it. */
+function skipToQuestion(e: MouseEvent): void {
+  const box = document.querySelector<HTMLInputElement>('#questions input[aria-label="Ask a question"]');
+  if (!box) return;
+  e.preventDefault();
+  box.focus();
 }
 
 export function App() {
@@ -19,6 +27,9 @@ export function App() {
   const alert = fatal.value ?? waiting.value;
   return (
     <>
+      <a class="skip" href="#questions" onClick={skipToQuestion}>
+        Skip to Ask a question
+      </a>
       <header class="top">
         <h1>DocQA</h1>
         <p class="tagline">Ask your documents. Nothing leaves this device.</p>
@@ -38,12 +49,12 @@ export function App() {
           {alert}
         </p>
       )}
-      <main class="layout" aria-busy={!ready.value}>
+      <main class="layout" aria-busy={!loaded.value}>
         <section class="left" aria-label="Documents">
           <DropZone />
           <LibraryPanel />
         </section>
-        <section class="right" aria-label="Questions">
+        <section class="right" id="questions" aria-label="Questions">
           <AskPanel />
         </section>
       </main>

@@ -1,11 +1,23 @@
 import { useState } from 'preact/hooks';
 import { filesFromDrop, filesFromInput } from './collect-files.ts';
 import { fileNameOf, PrefixIsolated } from './isolate.tsx';
-import { activity, addFiles, queue } from './state.ts';
+import { activity, addFiles, items, loaded, queue, type QueueStatus } from './state.ts';
 
 function formatEta(ms: number): string {
   const s = Math.round(ms / 1000);
   return s < 60 ? `about ${s} s left` : `about ${Math.round(s / 60)} min left`;
+}
+
+/**
+ * The progress line: "Loading the library…" until the list is read; the queue's progress while the
+ * writer reports it; files still waiting (a queue resumed after a restart, before the writer's first
+ * report, or indexed by another tab); "Ready" only when nothing waits.
+ */
+function progressText(q: QueueStatus | undefined): string {
+  if (!loaded.value) return 'Loading the library…';
+  if (q) return `Indexing: ${q.done} of ${q.total} files done${q.etaMs !== undefined ? `, ${formatEta(q.etaMs)}` : ''}`;
+  const waiting = items.value.filter((i) => i.kind === 'queued').length;
+  return waiting ? `Indexing: ${waiting} file${waiting === 1 ? '' : 's'} waiting` : 'Ready';
 }
 
 export function DropZone() {
@@ -57,13 +69,26 @@ export function DropZone() {
         </label>
       </div>
       <p role="status" class="progress">
-        {q ? `Indexing: ${q.done} of ${q.total} files done${q.etaMs !== undefined ? `, ${formatEta(q.etaMs)}` : ''}` : 'Ready'}
+        {progressText(q)}
       </p>
       {activity.value.length > 0 && (
         <ul class="activity" aria-label="Activity">
           {activity.value.map((m, i) => (
             <li key={`${i}-${m.text}`}>
-              <PrefixIsolated text={m.text} names={m.path ? [m.path, fileNameOf(m.path)] : []} />
+              {m.group?.lines ? (
+                <details>
+                  <summary>{m.text}</summary>
+                  <ul>
+                    {m.group.lines.map((line, j) => (
+                      <li key={j}>
+                        <bdi>{line}</bdi>
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              ) : (
+                <PrefixIsolated text={m.text} names={m.path ? [m.path, fileNameOf(m.path)] : []} />
+              )}
             </li>
           ))}
         </ul>

@@ -38,6 +38,8 @@ const KEEP_ORIGINALS_KEY = 'docqa.keepOriginals';
 export const keepOriginals = signal(globalThis.localStorage?.getItem(KEEP_ORIGINALS_KEY) !== 'false');
 export const storage = signal<StorageEstimate | undefined>(undefined);
 export const ready = signal(false);
+/** The Library list has been read once: until then the page says it is loading, not "0 documents". */
+export const loaded = signal(false);
 /** Set when the library cannot be opened at all; shown instead of the app's controls' results. */
 export const fatal = signal<string | undefined>(undefined);
 /** Why the library has not opened yet (an older app version in another tab blocks the upgrade); gone once it opens. */
@@ -121,6 +123,7 @@ async function refresh(): Promise<void> {
   batch(() => {
     items.value = list;
     storage.value = estimate;
+    loaded.value = true;
   });
 }
 

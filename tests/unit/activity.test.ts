@@ -12,6 +12,9 @@ describe('Activity list', () => {
     notes = addNotes(notes, [alreadyNote('a.md', undefined, 1), { text: 'bad.pdf: damaged', path: 'bad.pdf' }]);
     for (let i = 0; i < 62; i++) notes = addNotes(notes, [alreadyNote(`n${i}.md`, undefined, 1)]);
     expect(notes.map((n) => n.text)).toEqual(['63 already in library', 'bad.pdf: damaged', 'Adding 65 files']);
+    // Each file's own line is kept behind the summary.
+    expect(notes[0]?.group?.lines).toHaveLength(63);
+    expect(notes[0]?.group?.lines?.[0]).toBe('a.md: already in library');
     notes = addNotes(notes, [{ text: 'Adding 1 file' }, alreadyNote('x.md', 'y.md', 2)]);
     expect(notes.map((n) => n.text).slice(0, 3)).toEqual(['x.md: already in library as y.md', 'Adding 1 file', '63 already in library']);
   });
