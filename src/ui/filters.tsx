@@ -24,6 +24,12 @@ function FilterSelect({ label, all, choices, value, onPick }: { label: string; a
   );
 }
 
+/** "a/b/c" → ["a", "a/b", "a/b/c"]. */
+function withParents(folder: string): string[] {
+  const parts = folder.split('/');
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
 type Picked = { doc?: string; folder?: string; type?: string; tag?: string };
 
 const TYPE_LABELS: Record<DocType, string> = { pdf: 'PDF', docx: 'Word', html: 'HTML', markdown: 'Markdown', text: 'Text' };
@@ -32,7 +38,8 @@ const TYPE_LABELS: Record<DocType, string> = { pdf: 'PDF', docx: 'Word', html: '
 export function Filters({ onChange }: { onChange: (f: SearchFilter) => void }) {
   const docs = items.value.filter((i) => i.kind === 'document');
   const folderOf = (d: (typeof docs)[number]) => d.path.slice(0, Math.max(0, d.path.length - d.name.length - 1));
-  const folders = [...new Set(docs.map(folderOf).filter(Boolean))].sort();
+  // Every folder and the folders above it: "contracts" covers "contracts/2024" and "contracts/2025".
+  const folders = [...new Set(docs.map(folderOf).filter(Boolean).flatMap(withParents))].sort();
   const types = [...new Set(docs.map((d) => d.type).filter((t): t is DocType => !!t))].sort();
   const tags = [...new Set(docs.flatMap((d) => d.tags ?? []))].sort();
   const [picked, setPicked] = useState<Picked>({});

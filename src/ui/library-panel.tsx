@@ -1,9 +1,11 @@
 import { memo } from 'preact/compat';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { DocId } from '../core/ids.ts';
 import { formatPageRanges } from '../core/page-ranges.ts';
 import type { LibraryItem } from '../core/types.ts';
 import { PrefixIsolated } from './isolate.tsx';
-import { deleteItem, dismissFailed, items, percents, retryItem, setTags } from './state.ts';
+import { arrangeItems, SORT_LABELS, WINDOW_ABOVE, windowOf, type LibrarySort } from './library-view.ts';
+import { deleteItem, dismissFailed, items, loaded, percents, retryItem, setTags } from './state.ts';
 
 /**
  * "Indexed" for a document whose every page was read; "Indexed: pages 2–23, 40 unreadable (font
@@ -50,66 +52,135 @@ function TagEditor({ item }: { item: LibraryItem }) {
 
 /**
  * One row; memoised so a progress update re-renders only the row whose status changed. Name, title,
- * folder and the file name that starts a failure message sit in `<bdi>`: see isolate.tsx.
+ * folder and the file name that starts a failure message sit in `<bdi>`: see isolate.tsx. Its buttons
+ * carry the file's name ("Delete report.pdf"), so a screen reader's list of buttons tells them apart.
  */
-const LibraryRow = memo(function LibraryRow({ item, status }: { item: LibraryItem; status: string }) {
-  return (
-    <li class={`item ${item.kind}`}>
-      <div class="item-main">
-        <span class="name" title={item.path}>
-          <bdi>{item.name}</bdi>
-        </span>
-        {item.title && item.title !== item.name && (
-          <span class="title">
-            <bdi>{item.title}</bdi>
+const LibraryRow = memo(
+  function LibraryRow({ item, status, pos, size }: { item: LibraryItem; status: string; pos: number; size: number }) {
+    return (
+      <li class={`item ${item.kind}`} aria-posinset={pos} aria-setsize={size}>
+        <div class="item-main">
+          <span class="name" title={item.path}>
+            <bdi>{item.name}</bdi>
           </span>
-        )}
-        {item.path !== item.name && (
-          <span class="folder">
-            <bdi>{item.path.slice(0, -item.name.length - 1)}</bdi>
+          {item.title && item.title !== item.name && (
+            <span class="title">
+              <bdi>{item.title}</bdi>
+            </span>
+          )}
+          {item.path !== item.name && (
+            <span class="folder">
+              <bdi>{item.path.slice(0, -item.name.length - 1)}</bdi>
+            </span>
+          )}
+          {item.kind === 'document' && <span class="meta">{metaOf(item)}</span>}
+          <span class={`status ${item.kind}`}>
+            <PrefixIsolated text={status} names={[item.name]} />
           </span>
-        )}
-        {item.kind === 'document' && <span class="meta">{metaOf(item)}</span>}
-        <span class={`status ${item.kind}`}>
-          <PrefixIsolated text={status} names={[item.name]} />
-        </span>
-      </div>
-      <div class="item-actions">
-        {item.kind === 'document' && <TagEditor item={item} />}
-        {item.retriable && (
-          <button type="button" onClick={() => void retryItem(item)}>
-            Try again
+        </div>
+        <div class="item-actions">
+          {item.kind === 'document' && <TagEditor item={item} />}
+          {item.retriable && (
+            <button type="button" aria-label={`Try again ${item.name}`} onClick={() => void retryItem(item)}>
+              Try again
+            </button>
+          )}
+          <button type="button" aria-label={`Delete ${item.name}`} onClick={() => void deleteItem(item)}>
+            Delete
           </button>
-        )}
-        <button type="button" onClick={() => void deleteItem(item)}>
-          Delete
-        </button>
-      </div>
-    </li>
+        </div>
+      </li>
+    );
+  },
+  (a, b) =>
+    a.status === b.status &&
+    a.pos === b.pos &&
+    a.size === b.size &&
+    a.item.key === b.item.key &&
+    a.item.kind === b.item.kind &&
+    a.item.retriable === b.item.retriable &&
+    a.item.tags?.join() === b.item.tags?.join(),
+);
+
+/** First guess at a row's height in pixels; replaced by the average of the rows rendered. */
+const ROW_ESTIMATE = 90;
+
+/** Sort order and name filter of the list. */
+function ListControls({ sort, query, onSort, onQuery }: { sort: LibrarySort; query: string; onSort: (s: LibrarySort) => void; onQuery: (q: string) => void }) {
+  return (
+    <div class="list-controls">
+      <input type="search" aria-label="Filter documents" placeholder="Filter by name" value={query} onInput={(e) => onQuery(e.currentTarget.value)} />
+      <label>
+        Sort by
+        <select value={sort} onChange={(e) => onSort(e.currentTarget.value as LibrarySort)}>
+          {Object.entries(SORT_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
   );
-}, (a, b) => a.status === b.status && a.item.key === b.item.key && a.item.kind === b.item.kind && a.item.retriable === b.item.retriable && a.item.tags?.join() === b.item.tags?.join());
+}
+
+/**
+ * The rows, in a scrolling box that renders only the rows in view (and a few around them) once the
+ * library is past a few thousand rows: 10,000 documents scroll as smoothly as 100. Padding above and
+ * below the rendered rows stands in for the others, so `ul > li` holds only real rows.
+ */
+function LibraryRows({ list }: { list: LibraryItem[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ top: 0, height: 800 });
+  const [rowHeight, setRowHeight] = useState(ROW_ESTIMATE);
+  const p = percents.value;
+  const w = windowOf(list.length, view.top, view.height, rowHeight);
+  const windowed = list.length > WINDOW_ABOVE;
+  useLayoutEffect(() => {
+    const el = box.current;
+    const rows = el?.querySelectorAll<HTMLElement>('ul > li');
+    if (!windowed || !el || !rows?.length) return;
+    const average = [...rows].reduce((sum, r) => sum + r.offsetHeight, 0) / rows.length;
+    if (Math.abs(average - rowHeight) > 2) setRowHeight(average);
+    if (el.clientHeight !== view.height) setView({ top: el.scrollTop, height: el.clientHeight });
+  });
+  const onScroll = () => {
+    const el = box.current;
+    if (el) setView({ top: el.scrollTop, height: el.clientHeight });
+  };
+  return (
+    <div ref={box} class={windowed ? 'rows windowed' : 'rows'} onScroll={windowed ? onScroll : undefined}>
+      <ul aria-label="Library" style={{ paddingTop: `${w.before}px`, paddingBottom: `${w.after}px` }}>
+        {list.slice(w.start, w.end).map((item, i) => (
+          <LibraryRow key={item.key} item={item} pos={w.start + i + 1} size={list.length} status={statusOf(item, item.queueId ? p[item.queueId] : undefined)} />
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 export function LibraryPanel() {
-  const list = items.value;
-  const p = percents.value;
-  const docs = list.filter((i) => i.kind === 'document').length;
-  const failed = list.filter((i) => i.kind === 'failed').length;
+  const [sort, setSort] = useState<LibrarySort>('added');
+  const [query, setQuery] = useState('');
+  const all = items.value;
+  const docs = all.filter((i) => i.kind === 'document').length;
+  const failed = all.filter((i) => i.kind === 'failed').length;
+  const list = arrangeItems(all, sort, query);
   return (
     <div class="library">
       <h2>
-        Library <span class="count">({docs} document{docs === 1 ? '' : 's'})</span>
+        Library <span class="count">{loaded.value ? `(${docs} document${docs === 1 ? '' : 's'})` : '(loading…)'}</span>
       </h2>
       {failed > 0 && (
         <button type="button" class="clear-failed" onClick={() => void dismissFailed()}>
           Clear {failed} failed file{failed === 1 ? '' : 's'}
         </button>
       )}
-      {list.length === 0 && <p class="empty">No documents yet. Add some to start asking questions.</p>}
-      <ul aria-label="Library">
-        {list.map((item) => (
-          <LibraryRow key={item.key} item={item} status={statusOf(item, item.queueId ? p[item.queueId] : undefined)} />
-        ))}
-      </ul>
+      {(all.length > 1 || query) && <ListControls sort={sort} query={query} onSort={setSort} onQuery={setQuery} />}
+      {!loaded.value && <p class="empty">Loading the library…</p>}
+      {loaded.value && all.length === 0 && <p class="empty">No documents yet. Add some to start asking questions.</p>}
+      {all.length > 0 && list.length === 0 && <p class="empty">No document's name contains “{query}”.</p>}
+      <LibraryRows list={list} />
     </div>
   );
 }
