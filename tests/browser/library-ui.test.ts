@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { useApp } from '../support/browser.ts';
+import { libraryStatus, waitForIndexed } from '../support/app-page.ts';
+import { writeTree } from '../support/fixture-folder.ts';
+
+const NOTE = '# Original\n\n## Harbour\n\nThe harbour master opens the lock gates at dawn.\n';
+
+describe('the Library at real size', () => {
+  const app = useApp();
+
+  it('summarises a drop of 30 copies in one Activity line, and names buttons after their document', async () => {
+    const page = app.page;
+    // Start-up ends in "Ready" with the list read (it said "Loading the library…" until then).
+    await page.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor();
+    await page.getByLabel('Add a folder').setInputFiles(await writeTree({ 'original.md': NOTE, 'other.md': '# Other\n\nThe ferry leaves at noon.\n' }, 'notes'));
+    await waitForIndexed(page, 2);
+    const copies: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) copies[`copy-${i}.md`] = NOTE;
+    await page.getByLabel('Add a folder').setInputFiles(await writeTree(copies, 'copies'));
+    const activity = page.getByRole('list', { name: 'Activity' });
+    await activity.getByText('30 already in library', { exact: true }).waitFor({ timeout: 60_000 });
+    expect(await activity.getByRole('listitem').count()).toBeLessThan(6);
+    // One copy alone names the stored document it matches.
+    await page.getByLabel('Add documents').setInputFiles(await writeTree({ 'renamed.md': NOTE }, 'one').then((d) => `${d}/renamed.md`));
+    await activity.getByText('renamed.md: already in library as notes/original.md', { exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor();
+
+    await page.getByRole('button', { name: 'Delete original.md', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete original.md', exact: true }).textContent()).toBe('Delete');
+
+    // Filter by name; the folder filter offers the folder.
+    await page.getByLabel('Filter documents').fill('OTHER');
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Library"] > li').length === 1);
+    expect((await libraryStatus(page)).map((r) => r.name)).toEqual(['other.md']);
+    expect(await page.locator('ul[aria-label="Library"] > li').getAttribute('aria-setsize')).toBe('1');
+    await page.getByLabel('Filter documents').fill('');
+    await waitForIndexed(page, 2);
+    await page.getByLabel('Sort by').selectOption('name');
+    expect((await libraryStatus(page)).map((r) => r.name)).toEqual(['original.md', 'other.md']);
+  });
+
+  it('starts with a skip link to the question box', async () => {
+    const page = app.page;
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to Ask a question');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Ask a question');
+  });
+
+  it('fits a 390 px wide phone: nothing scrolls sideways, the question box comes before the library', async () => {
+    const page = app.page;
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.waitForFunction(() => window.innerWidth === 390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const ask = await page.getByLabel('Ask a question').boundingBox();
+    const library = await page.getByRole('list', { name: 'Library' }).boundingBox();
+    expect(ask!.y).toBeLessThan(library!.y);
+    await page.screenshot({ path: '/tmp/narrow.png', fullPage: true });
+  });
+});
