@@ -39,8 +39,26 @@ describe('closing the tab mid-ingest', () => {
 
     const second = await openSession(profileDir);
     const again = await second.newPage();
+    // Every text the progress line shows, in order, from the first frame on.
+    await again.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { statusSeen: string[] }).statusSeen = seen;
+      const look = () => {
+        const text = document.querySelector('[role="status"]')?.textContent;
+        if (text && text !== seen[seen.length - 1]) seen.push(text);
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
     await again.goto(served.url);
     await waitForIndexed(again, 200, 110_000);
+    await again.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor();
+    // Loading first, then the resumed queue at once (never "Ready" while files wait), then "Ready".
+    const seen = await again.evaluate(() => (window as unknown as { statusSeen: string[] }).statusSeen);
+    expect(seen[0]).toBe('Loading the library…');
+    expect(seen.slice(1, -1).every((t) => t.startsWith('Indexing: '))).toBe(true);
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen[seen.length - 1]).toBe('Ready');
     const rows = await libraryStatus(again);
     expect(rows).toHaveLength(200);
     expect(new Set(rows.map((r) => r.name)).size).toBe(200);
