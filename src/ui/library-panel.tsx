@@ -5,7 +5,7 @@ import { formatPageRanges } from '../core/page-ranges.ts';
 import type { LibraryItem } from '../core/types.ts';
 import { PrefixIsolated } from './isolate.tsx';
 import { arrangeItems, SORT_LABELS, WINDOW_ABOVE, windowOf, type LibrarySort } from './library-view.ts';
-import { deleteItem, dismissFailed, items, loaded, percents, retryItem, setTags } from './state.ts';
+import { deleteItem, dismissFailed, items, loaded, pendingDeletes, percents, retryItem, setTags, undoDelete } from './state.ts';
 
 /**
  * "Indexed" for a document whose every page was read; "Indexed: pages 2–23, 40 unreadable (font
@@ -159,10 +159,28 @@ function LibraryRows({ list }: { list: LibraryItem[] }) {
   );
 }
 
+/** "report.pdf removed. Undo" for each document deleted a moment ago (see deleteItem). */
+function UndoBar() {
+  const pending = pendingDeletes.value;
+  return (
+    <div class="undo" aria-live="polite">
+      {pending.map((item) => (
+        <p key={item.key}>
+          <bdi>{item.name}</bdi> removed.{' '}
+          <button type="button" aria-label={`Undo delete of ${item.name}`} onClick={() => undoDelete(item)}>
+            Undo
+          </button>
+        </p>
+      ))}
+    </div>
+  );
+}
+
 export function LibraryPanel() {
   const [sort, setSort] = useState<LibrarySort>('added');
   const [query, setQuery] = useState('');
-  const all = items.value;
+  const hidden = new Set(pendingDeletes.value.map((i) => i.key));
+  const all = hidden.size ? items.value.filter((i) => !hidden.has(i.key)) : items.value;
   const docs = all.filter((i) => i.kind === 'document').length;
   const failed = all.filter((i) => i.kind === 'failed').length;
   const list = arrangeItems(all, sort, query);
@@ -176,6 +194,7 @@ export function LibraryPanel() {
           Clear {failed} failed file{failed === 1 ? '' : 's'}
         </button>
       )}
+      <UndoBar />
       {(all.length > 1 || query) && <ListControls sort={sort} query={query} onSort={setSort} onQuery={setQuery} />}
       {!loaded.value && <p class="empty">Loading the library…</p>}
       {loaded.value && all.length === 0 && <p class="empty">No documents yet. Add some to start asking questions.</p>}

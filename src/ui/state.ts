@@ -141,6 +141,8 @@ export async function start(): Promise<void> {
   }
   ready.value = true;
   await api.setKeepOriginals(keepOriginals.value);
+  // Best effort: the worker usually finishes a delete posted as the page goes; else the document stays.
+  addEventListener('pagehide', () => void flushDeletes());
   watchReaderMemory(api, () => queue.value !== undefined || Object.keys(percents.value).length > 0);
   await refresh();
 }
@@ -156,7 +158,50 @@ export async function addFiles(files: IncomingFile[]): Promise<void> {
   }
 }
 
+/** How long a deleted document can be brought back with Undo before it is deleted from the store. */
+const UNDO_MS = 6000;
+/** Documents deleted but not yet removed from the store (Undo can still keep them); hidden from the list. */
+export const pendingDeletes = signal<LibraryItem[]>([]);
+const deleteTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+/**
+ * Delete: a document leaves the list at once and is removed from the store {@link UNDO_MS} later, unless
+ * Undo keeps it; asking a question, or leaving the page, removes it at once (an answer never cites a
+ * document the person deleted). A queued or failed file is removed at once.
+ */
 export async function deleteItem(item: LibraryItem): Promise<void> {
+  if (item.docId && !deleteTimers.has(item.key)) {
+    pendingDeletes.value = [...pendingDeletes.value, item];
+    deleteTimers.set(item.key, setTimeout(() => void commitDelete(item), UNDO_MS));
+    return;
+  }
+  await removeNow(item);
+}
+
+/** Undo: the document stays. */
+export function undoDelete(item: LibraryItem): void {
+  clearTimeout(deleteTimers.get(item.key));
+  deleteTimers.delete(item.key);
+  pendingDeletes.value = pendingDeletes.value.filter((i) => i.key !== item.key);
+  note(`${item.path}: kept`, item.path);
+}
+
+/** Removes every document whose Undo is still offered, now. */
+export async function flushDeletes(): Promise<void> {
+  await Promise.all(pendingDeletes.value.map((item) => commitDelete(item)));
+}
+
+async function commitDelete(item: LibraryItem): Promise<void> {
+  if (!deleteTimers.has(item.key)) return;
+  clearTimeout(deleteTimers.get(item.key));
+  deleteTimers.delete(item.key);
+  await removeNow(item);
+  // The list is read again first: else the row would show again until the next refresh.
+  await refresh().catch(() => undefined);
+  pendingDeletes.value = pendingDeletes.value.filter((i) => i.key !== item.key);
+}
+
+async function removeNow(item: LibraryItem): Promise<void> {
   if (!api) return;
   try {
     if (item.docId) {
@@ -198,6 +243,7 @@ export async function ask(question: string, filter?: SearchFilter): Promise<void
   asking.value = true;
   askError.value = undefined;
   try {
+    await flushDeletes();
     answer.value = await api.ask(question.trim(), filter);
   } catch (err) {
     askError.value = err instanceof DocQaError ? err.message : `Search failed: ${String(err)}`;

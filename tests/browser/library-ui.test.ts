@@ -39,6 +39,21 @@ describe('the Library at real size', () => {
     expect((await libraryStatus(page)).map((r) => r.name)).toEqual(['original.md', 'other.md']);
   });
 
+  it('offers Undo for a moment after Delete, then removes the document for good', async () => {
+    const page = app.page;
+    const names = async () => (await libraryStatus(page)).map((r) => r.name).sort();
+    await page.getByRole('button', { name: 'Delete original.md', exact: true }).click();
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Library"] > li').length === 1);
+    await page.getByRole('button', { name: 'Undo delete of original.md' }).click();
+    expect(await names()).toEqual(['original.md', 'other.md']);
+    await page.getByRole('button', { name: 'Delete other.md', exact: true }).click();
+    expect(await names()).toEqual(['original.md']);
+    await page.getByRole('list', { name: 'Activity' }).getByText('notes/other.md: removed', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.reload();
+    await waitForIndexed(page, 1);
+    expect(await names()).toEqual(['original.md']);
+  });
+
   it('starts with a skip link to the question box', async () => {
     const page = app.page;
     await page.reload();
