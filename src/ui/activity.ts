@@ -4,6 +4,8 @@
 export interface ActivityNote {
   text: string;
   path?: string;
+  /** Another path the text ends with ("… already in library as notes/a.md"), shown isolated too. */
+  endsWith?: string;
   /**
    * Notes of one kind from one drop ("already in library") are summarised in one line: the group they
    * share, the summary's wording ("already in library"), how many there are, and their own lines (the
@@ -38,5 +40,5 @@ export function addNotes(notes: readonly ActivityNote[], fresh: readonly Activit
 /** The Activity line of a file found already in the library: names the stored copy when it has another path. */
 export function alreadyNote(path: string, matches: string | undefined, drop: number): ActivityNote {
   const text = matches && matches !== path ? `${path}: already in library as ${matches}` : `${path}: already in library`;
-  return { text, path, group: { key: `already:${drop}`, summary: 'already in library', count: 1 } };
+  return { text, path, endsWith: matches && matches !== path ? matches : undefined, group: { key: `already:${drop}`, summary: 'already in library', count: 1 } };
 }

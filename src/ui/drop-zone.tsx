@@ -86,6 +86,11 @@ export function DropZone() {
                     ))}
                   </ul>
                 </details>
+              ) : m.endsWith && m.text.endsWith(m.endsWith) ? (
+                <>
+                  <PrefixIsolated text={m.text.slice(0, -m.endsWith.length)} names={m.path ? [m.path, fileNameOf(m.path)] : []} />
+                  <bdi>{m.endsWith}</bdi>
+                </>
               ) : (
                 <PrefixIsolated text={m.text} names={m.path ? [m.path, fileNameOf(m.path)] : []} />
               )}

@@ -23,6 +23,8 @@ describe('the Library at real size', () => {
     // One copy alone names the stored document it matches.
     await page.getByLabel('Add documents').setInputFiles(await writeTree({ 'renamed.md': NOTE }, 'one').then((d) => `${d}/renamed.md`));
     await activity.getByText('renamed.md: already in library as notes/original.md', { exact: true }).waitFor({ timeout: 30_000 });
+    // Both paths sit in <bdi>, so a right-to-left name cannot reorder the words between them.
+    expect(await activity.getByRole('listitem').first().locator('bdi').allTextContents()).toEqual(['renamed.md', 'notes/original.md']);
     await page.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor();
 
     await page.getByRole('button', { name: 'Delete original.md', exact: true }).waitFor();
