@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { DocId } from '../core/ids.ts';
 import type { DocType, SearchFilter } from '../core/types.ts';
+import { withParents } from './library-view.ts';
 import { items } from './state.ts';
 
 interface Choice {
@@ -22,12 +23,6 @@ function FilterSelect({ label, all, choices, value, onPick }: { label: string; a
       </select>
     </label>
   );
-}
-
-/** "a/b/c" → ["a", "a/b", "a/b/c"]. */
-function withParents(folder: string): string[] {
-  const parts = folder.split('/');
-  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
 }
 
 type Picked = { doc?: string; folder?: string; type?: string; tag?: string };

@@ -49,3 +49,9 @@ export function windowOf(count: number, scrollTop: number, viewport: number, row
   const end = Math.min(count, first + Math.ceil(viewport / rowHeight) + overscan);
   return { start, end, before: start * rowHeight, after: (count - end) * rowHeight };
 }
+
+/** A folder and the folders above it, for the folder filter: "a/b/c" → ["a", "a/b", "a/b/c"]. */
+export function withParents(folder: string): string[] {
+  const parts = folder.split('/');
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LibraryItem } from '../../src/core/types.ts';
-import { arrangeItems, WINDOW_ABOVE, windowOf } from '../../src/ui/library-view.ts';
+import { arrangeItems, WINDOW_ABOVE, windowOf, withParents } from '../../src/ui/library-view.ts';
 
 const doc = (path: string, type: LibraryItem['type']): LibraryItem => ({ key: `doc:${path}`, kind: 'document', path, name: path.slice(path.lastIndexOf('/') + 1), type });
 const failed = (path: string): LibraryItem => ({ key: `queue:${path}`, kind: 'failed', path, name: path });
@@ -30,5 +30,10 @@ describe('Library list view', () => {
     const end = windowOf(10_000, 90 * 20_000, 900, 90, 10);
     expect(end.end).toBe(10_000);
     expect(end.start).toBeLessThan(end.end);
+  });
+
+  it('offers a folder and every folder above it to the folder filter', () => {
+    expect(withParents('contracts/2024/q1')).toEqual(['contracts', 'contracts/2024', 'contracts/2024/q1']);
+    expect(withParents('notes')).toEqual(['notes']);
   });
 });
