@@ -1,6 +1,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Pure-core rule for one stage: no UI, no DOM framework, none of the `banned` stage folders. */
+function stageRule(files, banned, message) {
+  const patterns = [
+    { group: ['**/ui/**', 'preact', 'preact/*', '@preact/*'], message: 'Pure cores must not import the UI.' },
+    { group: banned.map((stage) => `**/${stage}/**`), message },
+  ];
+  return [{ files: [files], rules: { 'no-restricted-imports': ['error', { patterns }] } }];
+}
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'dev-dist/', 'bench/results/', '.tmp/'] },
   js.configs.recommended,
@@ -18,6 +27,11 @@ export default tseslint.config(
       'no-restricted-globals': ['error', 'window', 'document'],
     },
   },
+  // Stages import the stages before them, never beside or after: ingest and store see only core; the
+  // answer stage reads passages (and ingest's sentence splitter), never an index or the store.
+  ...stageRule('src/ingest/**', ['store', 'index', 'retrieve', 'generate', 'library', 'eval'], 'ingest imports only core.'),
+  ...stageRule('src/store/**', ['ingest', 'index', 'retrieve', 'generate', 'library', 'eval'], 'store imports only core.'),
+  ...stageRule('src/generate/**', ['store', 'index', 'retrieve', 'library', 'eval'], 'generate reads passages: it imports core and ingest only.'),
   {
     // The UI reaches the pipeline only through worker clients and shared core types.
     files: ['src/ui/**'],

@@ -251,3 +251,27 @@ export interface SourceView {
   /** The retrieved chunk, inside `text`. */
   context?: TextRange;
 }
+
+/** One chunk of a prepared document: its id, normalised text and location. */
+export interface PreparedChunk {
+  id: ChunkId;
+  /** Normalised chunk text: what is indexed and hashed. */
+  text: string;
+  location: ChunkLocation;
+}
+
+/** What ingest hands the store: a document, its blocks and its chunks, ready to commit in one transaction. */
+export interface PreparedDocument {
+  doc: DocRecord;
+  blocks: Block[];
+  chunks: PreparedChunk[];
+}
+
+/** One chunk as one document holds it. A chunk shared by two documents is added twice, once per owner. */
+export interface IndexEntry {
+  chunkId: ChunkId;
+  docId: DocId;
+  text: string;
+  /** The owning document's title, searched as its own field. */
+  title: string;
+}

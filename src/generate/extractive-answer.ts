@@ -1,5 +1,5 @@
 import type { Answer, AnswerSegment, Citation, Passage, TextRange } from '../core/types.ts';
-import { termsOf } from '../index/tokenize.ts';
+import { termsOf } from '../core/tokenize.ts';
 import { splitSentences } from '../ingest/split-sentences.ts';
 
 /**

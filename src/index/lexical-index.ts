@@ -2,7 +2,7 @@ import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { DocQaError } from '../core/errors.ts';
 import { asChunkId, type ChunkId, type DocId } from '../core/ids.ts';
 import type { Hit, IndexEntry, IndexFilter, SearchIndex } from './search-index.ts';
-import { processTerm, termsOf, tokenize } from './tokenize.ts';
+import { processTerm, termsOf, tokenize } from '../core/tokenize.ts';
 import { topK } from './top-k.ts';
 
 /** Snapshot format version; unknown versions are refused and the index is rebuilt from the store. */

@@ -1,13 +1,8 @@
 import type { ChunkId, DocId } from '../core/ids.ts';
 
-/** One chunk as one document holds it. A chunk shared by two documents is added twice, once per owner. */
-export interface IndexEntry {
-  chunkId: ChunkId;
-  docId: DocId;
-  text: string;
-  /** The owning document's title, searched as its own field. */
-  title: string;
-}
+import type { IndexEntry } from '../core/types.ts';
+
+export type { IndexEntry };
 
 export interface Hit {
   chunkId: ChunkId;

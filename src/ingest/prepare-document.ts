@@ -1,5 +1,5 @@
 import type { ChunkId, DocId } from '../core/ids.ts';
-import type { Block, ChunkLocation, DocRecord } from '../core/types.ts';
+import type { DocRecord } from '../core/types.ts';
 import { chunkBlocks, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.ts';
 import { normalizeForId } from './clean.ts';
 import { chunkIdOfNormalized, docIdOf } from './hash.ts';
@@ -20,18 +20,9 @@ export interface FileInput {
   limits?: ReadLimits;
 }
 
-export interface PreparedChunk {
-  id: ChunkId;
-  /** Normalised chunk text: what is indexed and hashed. */
-  text: string;
-  location: ChunkLocation;
-}
+import type { PreparedChunk, PreparedDocument } from '../core/types.ts';
 
-export interface PreparedDocument {
-  doc: DocRecord;
-  blocks: Block[];
-  chunks: PreparedChunk[];
-}
+export type { PreparedChunk, PreparedDocument };
 
 /** Chunks hashed per batch: one await per chunk would cost more than the hashing itself. */
 const HASH_BATCH = 1024;

@@ -8,21 +8,18 @@ import { docIdOf } from '../ingest/hash.ts';
 import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
 import { DEFAULT_READ_LIMITS, relaxedLimits, type ReadLimits } from '../ingest/read-limits.ts';
-import { LexicalIndex } from '../index/lexical-index.ts';
 import type { IndexEntry } from '../index/search-index.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
 import type { LibraryStore } from '../store/library-store.ts';
+import { IndexKeeper } from './index-keeper.ts';
 import { inProcessPreparer, type Preparer } from './preparer.ts';
 import { QueueProgress } from './queue-progress.ts';
 import { clampRange, describeBlock, locateMarks } from './source-view.ts';
 
-const LEXICAL_SNAPSHOT = 'lexical';
 /** Default for {@link LibraryOptions.maxFileBytes}. */
 const DEFAULT_MAX_FILE_BYTES = 256 * 2 ** 20;
 /** A file whose reading was interrupted this many times (the app stopped meanwhile) is not read again unasked. */
 const MAX_INTERRUPTED_READS = 2;
-/** Chunks added to the index between two chances for questions to run (~0.5 s of work). */
-const INDEX_SLICE = 2000;
 
 /** What preparing a queued file produced, kept until its turn to commit. */
 type EntryResult = { kind: 'prepared'; prepared: PreparedDocument } | { kind: 'duplicate'; matches: string } | { kind: 'failed'; error: unknown };
@@ -56,13 +53,8 @@ export interface LibraryOptions {
  * Only the tab holding the writer lock calls {@link processQueue}; every tab can search.
  */
 export class Library {
-  private index = new LexicalIndex();
+  private readonly keeper: IndexKeeper;
   private processing: Promise<void> | undefined;
-  private snapshotTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The index changed since the last saved snapshot. */
-  private dirty = false;
-  /** How long the last snapshot took to serialise. */
-  private lastSaveMs = 0;
   private progress = new QueueProgress();
   /** Last percent reported per file in flight (at most two: one committing, the next being prepared). */
   private percents = new Map<QueueId, number>();
@@ -77,8 +69,6 @@ export class Library {
    * restart (which reads them again).
    */
   private unrecorded = new Map<QueueId, SerializedError>();
-  /** Documents being added to the index slice by slice; a snapshot or a reconcile now would see half of one. */
-  private inserting = new Map<DocId, { cancelled: boolean }>();
   /** "Keep original files": each committed document keeps the file it was read from. Default on. */
   private keepOriginals = true;
 
@@ -88,65 +78,31 @@ export class Library {
     private readonly options: LibraryOptions = {},
   ) {
     this.preparer = options.preparer ?? inProcessPreparer();
+    this.keeper = new IndexKeeper(store, () => this.writer, options.snapshotDelayMs);
   }
 
   /** Loads the index snapshot (or builds the index) and brings it in line with the store. */
-  async open(): Promise<void> {
-    const snapshot = await this.store.loadSnapshot(LEXICAL_SNAPSHOT);
-    if (snapshot) {
-      try {
-        this.index = LexicalIndex.load(snapshot.data);
-      } catch (err) {
-        // A snapshot is a cache: rebuilt from the store below.
-        console.warn('index snapshot unreadable; rebuilding the index from the store', err);
-        this.index = new LexicalIndex();
-      }
-    }
-    await this.reconcile();
+  open(): Promise<void> {
+    return this.keeper.open();
   }
 
-  /**
-   * Makes the index hold exactly the committed documents, each whole (after a crash, or another tab's
-   * writes): documents the store no longer has are discarded, missing ones added, and any whose chunk
-   * count in the index differs from the store's is re-added from the store.
-   */
-  async reconcile(): Promise<void> {
-    const docs = await this.store.listDocuments();
-    const stored = new Set(docs.map((d) => d.id));
-    const counts = this.index.chunkCounts();
-    const gone = new Set([...counts.keys()].filter((id) => !stored.has(id) && !this.inserting.has(id)));
-    const partial: DocId[] = [];
-    const missing: DocId[] = [];
-    for (const doc of docs) {
-      if (this.inserting.has(doc.id)) continue;
-      const have = counts.get(doc.id);
-      if (have === undefined) missing.push(doc.id);
-      else if (have !== (await this.expectedChunks(doc))) partial.push(doc.id);
-    }
-    for (const id of partial) gone.add(id);
-    if (gone.size) {
-      // Deleted since the snapshot, or by another tab: their chunk texts may be gone from the store.
-      await this.index.discardDocuments(gone, async (id) => (await this.store.getChunks([id]))[0]?.text);
-    }
-    for (const id of [...partial, ...missing]) this.index.add(await this.store.indexEntriesOf(id));
-    if (gone.size || missing.length) this.scheduleSnapshot();
+  /** Makes the index hold exactly the committed documents, each whole (after a crash, or another tab's writes). */
+  reconcile(): Promise<void> {
+    return this.keeper.reconcile();
   }
 
-  /** Distinct chunks a stored document has (older records do not say: read from its manifest). */
-  private async expectedChunks(doc: DocRecord): Promise<number> {
-    if (doc.distinctChunks !== undefined) return doc.distinctChunks;
-    if (this.index.chunkCounts().get(doc.id) === doc.chunkCount) return doc.chunkCount;
-    const manifest = await this.store.getManifest(doc.id);
-    return new Set(manifest?.chunkIds ?? []).size;
+  /** Persists the index so the next start-up does not re-index (between whole documents only). */
+  saveSnapshot(): Promise<void> {
+    return this.keeper.saveSnapshot();
   }
 
   get indexedChunks(): number {
-    return this.index.size;
+    return this.keeper.index.size;
   }
 
   /** For each indexed document, how many distinct chunks the index holds (checked against the store by tests). */
   indexedChunkCounts(): Map<DocId, number> {
-    return this.index.chunkCounts();
+    return this.keeper.index.chunkCounts();
   }
 
   /** Adds files to the persisted queue (system files such as .DS_Store skipped); the writer tab indexes them. */
@@ -203,7 +159,7 @@ export class Library {
       } finally {
         this.processing = undefined;
         this.progress.reset();
-        if (this.dirty) void this.saveSnapshot();
+        if (this.keeper.dirty) void this.keeper.saveSnapshot();
       }
     })();
     return this.processing;
@@ -330,32 +286,10 @@ export class Library {
     const docId = result.prepared.doc.id;
     const { added, removed } = await this.commitWithOriginal(entry, result.prepared, older);
     // Add before remove: chunks the new version shares with the old one are never re-indexed.
-    await this.addToIndex(docId, added);
-    this.index.remove(removed);
+    await this.keeper.add(docId, added);
+    this.keeper.index.remove(removed);
     this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: older.length ? 'replaced' : 'indexed' });
-    this.scheduleSnapshot();
-  }
-
-  /**
-   * Adds a committed document's entries a slice at a time, letting questions through in between: a
-   * 50 MB text file has ~35k chunks, several seconds of indexing. No snapshot is taken and no reconcile
-   * looks at the document meanwhile; a Delete meanwhile stops it, and a document deleted by another tab
-   * meanwhile is taken out again at the end.
-   */
-  private async addToIndex(docId: DocId, entries: readonly IndexEntry[]): Promise<void> {
-    const state = { cancelled: false };
-    this.inserting.set(docId, state);
-    try {
-      for (let i = 0; i < entries.length && !state.cancelled; i += INDEX_SLICE) {
-        this.index.add(entries.slice(i, i + INDEX_SLICE));
-        if (i + INDEX_SLICE < entries.length) await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-    } finally {
-      this.inserting.delete(docId);
-    }
-    if (state.cancelled || !(await this.store.getDocument(docId))) {
-      await this.index.discardDocuments(new Set([docId]), async (id) => entries.find((e) => e.chunkId === id)?.text);
-    }
+    this.keeper.scheduleSnapshot();
   }
 
   private reportProgress(entry: QueueEntry, fraction: number): void {
@@ -367,48 +301,10 @@ export class Library {
     this.emitQueue();
   }
 
-  private scheduleSnapshot(): void {
-    this.dirty = true;
-    // Serialising blocks this worker (≈0.3 s at 20k chunks, ≈7 s at 100k): never spend more than about
-    // a tenth of the time saving, however large the library grows.
-    const delay = Math.max(this.options.snapshotDelayMs ?? 5000, this.lastSaveMs * 10);
-    this.snapshotTimer ??= setTimeout(() => void this.saveSnapshot(), delay);
-  }
-
-  /** Persists the index so the next start-up does not re-index. */
-  async saveSnapshot(): Promise<void> {
-    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
-    this.snapshotTimer = undefined;
-    if (!this.writer || !this.dirty) return;
-    if (this.inserting.size) {
-      // Only whole documents go into a snapshot: try again once the insertion ends.
-      this.scheduleSnapshot();
-      return;
-    }
-    this.dirty = false;
-    try {
-      const t0 = Date.now();
-      const data = this.index.serialize();
-      this.lastSaveMs = Date.now() - t0;
-      await this.store.saveSnapshot({ name: LEXICAL_SNAPSHOT, version: 1, data, savedAt: Date.now() });
-    } catch (err) {
-      // A snapshot is a cache: when it cannot be saved the index is brought up to date from the store next time.
-      this.dirty = true;
-      console.warn('index snapshot not saved', err);
-    }
-  }
-
   async deleteDocument(docId: DocId): Promise<void> {
     const removed = await this.store.deleteDocument(docId);
-    this.dropFromIndex(docId, removed);
+    this.keeper.drop(docId, removed);
     this.emit({ type: 'changed' });
-  }
-
-  private dropFromIndex(docId: DocId, removed: readonly IndexEntry[]): void {
-    const insertion = this.inserting.get(docId);
-    if (insertion) insertion.cancelled = true;
-    this.index.remove(removed);
-    this.scheduleSnapshot();
   }
 
   /**
@@ -418,7 +314,7 @@ export class Library {
   async dismissQueued(id: QueueId): Promise<DequeueOutcome> {
     const result = await this.store.dequeue(id);
     this.unrecorded.delete(id);
-    if (result.outcome === 'deleted') this.dropFromIndex(result.docId, result.removed);
+    if (result.outcome === 'deleted') this.keeper.drop(result.docId, result.removed);
     if (this.reading?.id === id) this.preparer.abort(new DocQaError('cancelled', 'removed while it was being read'));
     this.emit({ type: 'changed' });
     return result.outcome;
@@ -495,7 +391,7 @@ export class Library {
   }
 
   async ask(question: string, filter?: SearchFilter): Promise<Answer> {
-    const passages = await retrievePassages(this.index, this.store, question, { k: 5, filter });
+    const passages = await retrievePassages(this.keeper.index, this.store, question, { k: 5, filter });
     return buildExtractiveAnswer(question, passages);
   }
 

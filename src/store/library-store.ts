@@ -2,9 +2,7 @@ import type { ChunkId, DocId, QueueId } from '../core/ids.ts';
 import { asQueueId } from '../core/ids.ts';
 import { DocQaError, forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
 import { headerTitleOf } from '../core/doc-title.ts';
-import type { BlockRecord, ChunkLocation, ChunkRecord, DequeueOutcome, DocRecord, Manifest, QueueEntry } from '../core/types.ts';
-import type { PreparedDocument } from '../ingest/prepare-document.ts';
-import type { IndexEntry } from '../index/search-index.ts';
+import type { BlockRecord, ChunkLocation, ChunkRecord, DequeueOutcome, DocRecord, IndexEntry, Manifest, PreparedDocument, QueueEntry } from '../core/types.ts';
 import type { IDBPTransaction } from 'idb';
 import type { LibraryDb, LibrarySchema, Snapshot } from './schema.ts';
 
