@@ -162,6 +162,15 @@ class TokenState {
 export function measureReadability(text: string): Readability {
   const out: Readability = { chars: 0, bad: 0, alnum: 0, words: 0 };
   const token = new TokenState();
+  // A token of leader dots only ("." ". . ." "……", an index or table of contents) is layout, not text:
+  // it is left out of the count, else a real index page reads as symbol garbage.
+  let tokenChars = 0;
+  let tokenLeaders = 0;
+  const endToken = () => {
+    out.words += token.words();
+    if (tokenChars > 0 && tokenLeaders === tokenChars) out.chars -= tokenChars;
+    tokenChars = tokenLeaders = 0;
+  };
   for (let i = 0; i < text.length; i++) {
     let cp = text.charCodeAt(i);
     if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
@@ -173,11 +182,13 @@ export function measureReadability(text: string): Readability {
     }
     const c = classify(cp);
     if (c === WHITESPACE) {
-      out.words += token.words();
+      endToken();
       token.reset();
       continue;
     }
     out.chars++;
+    tokenChars++;
+    if (cp === 0x2e || cp === 0x2026 || cp === 0xb7) tokenLeaders++;
     if (c === OTHER) token.addSymbol(cp);
     else token.endRun();
     if (c === BAD) {
@@ -192,7 +203,7 @@ export function measureReadability(text: string): Readability {
     if (cp >= 0x80 && cp <= 0xbf && token.prev >= 0xc2 && token.prev <= 0xf4) token.odd = true;
     token.prev = cp;
   }
-  out.words += token.words();
+  endToken();
   return out;
 }
 

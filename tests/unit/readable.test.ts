@@ -53,6 +53,15 @@ describe('isReadable', () => {
     for (const t of text) expect(isReadable(t), t).toBe(true);
   });
 
+  it('reads an index or contents page with dot leaders as text (found on the Bash manual\'s index pages)', () => {
+    const leaders = ' .'.repeat(46);
+    const page = ['D.1 Index of Shell Builtin Commands', ':', '[', 'alias', 'bg', 'bind', 'break', 'builtin', 'caller', 'cd']
+      .map((entry, i) => `${entry} ${leaders} ${40 + i}`)
+      .join('\n');
+    expect(isReadable(page)).toBe(true);
+    expect(isReadable('Contents\n1 Introduction.......................3\n2 Definitions……………………7')).toBe(true);
+  });
+
   it('judges a page by the share of its text: a few odd glyphs in prose do not make it unreadable', () => {
     const prose = 'The deposit is returned within fourteen days of the end of the lease.';
     expect(isReadable(`\uF0B7 ${prose} \uF0B7 ${prose} ÿþ !"#$%&`)).toBe(true);
