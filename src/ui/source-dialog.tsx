@@ -6,8 +6,12 @@ import { PdfPage } from './pdf-page.tsx';
 import { original, source } from './state.ts';
 
 const VIEW_KEY = 'docqa.sourceView';
-/** Text (the extracted text, the default) or page (a PDF's real page); the last choice is remembered. */
-const view = signal<'text' | 'page'>(globalThis.localStorage?.getItem(VIEW_KEY) === 'page' ? 'page' : 'text');
+/**
+ * Page (a PDF's real page, the default: what the person would see in the file) or text (the extracted
+ * text, always the view for other formats and for a PDF whose original was not kept); the last choice
+ * is remembered.
+ */
+const view = signal<'text' | 'page'>(globalThis.localStorage?.getItem(VIEW_KEY) === 'text' ? 'text' : 'page');
 
 function chooseView(next: 'text' | 'page'): void {
   view.value = next;

@@ -31,7 +31,8 @@ describe('the Source dialog shows a PDF page, drawn by pdf.js, with the cited se
     await dialog.waitFor();
     await expect(dialog.getByRole('link', { name: 'Open original' }).getAttribute('href')).resolves.toMatch(/^blob:/);
 
-    await dialog.getByRole('button', { name: 'Page' }).click();
+    // The real page is the default view.
+    await expect(dialog.getByRole('button', { name: 'Page' }).getAttribute('aria-pressed')).resolves.toBe('true');
     await dialog.locator('.pdf-page[data-page="1"]').waitFor({ timeout: 30_000 });
     const canvas = dialog.locator('.pdf-page canvas');
     await expect(canvas.evaluate((c: HTMLCanvasElement) => c.width > 100 && c.height > 100)).resolves.toBe(true);
