@@ -73,7 +73,7 @@ export async function evaluateAnswers(indexed: IndexedCollection, claims: readon
   for (const claim of scored) {
     const cited = new Set(claim.citedDocIds);
     const passages = await retrievePassages(indexed.index, indexed.source, claim.claim, { k: 5 });
-    const answer = buildExtractiveAnswer(claim.claim, passages);
+    const answer = buildExtractiveAnswer(claim.claim, passages, { stats: indexed.index });
     if (!answer.found) continue;
     t.found++;
     const docs = answer.citations.map((c) => indexed.beirIdOf.get(c.passage.docId) ?? '');
@@ -116,7 +116,7 @@ export async function evaluateNotFound(indexed: IndexedCollection, questions: re
   let notFound = 0;
   for (const question of questions) {
     const passages = await retrievePassages(indexed.index, indexed.source, question, { k: 5 });
-    if (!buildExtractiveAnswer(question, passages).found) notFound++;
+    if (!buildExtractiveAnswer(question, passages, { stats: indexed.index }).found) notFound++;
   }
   return { questions: questions.length, not_found_rate: share(notFound, questions.length) };
 }

@@ -23,10 +23,15 @@ export interface ExtractiveOptions {
   minShareOfBest?: number;
   /**
    * The relevance rule: a sentence may be quoted only if it contains at least this share of the question's
-   * distinct content terms (unweighted); when none does, the answer is "not found". Default 0.5; range 0–1.
+   * distinct content terms, weighted by their IDF in the collection when `stats` is given (unweighted
+   * without it); when none does, the answer is "not found". Default 0.5; range 0–1.
    */
   minCoverage?: number;
-  /** Collection statistics for the IDF weights. Default: document frequency within the retrieved passages. */
+  /**
+   * Collection statistics (the index) for the IDF weights and the relevance rule. Default: document
+   * frequency within the retrieved passages, which ranks sentences but is too noisy to weigh the rule by
+   * (five passages), so without `stats` the rule counts terms unweighted.
+   */
   stats?: TermStatistics;
 }
 
@@ -59,7 +64,10 @@ interface ScoredSentence {
   passage: number;
   start: number;
   end: number;
-  /** Share of the question's distinct content terms the sentence contains, 0–1 (the relevance rule). */
+  /**
+   * Share of the question's distinct content terms the sentence contains, 0–1, IDF-weighted when the
+   * weights come from the collection (the relevance rule).
+   */
   coverage: number;
   /** Share of their IDF weight, plus the bonus inside the hit chunk: what ranks sentences. */
   score: number;
@@ -88,7 +96,7 @@ function weightsOf(terms: readonly string[], passageTerms: ReadonlyArray<Readonl
   return new Map(terms.map((t) => [t, Math.log(1 + (n - df(t) + 0.5) / (df(t) + 0.5))]));
 }
 
-function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>, questionTerms: ReadonlySet<string>): ScoredSentence[] {
+function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>, questionTerms: ReadonlySet<string>, weightedRule: boolean): ScoredSentence[] {
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const out: ScoredSentence[] = [];
   passages.forEach((p, passage) => {
@@ -105,7 +113,8 @@ function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<strin
       const inHit = end > p.hitStart && start < p.hitEnd;
       const score = total > 0 ? weight / total + (matched && inHit ? HIT_BONUS : 0) : 0;
       const answers = endsSentence(text) || [...terms].some((t) => !questionTerms.has(t));
-      out.push({ passage, start, end, coverage: weights.size ? matched / weights.size : 0, score, answers });
+      const coverage = weightedRule ? (total > 0 ? weight / total : 0) : weights.size ? matched / weights.size : 0;
+      out.push({ passage, start, end, coverage, score, answers });
     }
   });
   // Best first; ties go to the better-ranked passage, then to the earlier sentence.
@@ -156,7 +165,8 @@ function notFound(question: string, passages: readonly Passage[], ranked: readon
  * The answer used until the LLM stage exists: the best sentences across all retrieved passages, in order
  * of relevance, each cited [n]. Citations are numbered in order of first use and carry the exact quoted
  * ranges; a passage two quotes come from has one number. A sentence can be quoted only if it contains at
- * least half (`minCoverage`) of the question's content terms, and is not a heading or label that only
+ * least half (`minCoverage`) of the question's content terms, weighted by their IDF in the collection
+ * (`stats`; unweighted without it), and is not a heading or label that only
  * repeats the question's words; when none can, the answer is not found and its citations are the closest
  * passages, which it does not cite.
  *
@@ -169,7 +179,7 @@ function notFound(question: string, passages: readonly Passage[], ranked: readon
  */
 export function buildExtractiveAnswer(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): Answer {
   const passageTerms = passages.map((p) => new Set(termsOf(p.window)));
-  const ranked = scoreSentences(passages, weightsOf(contentTermsOf(question), passageTerms, options.stats), new Set(termsOf(question)));
+  const ranked = scoreSentences(passages, weightsOf(contentTermsOf(question), passageTerms, options.stats), new Set(termsOf(question)), Boolean(options.stats));
   const chosen = chooseSentences(ranked, passages, options);
   if (chosen.length === 0) return notFound(question, passages, ranked);
   const numberOf = new Map<number, number>();

@@ -191,6 +191,22 @@ export class LexicalIndex implements SearchIndex {
     return topK(hits, k, byScoreThenId);
   }
 
+  /** Chunks indexed: the N of BM25's IDF (`TermStatistics`, for the answer's sentence weights). */
+  get documentCount(): number {
+    return this.ms.documentCount;
+  }
+
+  /**
+   * Chunks whose indexed text (title header included) holds the processed term (as `termsOf` returns
+   * it): the df of BM25's IDF. Read from MiniSearch's term index, which keeps per term and field the
+   * chunks holding it; MiniSearch has no public call for it, and counting by searching would score
+   * every such chunk.
+   */
+  documentFrequency(term: string): number {
+    const internals = this.ms as unknown as { _index: { get(term: string): Map<number, Map<number, number>> | undefined }; _fieldIds: Record<string, number> };
+    return internals._index.get(term)?.get(internals._fieldIds['text']!)?.size ?? 0;
+  }
+
   docIds(): Set<DocId> {
     return new Set(this.chunkCounts().keys());
   }

@@ -392,7 +392,8 @@ export class Library {
 
   async ask(question: string, filter?: SearchFilter): Promise<Answer> {
     const passages = await retrievePassages(this.keeper.index, this.store, question, { k: 5, filter });
-    return buildExtractiveAnswer(question, passages);
+    // The index's term counts weigh the relevance rule: a rare word of the question counts for more.
+    return buildExtractiveAnswer(question, passages, { stats: this.keeper.index });
   }
 
   /**

@@ -120,6 +120,19 @@ describe('buildExtractiveAnswer', () => {
     expect(buildExtractiveAnswer('When does the café open?', [passage(window, window)]).found).toBe(true);
   });
 
+  it('weighs the relevance rule by collection IDF when given statistics: the rare terms must be there', () => {
+    const window = 'The tenant pays the rent on time. A cat flap was fitted in 2019.';
+    const ps = [passage(window, window)];
+    // "tenant" and "rent" are in most chunks of this library, "cat" and "flap" in few.
+    const stats = { documentCount: 1000, documentFrequency: (t: string) => ({ tenant: 800, rent: 700, cat: 2, flap: 1 })[t] ?? 0 };
+    // Unweighted, two of four terms is half: the rent sentence would answer a question about cat flaps.
+    expect(buildExtractiveAnswer('tenant rent cat door', ps).found).toBe(true);
+    // Weighted, the common half weighs little and "door" (in no chunk) weighs most: not found.
+    expect(buildExtractiveAnswer('tenant rent cat door', ps, { stats }).found).toBe(false);
+    // The rare terms are there: found, and the sentence holding them is quoted.
+    expect(buildExtractiveAnswer('tenant cat flap', ps, { stats }).segments.map((s) => s.text)).toEqual(['A cat flap was fitted in 2019.']);
+  });
+
   it('does not quote a heading or line that only repeats the question', () => {
     const window = 'Security deposit\nThe landlord returns the security deposit within fourteen days.';
     const answer = buildExtractiveAnswer('When is the security deposit returned?', [passage(window, window, 'lease.pdf', 'page 2')]);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { asChunkId, asDocId, type ChunkId } from '../../src/core/ids.ts';
 import { LexicalIndex, type LexicalOptions } from '../../src/index/lexical-index.ts';
 import type { IndexEntry } from '../../src/index/search-index.ts';
+import { termsOf } from '../../src/core/tokenize.ts';
 
 const OPTIONS: LexicalOptions = { k1: 1.2, b: 0.75, titleBoost: 2 };
 
@@ -25,6 +26,18 @@ describe('LexicalIndex examples', () => {
     expect(ids(ix.search('tenant runs', 10))).toEqual(['c1']);
     expect(ids(ix.search('quota', 10))).toEqual(['c3']);
     expect(ix.search('zebra', 10)).toEqual([]);
+  });
+
+  it('counts the chunks indexed and the chunks holding a term (the IDF the answer weighs by), title headers included', () => {
+    const ix = index();
+    expect(ix.documentCount).toBe(3);
+    expect(ix.documentFrequency('tenant')).toBe(1);
+    expect(ix.documentFrequency('leas')).toBe(2); // "Lease", the title header of c1 and c2 (stemmed)
+    expect(ix.documentFrequency('zebra')).toBe(0);
+    ix.remove([entry('c1', 'docA', 'The tenants were running late with the payments.', 'Lease')]);
+    expect([ix.documentCount, ix.documentFrequency('tenant'), ix.documentFrequency('leas')]).toEqual([2, 0, 1]);
+    const loaded = LexicalIndex.load(ix.serialize());
+    expect([loaded.documentCount, loaded.documentFrequency('leas')]).toEqual([2, 1]);
   });
 
   it('finds a Japanese or Chinese word inside a longer sentence written without spaces', () => {
@@ -206,6 +219,8 @@ function rebuild(docs: Map<string, Content>, reverse = false): LexicalIndex {
 
 function expectSameIndex(actual: LexicalIndex, expected: LexicalIndex): void {
   expect(actual.size).toBe(expected.size);
+  expect(actual.documentCount).toBe(expected.documentCount);
+  for (const term of termsOf(QUERIES.join(' '))) expect(actual.documentFrequency(term), `df of ${term}`).toBe(expected.documentFrequency(term));
   expect([...actual.docIds()].sort()).toEqual([...expected.docIds()].sort());
   POOL.forEach((_, i) => expect(actual.ownersOf(asChunkId(`c${i}`))).toEqual(expected.ownersOf(asChunkId(`c${i}`))));
   for (const q of QUERIES) {
