@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadClaims, loadQueryTexts } from '../../src/eval/beir.ts';
 import { evaluateAnswers, evaluateNotFound } from '../../src/eval/evaluate-answers.ts';
+import { faqQuestions } from '../../src/eval/faq-questions.ts';
 import { evaluateRetrieval, indexCollection } from '../../src/eval/evaluate.ts';
 
 const collection: BeirCollection = {
@@ -81,5 +82,16 @@ describe('evaluation with the app’s own pipeline', () => {
     expect(indexed.skipped).toBe(2);
     const report = evaluateRetrieval(withEmpty, indexed);
     expect(report).toMatchObject({ 'ndcg@10': 1, queries: 2, documents: 3, skipped: 2, chunks: 3 });
+  });
+});
+
+describe('faqQuestions (a second collection for not_found_rate)', () => {
+  it('takes the question headings of FAQ pages, without section numbers, each once', () => {
+    const page = (body: string) => new TextEncoder().encode(`<html><body>${body}</body></html>`);
+    const pages = [
+      { name: 'a.html', bytes: page('<h1>1. Basics</h1><h2>1.1. What is this FAQ?</h2><p>It answers.</p><h2>1.2. Installing</h2><p>Steps.</p>') },
+      { name: 'b.html', bytes: page('<h2>3.1.2. How do I <code>install</code> a package?</h2><p>Use apt.</p><h2>What is this FAQ?</h2><p>Again.</p>') },
+    ];
+    expect(faqQuestions(pages)).toEqual(['What is this FAQ?', 'How do I install a package?']);
   });
 });
