@@ -5,15 +5,16 @@ import type { PageRanges } from './page-ranges.ts';
 export type DocType = 'pdf' | 'docx' | 'html' | 'markdown' | 'text';
 
 /**
- * A structural unit of a document: a PDF page or a section under a heading.
+ * A structural unit of a document: a PDF page (or the part of one under an outline entry) or a section
+ * under a heading.
  * Chunks and parent windows are character ranges inside `text`.
  */
 export interface Block {
   /** Human label used in citations: "page 3" or a heading path "Methods › Sampling". */
   label: string;
-  /** 1-based page number for PDFs. */
+  /** 1-based page number for PDFs; several blocks share it when outline entries split the page. */
   page?: number;
-  /** Heading path for structured formats. */
+  /** Heading path: of structured formats, and of a PDF page from its outline (bookmarks). */
   section?: string;
   /** Cleaned text; paragraphs separated by a blank line. */
   text: string;
@@ -172,6 +173,7 @@ export interface Passage {
   docPath: string;
   docType: DocType;
   block: number;
+  /** Where in the document, as the Source dialog names it: "page 4 · Security deposit" (`core/block-label.ts`). */
   label: string;
   page?: number;
   /** The parent window text, and where it starts in its block. */

@@ -87,7 +87,7 @@ export function removeRunningLines(pages: string[][], edge = 2, minShare = 0.6):
 }
 
 /** Splits lines into paragraphs at empty lines and joins each paragraph's lines. */
-export function linesToParagraphs(lines: string[]): string[] {
+export function linesToParagraphs(lines: readonly string[]): string[] {
   const paragraphs: string[] = [];
   let current: string[] = [];
   for (const line of lines) {

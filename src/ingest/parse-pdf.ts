@@ -3,6 +3,7 @@ import { toPageRanges } from '../core/page-ranges.ts';
 import type { Block, ParsedDoc } from '../core/types.ts';
 import { linesToParagraphs, removeRunningLines } from './clean.ts';
 import { locatePdfAssets, type PdfAssets } from './pdf-assets.ts';
+import { entriesByPage, readOutline, refKey, splitPage, type OutlineEntry } from './pdf-outline.ts';
 import { isReadable } from './readable.ts';
 import { checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 import { firstPlausibleTitle } from './title.ts';
@@ -67,19 +68,52 @@ function pageLines(items: TextItemLike[]): string[] {
   return out;
 }
 
+/** Longest part of a page that joins its neighbour when it has no letter. */
+const MAX_STRAY_CHARS = 20;
+
 /**
- * One block per page with text ("page 3"). A page whose text is symbol garbage ({@link isReadable}: its
- * fonts do not map glyphs to characters) is left out and its number returned, so it is never searched
- * or quoted.
+ * A page's parts with text, a short part without a letter (a page number or a rule above the first
+ * heading) joined to the next part, or to the previous when it is the last: alone it would be a chunk
+ * nobody searches for. A longer one (a table of figures going on from the page before) keeps its section.
  */
-function pageBlocks(pages: string[][]): { blocks: Block[]; unreadable: number[] } {
+function withoutStrayParts(parts: Array<{ section?: string; text: string }>): Array<{ section?: string; text: string }> {
+  const out: Array<{ section?: string; text: string }> = [];
+  let pending = '';
+  for (const part of parts) {
+    if (!/\S/.test(part.text)) continue;
+    if (part.text.length <= MAX_STRAY_CHARS && !/\p{L}/u.test(part.text)) pending = pending ? `${pending}\n\n${part.text}` : part.text;
+    else {
+      out.push(pending ? { ...part, text: `${pending}\n\n${part.text}` } : part);
+      pending = '';
+    }
+  }
+  const last = out.at(-1);
+  if (pending && last) last.text = `${last.text}\n\n${pending}`;
+  else if (pending) out.push({ section: parts.find((p) => /\S/.test(p.text))?.section, text: pending });
+  return out;
+}
+
+/**
+ * Blocks of the pages with text: one per page ("page 3"), or one per section of it when outline entries
+ * start on it ({@link splitPage}); each carries the section in force. A page whose text is symbol
+ * garbage ({@link isReadable}: its fonts do not map glyphs to characters) is left out whole and its
+ * number returned, so it is never searched or quoted.
+ */
+function pageBlocks(pages: string[][], byPage: readonly OutlineEntry[][]): { blocks: Block[]; unreadable: number[] } {
   const blocks: Block[] = [];
   const unreadable: number[] = [];
+  let inForce: string | undefined;
   pages.forEach((lines, i) => {
-    const text = linesToParagraphs(lines).join('\n\n');
-    if (!/\S/.test(text)) return;
-    if (isReadable(text)) blocks.push({ label: `page ${i + 1}`, page: i + 1, text });
-    else unreadable.push(i + 1);
+    const page = i + 1;
+    const split = splitPage(lines, byPage[page] ?? [], inForce);
+    inForce = split.inForce;
+    const parts = withoutStrayParts(split.segments.map((s) => ({ section: s.section, text: linesToParagraphs(s.lines).join('\n\n') })));
+    if (!parts.length) return;
+    if (!isReadable(parts.map((s) => s.text).join('\n\n'))) {
+      unreadable.push(page);
+      return;
+    }
+    for (const { section, text } of parts) blocks.push({ label: `page ${page}`, page, ...(section && { section }), text });
   });
   return { blocks, unreadable };
 }
@@ -96,11 +130,13 @@ export interface ParsePdfOptions {
 }
 
 /**
- * PDF: one block per page ("page 3"), running headers and footers removed, hyphenated line breaks
- * re-joined, unreadable pages left out (`unreadablePages`). The title is the Title of the document
- * information or XMP metadata when plausible (`ingest/title.ts`), never the first line: that is a
- * running header, a journal name or a date as often as a title. Password-protected files, files without
- * a text layer, files with no readable text, and damaged files get a clear error.
+ * PDF: one block per page ("page 3"), or per section of a page when the outline (bookmarks) starts
+ * sections on it, each block with its outline path as `section` (`pdf-outline.ts`); running headers and
+ * footers removed, hyphenated line breaks re-joined, unreadable pages left out (`unreadablePages`). The
+ * title is the Title of the document information or XMP metadata when plausible (`ingest/title.ts`), never
+ * the first line: that is a running header, a journal name or a date as often as a title.
+ * Password-protected files, files without a text layer, files with no readable text, and damaged files
+ * get a clear error; a broken outline only costs the sections.
  */
 export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fraction: number) => void, options: ParsePdfOptions = {}): Promise<ParsedDoc> {
   const pdfjs = await loadPdfJs();
@@ -127,14 +163,19 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fr
   try {
     checkPdfPages(doc.numPages, name, options.limits ?? DEFAULT_READ_LIMITS);
     const pages: string[][] = [];
+    // Outline destinations name pages by reference: the pages' own, gathered while reading them.
+    const pageOfRef = new Map<string, number>();
     for (let p = 1; p <= doc.numPages; p++) {
       const page = await doc.getPage(p);
+      const ref = refKey(page.ref);
+      if (ref) pageOfRef.set(ref, p);
       const content = await page.getTextContent();
       pages.push(pageLines(content.items as TextItemLike[]));
       page.cleanup();
       onProgress?.(p / doc.numPages);
     }
-    const { blocks, unreadable } = pageBlocks(removeRunningLines(pages));
+    const outline = await readOutline(doc, pageOfRef, doc.numPages);
+    const { blocks, unreadable } = pageBlocks(removeRunningLines(pages), entriesByPage(outline, doc.numPages));
     if (!blocks.length && unreadable.length) {
       throw new DocQaError(
         'no-readable-text',

@@ -1,4 +1,5 @@
 import { DocQaError, forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
+import { describeBlock } from '../core/block-label.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
 import type { Answer, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, QueueEntry, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
@@ -14,7 +15,7 @@ import type { LibraryStore } from '../store/library-store.ts';
 import { IndexKeeper } from './index-keeper.ts';
 import { inProcessPreparer, type Preparer } from './preparer.ts';
 import { QueueProgress } from './queue-progress.ts';
-import { clampRange, describeBlock, locateMarks } from './source-view.ts';
+import { clampRange, locateMarks } from './source-view.ts';
 
 /** Default for {@link LibraryOptions.maxFileBytes}. */
 const DEFAULT_MAX_FILE_BYTES = 256 * 2 ** 20;

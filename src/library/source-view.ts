@@ -1,4 +1,4 @@
-import type { Block, CitedRange, TextRange } from '../core/types.ts';
+import type { CitedRange, TextRange } from '../core/types.ts';
 
 /**
  * Where the cited sentences are in a block's stored text. A range that still holds its text is kept;
@@ -33,13 +33,4 @@ export function clampRange(range: TextRange | undefined, length: number): TextRa
   const start = Math.max(0, Math.min(range.start, length));
   const end = Math.max(start, Math.min(range.end, length));
   return end > start ? { start, end } : undefined;
-}
-
-/**
- * The location named in the Source dialog: the parser's label, with the section for a PDF page when one is
- * known ("page 4 · Security deposit").
- */
-export function describeBlock(block: Pick<Block, 'label' | 'page' | 'section'>): string {
-  if (block.page !== undefined && block.section && !block.label.includes(block.section)) return `${block.label} · ${block.section}`;
-  return block.label;
 }

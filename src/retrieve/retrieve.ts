@@ -1,3 +1,4 @@
+import { describeBlock } from '../core/block-label.ts';
 import type { ChunkId, DocId } from '../core/ids.ts';
 import type { BlockRecord, ChunkRecord, DocRecord, Passage, SearchFilter } from '../core/types.ts';
 import type { SearchIndex } from '../index/search-index.ts';
@@ -63,7 +64,7 @@ export async function retrievePassages(index: SearchIndex, source: PassageSource
       docPath: doc.path,
       docType: doc.type,
       block: location.block,
-      label: block.label,
+      label: describeBlock(block),
       page: block.page,
       window: block.text.slice(location.parentStart, location.parentEnd),
       windowStart: location.parentStart,

@@ -17,8 +17,9 @@ function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
 }
 
 /**
- * "docs/a.pdf, page 2": path and label each isolated, so neither can reorder the other (isolate.tsx); then,
- * when another source has the same document and location, the first words of what this one cites.
+ * "docs/a.pdf, page 2 · Rent" (the location as the Source dialog names it, a PDF page with its section):
+ * path and label each isolated, so neither can reorder the other (isolate.tsx); then, when another source
+ * has the same document and location, the first words of what this one cites.
  */
 function SourceLabel({ c, apart }: { c: Citation; apart: string | undefined }) {
   return (

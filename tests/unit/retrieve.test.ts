@@ -37,12 +37,12 @@ describe('allowedDocuments', () => {
 describe('retrievePassages', () => {
   // Two blocks per document; the text is repeated per document so every document can answer.
   const BLOCK_TEXT = 'The rent is due on the first day.\n\nHeating repairs are made within ten days.';
-  function setup() {
+  function setup(section?: string) {
     const index = new LexicalIndex({ k1: 1.2, b: 0.75, titleBoost: 0 });
     const chunks = new Map<ChunkId, ChunkRecord>();
     const blocks = new Map<string, BlockRecord>();
     for (const d of DOCS) {
-      blocks.set(`${d.id}:0`, { docId: d.id, index: 0, label: `${d.name} page 1`, page: 1, text: BLOCK_TEXT });
+      blocks.set(`${d.id}:0`, { docId: d.id, index: 0, label: `${d.name} page 1`, page: 1, ...(section && { section }), text: BLOCK_TEXT });
       const sentences = BLOCK_TEXT.split('\n\n');
       sentences.forEach((s, i) => {
         const id = asChunkId(`${d.id}-${i}-${s}`);
@@ -69,6 +69,12 @@ describe('retrievePassages', () => {
       expect(p.label).toBe(`${p.docName} page 1`);
       expect(p.page).toBe(1);
     }
+  });
+
+  it('names a PDF page with its section, as the Source dialog does', async () => {
+    const { index, source } = setup('Lease › Repairs');
+    const passages = await retrievePassages(index, source, 'heating repairs', { k: 1 });
+    expect(passages[0]!.label).toBe(`${passages[0]!.docName} page 1 · Lease › Repairs`);
   });
 
   it('returns one passage per parent window (the best chunk in it)', async () => {

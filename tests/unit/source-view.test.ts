@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { describeBlock } from '../../src/core/block-label.ts';
 import { asChunkId, asDocId } from '../../src/core/ids.ts';
 import type { Citation, Passage } from '../../src/core/types.ts';
 import { buildExtractiveAnswer } from '../../src/generate/extractive-answer.ts';
-import { clampRange, describeBlock, locateMarks } from '../../src/library/source-view.ts';
+import { clampRange, locateMarks } from '../../src/library/source-view.ts';
 import { distinguishCitations, sourceRequestOf } from '../../src/ui/citation-names.ts';
 
 /** A passage cut out of `block` at `windowStart`, the index's hit being `hit`. */
