@@ -8,6 +8,8 @@ const EXTENSIONS: Record<string, DocType> = {
   md: 'markdown',
   markdown: 'markdown',
   txt: 'text',
+  // reStructuredText is read as plain text: its underlined headings become sections.
+  rst: 'text',
 };
 
 /**

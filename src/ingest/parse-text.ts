@@ -1,7 +1,7 @@
 import { DocQaError } from '../core/errors.ts';
 import type { Block, ParsedDoc } from '../core/types.ts';
 import { normalizeText, runningLineIndexes, textToParagraphs } from './clean.ts';
-import { indentOf, textHeading } from './text-headings.ts';
+import { indentOf, textHeading, underlinedHeading } from './text-headings.ts';
 import { titleOfFirstLine } from './title.ts';
 
 /** Plain-text sections are cut into blocks of about this many characters, labelled by line numbers. */
@@ -103,7 +103,8 @@ function paragraphsOf({ lines, glue, breaks }: ReturnType<typeof removePageFurni
 
 /**
  * Plain text: paragraphs at blank lines, page breaks (form feeds) and their running headers and
- * footers removed. Numbered and capitalised headings ({@link textHeading}) start sections: a block is
+ * footers removed. Numbered, capitalised and underlined headings ({@link textHeading},
+ * {@link underlinedHeading}) start sections: a block is
  * labelled "4.6.1. New Session Ticket Message (lines 5301–5366)" (its `section` is the heading), or
  * "lines a–b" before the first heading. A block holds about `TEXT_BLOCK_CHARS` at most. The title is a
  * first line that reads as one ({@link textTitle}), else none (the file name stands in).
@@ -126,8 +127,9 @@ export function parseText(bytes: Uint8Array, name: string, onProgress?: (fractio
   };
   for (const [k, para] of paragraphs.entries()) {
     if (onProgress && k % 2048 === 2047) onProgress(k / paragraphs.length);
-    const heading = textHeading(para.lines, paragraphs[k + 1]?.lines[0]);
-    const body = heading ? para.lines.slice(1) : para.lines;
+    const underlined = underlinedHeading(para.lines);
+    const heading = underlined?.heading ?? textHeading(para.lines, paragraphs[k + 1]?.lines[0]);
+    const body = para.lines.slice(underlined ? underlined.lines : heading ? 1 : 0);
     if (heading) {
       flush();
       section = normalizeText(heading) || undefined;
@@ -148,11 +150,14 @@ export function parseText(bytes: Uint8Array, name: string, onProgress?: (fractio
 }
 
 /**
- * A title line: the first paragraph when it is one line, followed by more text, and reads as a title
+ * A title line: the first paragraph's underlined heading, or the first paragraph when it is one line,
+ * followed by more text; either when it reads as a title
  * ({@link titleOfFirstLine}). Otherwise none, and the file name stands in: an RFC's first paragraph is
  * its header block, a note's first line is often its first sentence.
  */
 function textTitle(paragraphs: readonly Paragraph[], name: string): string | undefined {
   const first = paragraphs[0];
+  const underlined = first && underlinedHeading(first.lines);
+  if (underlined) return titleOfFirstLine(underlined.heading, name);
   return first && first.lines.length === 1 && paragraphs.length > 1 ? titleOfFirstLine(first.lines[0]!, name) : undefined;
 }

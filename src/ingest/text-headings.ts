@@ -14,6 +14,10 @@
  * - Outdented: a line in column 0 that is the whole paragraph, starts with a capital letter, has at most
  *   8 words and no sentence end, when the next paragraph is indented by 2 or more ("Abstract",
  *   "Status of This Memo" in an RFC, where all body text is indented).
+ * - Underlined: a line of at most 80 characters with a letter, under (and maybe over) a rule of one
+ *   repeated mark (= - ~ ^ * # + : " ' `) at least 3 long and at least half the line's length, as
+ *   reStructuredText, Markdown's setext headings and many plain-text READMEs write them
+ *   ({@link underlinedHeading}). A rule with spaces in it ("----   -----") underlines table columns.
  * A line with dot leaders ("Introduction . . . . 5", "Scope.....3") is a table of contents entry,
  * never a heading.
  */
@@ -28,6 +32,31 @@ const LETTER = /\p{L}/u;
 const CAPITAL_START = /^\p{Lu}/u;
 const SENTENCE_END = /[.,;:!?]$/;
 const LEAD_IN_END = /[.,;:]$/;
+
+const RULE = /^([=\-~^*#+:"'`])\1{2,}$/;
+
+/** The mark of a rule line ("=====" → "="), undefined for any other line. */
+function ruleMark(line: string): string | undefined {
+  const text = line.trim();
+  return RULE.test(text) ? text[0] : undefined;
+}
+
+/**
+ * A heading written as a line under a rule, or between two rules of the same mark, at the start of a
+ * paragraph: the heading, spaces collapsed, and how many lines it takes (2 or 3); the rest is body text.
+ *
+ * @example underlinedHeading(['Installation', '============', 'Run make.']) // → { heading: 'Installation', lines: 2 }
+ */
+export function underlinedHeading(lines: readonly string[]): { heading: string; lines: number } | undefined {
+  const over = ruleMark(lines[0] ?? '');
+  const at = over ? 1 : 0;
+  const title = (lines[at] ?? '').trim();
+  const rule = (lines[at + 1] ?? '').trim();
+  const under = ruleMark(rule);
+  if (!under || (over && over !== under) || !title || title.length > MAX_HEADING || ruleMark(title) || !LETTER.test(title)) return undefined;
+  if (rule.length < Math.max(3, title.length / 2) || indentOf(lines[at + 1]!) > indentOf(lines[at]!)) return undefined;
+  return { heading: title.split(/[ \t]+/).join(' '), lines: at + 2 };
+}
 
 /** Leading spaces and tabs of a line. */
 export function indentOf(line: string): number {

@@ -47,7 +47,7 @@ export function DropZone() {
             type="file"
             multiple
             aria-label="Add documents"
-            accept=".pdf,.docx,.html,.htm,.md,.markdown,.txt"
+            accept=".pdf,.docx,.html,.htm,.md,.markdown,.txt,.rst"
             onChange={(e) => {
               const input = e.currentTarget;
               void addFiles(filesFromInput(input.files)).finally(() => (input.value = ''));

@@ -421,6 +421,24 @@ describe('text structure', () => {
     }
   });
 
+  it('sections reStructuredText (and READMEs) by underlined headings, the first one the title', async () => {
+    const rst = [
+      '===========', ' Widget 3.2', '===========', '',
+      'Widget moves widgets.', '',
+      'Installation', '------------', '',
+      'Run ``make install``; version 3.2.1 needs Python 3.11.', '',
+      'Name      Value', '----      -----', 'speed     2.5', '',
+      'Upgrading from 2.x', '~~~~~~~~~~~~~~~~~~', 'Remove the old cache first.',
+    ].join('\n');
+    const { type, parsed } = await parseFile(enc(rst), 'README.rst');
+    expect(type).toBe('text');
+    expect(parsed).toMatchObject({ title: 'Widget 3.2', titleSource: 'heading' });
+    expect(parsed.blocks.map((b) => b.label)).toEqual(['Widget 3.2 (lines 1–5)', 'Installation (lines 7–14)', 'Upgrading from 2.x (lines 16–18)']);
+    expect(parsed.blocks[1]!.text).toContain('version 3.2.1 needs Python 3.11.');
+    expect(parsed.blocks[2]!.text).toBe('Remove the old cache first.');
+    expect(parsed.blocks.map((b) => b.text).join('\n')).not.toMatch(/={3}|~{3}|-{12}/);
+  });
+
   it('keeps form-fed text with fewer than 3 pages whole', async () => {
     const { parsed } = await parseFile(enc('First page text.\n\fSecond page text.'), 'two.txt');
     expect(parsed.blocks[0]!.text).toBe('First page text.\n\nSecond page text.');

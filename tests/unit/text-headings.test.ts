@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textHeading } from '../../src/ingest/text-headings.ts';
+import { textHeading, underlinedHeading } from '../../src/ingest/text-headings.ts';
 
 const alone = (line: string, next = '   Body text.') => textHeading([line], next);
 
@@ -45,5 +45,18 @@ describe('plain-text headings', () => {
     expect(alone('NOTE: see below', 'Body.')).toBeUndefined();
     expect(alone('I', 'Body.')).toBeUndefined();
     expect(alone(`4.2  ${'Very '.repeat(20)}Long`)).toBeUndefined();
+  });
+
+  it('reads a line under a rule, or between two rules, as a heading (reStructuredText, setext, READMEs)', () => {
+    expect(underlinedHeading(['Installation', '============'])).toEqual({ heading: 'Installation', lines: 2 });
+    expect(underlinedHeading(['=================', ' Release   notes ', '================='])).toEqual({ heading: 'Release notes', lines: 3 });
+    expect(underlinedHeading(['What is new in 3.12?', '~~~~~~~~~~~~~~~~~~~~', 'Body follows.'])).toEqual({ heading: 'What is new in 3.12?', lines: 2 });
+    // Not headings: a short rule under a long line, table column rules, rules of different marks, a rule alone.
+    expect(underlinedHeading(['The tenant pays the rent on the first day of each month', '---'])).toBeUndefined();
+    expect(underlinedHeading(['Name      Value', '----      -----'])).toBeUndefined();
+    expect(underlinedHeading(['=====', 'Title', '-----'])).toBeUndefined();
+    expect(underlinedHeading(['-----', '=====' ])).toBeUndefined();
+    expect(underlinedHeading(['2024', '====='])).toBeUndefined();
+    expect(underlinedHeading(['Body text.'])).toBeUndefined();
   });
 });
