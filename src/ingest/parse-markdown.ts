@@ -93,7 +93,29 @@ function lex(source: string): Token[] {
   return tokens;
 }
 
-/** Collects paragraphs into blocks, one per section, as the token walk meets headings. */
+/**
+ * A footnote mark, "[^1]" or "[^note]" (GFM): a reference, unless a colon follows (a definition, "[^1]: …";
+ * checked in code: recheck cannot decide the pattern with a lookahead in reasonable time).
+ */
+const FOOTNOTE_REF = /\[\^([^\][\s]+)\]/g;
+const isDefinition = (text: string, at: number) => text[at] === ':';
+/** A paragraph that starts with a footnote definition. */
+const FOOTNOTE_DEF_START = /^\[\^[^\][\s]+\]:/;
+/** Each definition of a definitions paragraph (soft line breaks are spaces by now). */
+const FOOTNOTE_DEF = /(?:^|\s)\[\^([^\][\s]+)\]:[ \t]*/g;
+
+/** The footnotes a source refers to: only their definitions move to where they are referenced. */
+function referencedFootnotes(source: string): Set<string> {
+  const labels = new Set<string>();
+  for (const m of source.matchAll(FOOTNOTE_REF)) if (!isDefinition(source, m.index + m[0].length)) labels.add(m[1]!);
+  return labels;
+}
+
+/**
+ * Collects paragraphs into blocks, one per section, as the token walk meets headings. GFM footnotes:
+ * references ("[^1]") are dropped from the text, and a referenced note's text joins the section that
+ * first refers to it (as Word's and HTML's notes do), wherever its definition stands.
+ */
 class MarkdownWalker {
   readonly blocks: Block[] = [];
   /** The first top-level heading that reads as a title (never a row of badges): see `title.ts`. */
@@ -101,8 +123,15 @@ class MarkdownWalker {
   private readonly path: string[] = [];
   private paragraphs: string[] = [];
   private readonly inline = new InlineReducer();
+  /** Footnote label → the index of the block that first refers to it (the block being collected then). */
+  private readonly noteBlock = new Map<string, number>();
+  /** Referenced footnotes' texts, placed by {@link finish}. */
+  private readonly notes: Array<{ label: string; text: string }> = [];
 
-  constructor(private readonly fileName: string) {}
+  constructor(
+    private readonly fileName: string,
+    private readonly referenced: ReadonlySet<string> = new Set(),
+  ) {}
 
   walk(tokens: readonly Token[], nested = false): void {
     for (const token of tokens) this.block(token, nested);
@@ -156,14 +185,34 @@ class MarkdownWalker {
   }
 
   private paragraph(text: string): void {
+    if (FOOTNOTE_DEF_START.test(text)) return this.footnotes(text);
+    if (text.includes('[^')) {
+      text = text.replace(FOOTNOTE_REF, (mark: string, label: string, at: number, whole: string) => {
+        if (isDefinition(whole, at + mark.length)) return mark;
+        if (!this.noteBlock.has(label)) this.noteBlock.set(label, this.blocks.length);
+        return '';
+      });
+    }
     const p = normalizeText(text);
     if (p) this.paragraphs.push(p);
   }
 
+  /** A paragraph of footnote definitions: referenced ones are kept for {@link finish}, others stay here. */
+  private footnotes(text: string): void {
+    const defs = [...text.matchAll(FOOTNOTE_DEF)];
+    defs.forEach((m, i) => {
+      const body = text.slice(m.index + m[0].length, defs[i + 1]?.index ?? text.length);
+      if (this.referenced.has(m[1]!)) this.notes.push({ label: m[1]!, text: body });
+      else this.paragraph(body);
+    });
+  }
+
   private heading(level: number, text: string): void {
-    const t = normalizeText(text).replace(/\n/g, ' ');
+    const t = normalizeText(text.replace(FOOTNOTE_REF, '')).replace(/\n/g, ' ');
     if (!t) return;
     this.flush();
+    // A note referred to from a heading belongs to the section the heading starts.
+    for (const m of text.matchAll(FOOTNOTE_REF)) if (!this.noteBlock.has(m[1]!)) this.noteBlock.set(m[1]!, this.blocks.length);
     this.path.length = level - 1;
     this.path[level - 1] = t;
   }
@@ -173,6 +222,18 @@ class MarkdownWalker {
     for (const row of [table.header, ...table.rows]) {
       const cells = row.map((cell) => normalizeText(this.inlineText(cell.tokens)).replace(/\n/g, ' '));
       if (cells.some(Boolean)) this.paragraph(cells.join(' | '));
+    }
+  }
+
+  /** Ends the walk: the last section's block, then each referenced note in the block that refers to it. */
+  finish(): void {
+    this.flush();
+    for (const note of this.notes) {
+      const text = normalizeText(note.text.replace(FOOTNOTE_REF, ''));
+      const block = this.blocks[this.noteBlock.get(note.label) ?? this.blocks.length - 1];
+      if (!text) continue;
+      if (block) block.text += `\n\n${text}`;
+      else this.blocks.push({ label: 'beginning', text });
     }
   }
 
@@ -205,8 +266,8 @@ export function parseMarkdown(bytes: Uint8Array, name: string): ParsedDoc {
     const text = textToParagraphs(body).join('\n\n');
     return { title, blocks: text ? [{ label: 'beginning', text }] : [] };
   }
-  const walker = new MarkdownWalker(name);
+  const walker = new MarkdownWalker(name, referencedFootnotes(body));
   walker.walk(tokens);
-  walker.flush();
+  walker.finish();
   return { title: title ?? walker.title, blocks: walker.blocks };
 }

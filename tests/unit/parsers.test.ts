@@ -319,6 +319,19 @@ describe('Markdown', () => {
     for (const noise of ['<', '>', '{{', '{%', '](', '][', 'http://', 'https://example.com/guide', 'layout', 'track', 'badge', '**', '`']) expect(all).not.toContain(noise);
   });
 
+  it('keeps a footnote with the section that refers to it, and drops the [^n] marks', async () => {
+    const md = [
+      '# Lease', '', '## Rent[^h]', '', 'The rent is fixed for two years.[^1] It rises by 2.5 % after that.[^note]', '',
+      '## Deposit', '', 'The deposit is returned within 14 days.', '',
+      '[^1]: Agreed by letter on 3 May.', '[^note]: Indexed to inflation,', '    capped at 3 %.', '[^h]: Paid monthly.', '[^unused]: Never referred to.',
+    ].join('\n');
+    const { parsed } = await parseFile(enc(md), 'lease.md');
+    expect(parsed.blocks.map((b) => [b.label, b.text.split('\n\n')])).toEqual([
+      ['Lease › Rent', ['The rent is fixed for two years. It rises by 2.5 % after that.', 'Agreed by letter on 3 May.', 'Indexed to inflation, capped at 3 %.', 'Paid monthly.']],
+      ['Lease › Deposit', ['The deposit is returned within 14 days.', 'Never referred to.']],
+    ]);
+  });
+
   it('drops front matter; without a title field, the title is the first heading', () => {
     expect(splitFrontMatter('---\ntags: [a]\n---\n# Real')).toEqual({ body: '\n\n\n# Real', title: undefined });
     expect(splitFrontMatter('+++\ntitle = "Hugo page"\n+++\ntext').title).toBe('Hugo page');
