@@ -87,12 +87,15 @@ export function contentTermsOf(question: string): string[] {
 
 /**
  * BM25's IDF (always positive) for each term, from `stats` or, without it, from the retrieved passages: a
- * term in every passage weighs little, one in none of them (the question asks about something they do not
- * say) weighs most.
+ * term in every passage weighs little, a rare one (or one in none of them: the question asks about
+ * something they do not say) weighs most.
  */
 function weightsOf(terms: readonly string[], passageTerms: ReadonlyArray<ReadonlySet<string>>, stats?: TermStatistics): Map<string, number> {
   const n = stats ? Math.max(1, stats.documentCount) : passageTerms.length;
-  const df = (t: string) => (stats ? stats.documentFrequency(t) : passageTerms.filter((p) => p.has(t)).length);
+  // A word no chunk holds weighs as the rarest word some chunk holds: it is as often a variant the stemmer
+  // does not join ("short" asked, "shorter" written; "march" typed for "marché") as an absent subject,
+  // and in a small library the full weight of an absent word would outweigh all the others.
+  const df = (t: string) => (stats ? Math.max(1, stats.documentFrequency(t)) : passageTerms.filter((p) => p.has(t)).length);
   return new Map(terms.map((t) => [t, Math.log(1 + (n - df(t) + 0.5) / (df(t) + 0.5))]));
 }
 

@@ -36,7 +36,9 @@ describe('drop a folder, ask, follow a citation, reload', () => {
     await answer.getByRole('link', { name: '[1]' }).click();
     const dialog = app.page.getByRole('dialog', { name: 'Source' });
     await dialog.waitFor();
-    await expect(dialog.locator('mark').textContent()).resolves.toContain('returns the security deposit within fourteen days');
+    // A PDF opens on its real page: the quoted sentence is marked in the text layer, line by line.
+    await dialog.locator('.textLayer mark').first().waitFor({ timeout: 30_000 });
+    expect((await dialog.locator('mark').allTextContents()).join(' ').replace(/\s+/g, ' ')).toContain('returns the security deposit within fourteen days');
     await expect(dialog.textContent()).resolves.toContain('page 2');
     await app.page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });

@@ -70,12 +70,15 @@ describe('Content-Security-Policy', () => {
     await answer.getByRole('link', { name: '[1]' }).click();
     const dialog = page.getByRole('dialog', { name: 'Source' });
     await dialog.waitFor();
-    await expect(dialog.locator('mark').textContent()).resolves.toContain('returns the security deposit');
+    // A PDF opens on its real page: the quoted sentence is marked in the text layer, line by line.
+    await dialog.locator('.textLayer mark').first().waitFor({ timeout: 30_000 });
+    expect((await dialog.locator('mark').allTextContents()).join(' ').replace(/\s+/g, ' ')).toContain('returns the security deposit');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    // The workers ran under the policy too (their script responses carry the header): the library worker
-    // and the parse worker it starts to read files.
-    expect(page.workers().map((w) => w.url().replace(/-[\w-]+\.js$/, '.js')).sort()).toEqual([`${new URL('/assets/library.worker.js', page.url())}`, `${new URL('/assets/parse.worker.js', page.url())}`]);
+    // The workers ran under the policy too (their script responses carry the header): the library worker,
+    // the parse worker it starts to read files, and pdf.js's worker that drew the cited PDF page.
+    const workers = ['library', 'parse', 'pdf-render'].map((w) => `${new URL(`/assets/${w}.worker.js`, page.url())}`);
+    expect(page.workers().map((w) => w.url().replace(/-[\w-]+\.js$/, '.js')).sort()).toEqual(workers);
     expect(await violationsIn(page)).toEqual([]);
     expect(cspLog).toEqual([]);
   });

@@ -106,7 +106,7 @@ describe('exact text, exact citations, in every format', () => {
       expect(marks).toContain(fact.sentence);
       for (const m of marks) expect(answer).toContain(m);
       expect(await visibleInDialog(page, '.source-text mark')).toBe(true);
-      if (fact.file.endsWith('.pdf')) await dialog.getByRole('button', { name: 'Page' }).click();
+      if (fact.file.endsWith('.pdf')) await dialog.getByRole('button', { name: 'Page', exact: true }).click();
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
     });

@@ -32,7 +32,7 @@ describe('the Source dialog shows a PDF page, drawn by pdf.js, with the cited se
     await expect(dialog.getByRole('link', { name: 'Open original' }).getAttribute('href')).resolves.toMatch(/^blob:/);
 
     // The real page is the default view.
-    await expect(dialog.getByRole('button', { name: 'Page' }).getAttribute('aria-pressed')).resolves.toBe('true');
+    await expect(dialog.getByRole('button', { name: 'Page', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
     await dialog.locator('.pdf-page[data-page="1"]').waitFor({ timeout: 30_000 });
     const canvas = dialog.locator('.pdf-page canvas');
     await expect(canvas.evaluate((c: HTMLCanvasElement) => c.width > 100 && c.height > 100)).resolves.toBe(true);
@@ -73,7 +73,7 @@ describe('the Source dialog shows a PDF page, drawn by pdf.js, with the cited se
     const dialog = app.page.getByRole('dialog', { name: 'Source' });
     await dialog.waitFor();
     await expect(dialog.locator('.source-text mark').textContent()).resolves.toBe('Change the engine oil every hundred hours.');
-    await expect(dialog.getByRole('button', { name: 'Page' }).count()).resolves.toBe(0);
+    await expect(dialog.getByRole('button', { name: 'Page', exact: true }).count()).resolves.toBe(0);
     await expect(dialog.getByRole('link', { name: 'Open original' }).count()).resolves.toBe(0);
     await app.page.keyboard.press('Escape');
   });

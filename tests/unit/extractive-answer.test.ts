@@ -133,6 +133,17 @@ describe('buildExtractiveAnswer', () => {
     expect(buildExtractiveAnswer('tenant cat flap', ps, { stats }).segments.map((s) => s.text)).toEqual(['A cat flap was fitted in 2019.']);
   });
 
+  it('counts a word no chunk holds as the rarest word some chunk holds, so a small library still answers', () => {
+    // Three chunks; "short" is nowhere ("shorter" is written), "class" and "flight" are in one chunk each.
+    const window = 'Economy class is required for flights shorter than six hours.';
+    const stats = { documentCount: 3, documentFrequency: (t: string) => (t === 'class' || t === 'flight' ? 1 : 0) };
+    expect(buildExtractiveAnswer('Which class for short flights?', [passage(window, window)], { stats }).found).toBe(true);
+    const cafe = 'Le café du marché ouvre à sept heures.';
+    const few = { documentCount: 3, documentFrequency: (t: string) => (t === 'café' ? 1 : 0) };
+    expect(buildExtractiveAnswer('café march', [passage(cafe, cafe)], { stats: few }).found).toBe(true);
+    expect(buildExtractiveAnswer('café march weekday', [passage(cafe, cafe)], { stats: few }).found).toBe(false);
+  });
+
   it('does not quote a heading or line that only repeats the question', () => {
     const window = 'Security deposit\nThe landlord returns the security deposit within fourteen days.';
     const answer = buildExtractiveAnswer('When is the security deposit returned?', [passage(window, window, 'lease.pdf', 'page 2')]);
