@@ -38,12 +38,15 @@ export interface ExtractiveOptions {
 const TERMINAL = /^\p{Sentence_Terminal}$/u;
 const CLOSING = /^[\p{Pe}\p{Pf}"']$/u;
 
-/** Whether the text ends with a sentence terminator, maybe followed by closing quotes or brackets. */
-function endsSentence(text: string): boolean {
+/** The sentence terminator the text ends with, before closing quotes or brackets; '' when none. */
+function terminatorOf(text: string): string {
   let i = text.length - 1;
   while (i >= 0 && CLOSING.test(text[i]!)) i--;
-  return i >= 0 && TERMINAL.test(text[i]!);
+  return i >= 0 && TERMINAL.test(text[i]!) ? text[i]! : '';
 }
+
+/** Question marks: ASCII, full-width (CJK), Arabic, reversed. */
+const QUESTION_MARKS = new Set(['?', '？', '؟', '⸮']);
 
 /** Bonus for a sentence inside the chunk the index hit (the passage is the rest of its parent window). */
 const HIT_BONUS = 0.1;
@@ -115,7 +118,9 @@ function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<strin
       }
       const inHit = end > p.hitStart && start < p.hitEnd;
       const score = total > 0 ? weight / total + (matched && inHit ? HIT_BONUS : 0) : 0;
-      const answers = endsSentence(text) || [...terms].some((t) => !questionTerms.has(t));
+      // A question in the text (an FAQ's heading, a table of contents entry) asks, it does not answer.
+      const terminator = terminatorOf(text);
+      const answers = !QUESTION_MARKS.has(terminator) && (terminator !== '' || [...terms].some((t) => !questionTerms.has(t)));
       const coverage = weightedRule ? (total > 0 ? weight / total : 0) : weights.size ? matched / weights.size : 0;
       out.push({ passage, start, end, coverage, score, answers });
     }

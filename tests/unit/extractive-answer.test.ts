@@ -144,6 +144,15 @@ describe('buildExtractiveAnswer', () => {
     expect(buildExtractiveAnswer('café march weekday', [passage(cafe, cafe)], { stats: few }).found).toBe(false);
   });
 
+  it('does not quote a question: an FAQ heading or contents entry asks, the text under it answers', () => {
+    const window = '1.7. How does one pronounce Debian and what does this word mean? The project name is pronounced Deb-ee-en, with a short e.';
+    // In a library about Debian, "Debian" and "one" are common, "pronounce" is rare.
+    const stats = { documentCount: 500, documentFrequency: (t: string) => (t === 'pronounc' ? 2 : 400) };
+    const answer = buildExtractiveAnswer('How does one pronounce Debian?', [passage(window, window, 'faq.html', 'Definitions')], { stats });
+    expect(answer.segments.map((s) => s.text)).toEqual(['The project name is pronounced Deb-ee-en, with a short e.']);
+    expect(buildExtractiveAnswer('pronounce Debian', [passage('Wie spricht man Debian aus？', 'Wie')]).found).toBe(false);
+  });
+
   it('does not quote a heading or line that only repeats the question', () => {
     const window = 'Security deposit\nThe landlord returns the security deposit within fourteen days.';
     const answer = buildExtractiveAnswer('When is the security deposit returned?', [passage(window, window, 'lease.pdf', 'page 2')]);
