@@ -99,6 +99,14 @@ describe('exact text, exact citations, in every format', () => {
         expect(marked).toContain(fact.sentence);
         expect(await visibleInDialog(page, '.textLayer mark')).toBe(true);
         await page.screenshot({ path: '/tmp/exact-text-pdf.png' });
+        // Scrolled to the bottom, the page passes under the dialog's header, which stays on top and readable.
+        const headerOnTop = await dialog.evaluate((d) => {
+          d.scrollTop = d.scrollHeight;
+          const header = d.querySelector('header')!;
+          const r = header.getBoundingClientRect();
+          return header.contains(document.elementFromPoint(r.left + 40, r.top + r.height / 2));
+        });
+        expect(headerOnTop).toBe(true);
         await dialog.getByRole('button', { name: 'Text' }).click();
       }
       // [n] refers to what the answer quoted from this passage: the sentence, and any other it quoted there.
