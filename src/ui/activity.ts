@@ -12,6 +12,8 @@ export interface ActivityNote {
    * first {@link MAX_GROUP_LINES}), shown when the summary is opened.
    */
   group?: { key: string; summary: string; count: number; lines?: string[] };
+  /** An "Adding N files" line, replaced by what became of the files once the queue is empty. */
+  adding?: boolean;
 }
 
 /** Most lines the Activity list keeps. */
@@ -41,4 +43,39 @@ export function addNotes(notes: readonly ActivityNote[], fresh: readonly Activit
 export function alreadyNote(path: string, matches: string | undefined, drop: number): ActivityNote {
   const text = matches && matches !== path ? `${path}: already in library as ${matches}` : `${path}: already in library`;
   return { text, path, endsWith: matches && matches !== path ? matches : undefined, group: { key: `already:${drop}`, summary: 'already in library', count: 1 } };
+}
+
+/** What became of the files of a run: from the first file added while the queue was empty until it is empty again. */
+export interface RunTally {
+  indexed: number;
+  updated: number;
+  already: number;
+  failed: number;
+}
+
+export const emptyTally = (): RunTally => ({ indexed: 0, updated: 0, already: 0, failed: 0 });
+
+/** Marks the "Adding N files" line of a drop, so the end of its run can replace it. */
+export function addingNote(count: number): ActivityNote {
+  return { text: `Adding ${count} file${count === 1 ? '' : 's'}`, adding: true };
+}
+
+/** "Done: 22 indexed, 1 updated, 1 already in library, 1 failed"; parts with no file are left out. */
+export function runSummary(t: RunTally): string {
+  const parts = [
+    t.indexed && `${t.indexed} indexed`,
+    t.updated && `${t.updated} updated`,
+    t.already && `${t.already} already in library`,
+    t.failed && `${t.failed} failed`,
+  ].filter(Boolean);
+  return parts.length ? `Done: ${parts.join(', ')}` : 'Done: nothing added';
+}
+
+/**
+ * The queue is empty: the "Adding N files" lines of the run give way to one line on top saying what
+ * became of the files (they would otherwise say "Adding" for ever). Failures keep their own lines.
+ */
+export function finishRun(notes: readonly ActivityNote[], tally: RunTally): ActivityNote[] {
+  if (!notes.some((n) => n.adding)) return [...notes];
+  return [{ text: runSummary(tally) }, ...notes.filter((n) => !n.adding)];
 }

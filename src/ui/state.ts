@@ -6,7 +6,7 @@ import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
 import type { Answer, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
 import { connectLibrary } from './library-client.ts';
 import { watchReaderMemory } from './memory-watch.ts';
-import { addNotes, alreadyNote, type ActivityNote } from './activity.ts';
+import { addingNote, addNotes, alreadyNote, emptyTally, finishRun, type ActivityNote } from './activity.ts';
 
 export type { ActivityNote };
 
@@ -56,6 +56,9 @@ const FLUSH_MS = 120;
 let pending: LibraryEvent[] = [];
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
 
+/** What became of the files added since the queue was last empty (see activity.ts finishRun). */
+let tally = emptyTally();
+
 function onEvent(event: LibraryEvent): void {
   pending.push(event);
   flushTimer ??= setTimeout(flushEvents, FLUSH_MS);
@@ -69,6 +72,7 @@ function flushEvents(): void {
   const notes: ActivityNote[] = [];
   let nextQueue: QueueStatus | undefined | null = null;
   let changed = false;
+  let runEnded = false;
   for (const event of events) {
     switch (event.type) {
       case 'file-progress':
@@ -77,12 +81,17 @@ function flushEvents(): void {
       case 'file-done':
       case 'file-failed':
         delete nextPercents[event.queueId];
+        if (event.type === 'file-failed') tally.failed++;
+        else if (event.outcome === 'indexed') tally.indexed++;
+        else if (event.outcome === 'replaced') tally.updated++;
+        else if (event.outcome === 'already-in-library') tally.already++;
         if (event.type === 'file-failed') notes.push({ text: event.error.message, path: event.path });
         else if (event.outcome === 'already-in-library') notes.push(alreadyNote(event.path, event.matches, dropSeq));
         else if (event.outcome === 'replaced') notes.push({ text: `${event.path}: updated to the new version`, path: event.path, group: { key: `replaced:${dropSeq}`, summary: 'updated to the new version', count: 1 } });
         break;
       case 'queue':
         nextQueue = event.done >= event.total ? undefined : { done: event.done, total: event.total, etaMs: event.etaMs };
+        runEnded ||= event.total > 0 && event.done >= event.total;
         break;
       case 'changed':
         changed = true;
@@ -100,6 +109,10 @@ function flushEvents(): void {
     percents.value = nextPercents;
     if (nextQueue !== null) queue.value = nextQueue;
     if (notes.length) activity.value = addNotes(activity.value, notes);
+    if (runEnded) {
+      activity.value = finishRun(activity.value, tally);
+      tally = emptyTally();
+    }
   });
   if (changed) scheduleRefresh();
 }
@@ -150,7 +163,7 @@ export async function start(): Promise<void> {
 export async function addFiles(files: IncomingFile[]): Promise<void> {
   if (!api || !files.length) return;
   dropSeq++;
-  note(`Adding ${files.length} file${files.length === 1 ? '' : 's'}`);
+  activity.value = addNotes(activity.value, [addingNote(files.length)]);
   try {
     await api.addFiles(files);
   } catch (err) {

@@ -73,7 +73,7 @@ describe('right-to-left names and bidi control characters stay in their place', 
 
   it('keeps "already in library" readable after the name in the Activity list', async () => {
     await app.page.getByLabel('Add documents').setInputFiles(FILE);
-    const line = app.page.getByRole('list', { name: 'Activity' }).getByRole('listitem').filter({ hasText: 'already in library' });
+    const line = app.page.getByRole('list', { name: 'Activity' }).getByRole('listitem').filter({ hasText: ': already in library' });
     await line.waitFor();
     await expect(line.textContent()).resolves.toBe(`${NAME}: already in library`);
     const [already, library] = await xOf(line, 'already', 'library');

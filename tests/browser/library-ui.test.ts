@@ -20,11 +20,14 @@ describe('the Library at real size', () => {
     const activity = page.getByRole('list', { name: 'Activity' });
     await activity.getByText('30 already in library', { exact: true }).waitFor({ timeout: 60_000 });
     expect(await activity.getByRole('listitem').count()).toBeLessThan(6);
+    // Once the queue is empty, "Adding 30 files" gives way to what became of them.
+    await activity.getByText('Done: 30 already in library', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await activity.textContent()).not.toContain('Adding');
     // One copy alone names the stored document it matches.
     await page.getByLabel('Add documents').setInputFiles(await writeTree({ 'renamed.md': NOTE }, 'one').then((d) => `${d}/renamed.md`));
     await activity.getByText('renamed.md: already in library as notes/original.md', { exact: true }).waitFor({ timeout: 30_000 });
     // Both paths sit in <bdi>, so a right-to-left name cannot reorder the words between them.
-    expect(await activity.getByRole('listitem').first().locator('bdi').allTextContents()).toEqual(['renamed.md', 'notes/original.md']);
+    expect(await activity.getByRole('listitem').filter({ hasText: 'renamed.md:' }).locator('bdi').allTextContents()).toEqual(['renamed.md', 'notes/original.md']);
     await page.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor();
 
     await page.getByRole('button', { name: 'Delete original.md', exact: true }).waitFor();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addNotes, alreadyNote } from '../../src/ui/activity.ts';
+import { addingNote, addNotes, alreadyNote, emptyTally, finishRun, runSummary } from '../../src/ui/activity.ts';
 
 describe('Activity list', () => {
   it('names the stored document a renamed copy matches, and only then', () => {
@@ -17,5 +17,24 @@ describe('Activity list', () => {
     expect(notes[0]?.group?.lines?.[0]).toBe('a.md: already in library');
     notes = addNotes(notes, [{ text: 'Adding 1 file' }, alreadyNote('x.md', 'y.md', 2)]);
     expect(notes.map((n) => n.text).slice(0, 3)).toEqual(['x.md: already in library as y.md', 'Adding 1 file', '63 already in library']);
+  });
+});
+
+describe('the end of a run', () => {
+  it('replaces the "Adding N files" lines with what became of the files, keeping failures and summaries', () => {
+    let notes = addNotes([{ text: 'older line' }], [addingNote(24)]);
+    notes = addNotes(notes, [{ text: 'bad.pdf: damaged', path: 'bad.pdf' }, alreadyNote('a.md', undefined, 1), alreadyNote('b.md', undefined, 1)]);
+    notes = addNotes(notes, [addingNote(1)]);
+    expect(notes.map((n) => n.text)).toEqual(['Adding 1 file', '2 already in library', 'bad.pdf: damaged', 'Adding 24 files', 'older line']);
+    const done = finishRun(notes, { indexed: 21, updated: 1, already: 2, failed: 1 });
+    expect(done.map((n) => n.text)).toEqual(['Done: 21 indexed, 1 updated, 2 already in library, 1 failed', '2 already in library', 'bad.pdf: damaged', 'older line']);
+    // A run with no drop of this tab's (another tab's files) leaves the list alone.
+    expect(finishRun(done, { indexed: 3, updated: 0, already: 0, failed: 0 })).toEqual(done);
+  });
+
+  it('says only what happened', () => {
+    expect(runSummary({ indexed: 5, updated: 0, already: 0, failed: 0 })).toBe('Done: 5 indexed');
+    expect(runSummary({ indexed: 0, updated: 0, already: 3, failed: 2 })).toBe('Done: 3 already in library, 2 failed');
+    expect(runSummary(emptyTally())).toBe('Done: nothing added');
   });
 });
