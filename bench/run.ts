@@ -5,6 +5,7 @@
  *   npm run bench                          everything (about 5–8 minutes on 2 cores)
  *   npm run bench -- --only ingest,query   some operations (ingest, query, memory, cold-start)
  *   npm run bench -- --skip cold-start     all but some
+ *   npm run bench -- vector                operations named as arguments: same as --only vector
  */
 import { parseArgs } from 'node:util';
 import { BenchContext } from './context.ts';
@@ -12,10 +13,11 @@ import { benchColdStart } from './cold-start.ts';
 import { benchIngest } from './ingest.ts';
 import { benchMemory } from './memory.ts';
 import { benchQuery } from './query.ts';
+import { benchVector } from './vector.ts';
 import { report } from './report.ts';
 import { isMain, progress } from './util.ts';
 
-export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start'] as const;
+export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 async function runOperation(ctx: BenchContext, op: Operation): Promise<void> {
@@ -36,6 +38,9 @@ async function runOperation(ctx: BenchContext, op: Operation): Promise<void> {
         ctx.release('100k');
         await benchColdStart(ctx);
         break;
+      case 'vector':
+        await benchVector(ctx);
+        break;
     }
   } catch (err) {
     ctx.note(`${op} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -53,14 +58,14 @@ export async function runBench(ops: readonly Operation[]): Promise<void> {
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' } } });
-  const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()) : []);
-  const unknown = [...list(values.only), ...list(values.skip)].filter((x) => !(OPERATIONS as readonly string[]).includes(x));
+  const { values, positionals } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' } }, allowPositionals: true });
+  const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
+  const only = [...list(values.only), ...positionals.flatMap((p) => list(p))];
+  const unknown = [...only, ...list(values.skip)].filter((x) => !(OPERATIONS as readonly string[]).includes(x));
   if (unknown.length) {
     console.error(`unknown operation ${unknown.join(', ')}; known: ${OPERATIONS.join(', ')}`);
     process.exit(2);
   }
-  const only = list(values.only);
   const skip = new Set(list(values.skip));
   await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)));
   // Playwright or vite may keep handles open; the figures are out, so end here.

@@ -33,6 +33,16 @@ const setRows = (set: string): Row[] => [
   { label: `${set}: serialize / load`, key: `serialize_ms_${set}`, unit: 'ms' },
 ];
 
+const vectorRows = (set: string): Row[] => [
+  { label: `${set}: naive JS scan + sort p50 / p95`, key: `naive_js_p50_ms_${set}`, unit: 'ms' },
+  { label: `${set}: flat f32 p50 / p95`, key: `flat_f32_p50_ms_${set}`, unit: 'ms' },
+  { label: `${set}: flat int8 p50 / p95`, key: `flat_int8_p50_ms_${set}`, unit: 'ms' },
+  { label: `${set}: voy p50 / p95`, key: `voy_p50_ms_${set}`, unit: 'ms' },
+  { label: `${set}: int8 recall@10 vs f32`, key: `int8_recall_at_10_${set}`, unit: '', target: { text: '≥ 0.99', ok: (x) => x >= 0.99 } },
+  { label: `${set}: snapshot f32 / int8`, key: `f32_snapshot_bytes_${set}`, unit: 'bytes' },
+  { label: `${set}: load f32 / int8`, key: `f32_load_ms_${set}`, unit: 'ms' },
+];
+
 const ROWS: Array<[string, Row[]]> = [
   ['Ingest, SciFact', ingestRows('scifact', 'SciFact')],
   ['Ingest, generated ~100k chunks', ingestRows('gen100k', 'gen100k')],
@@ -50,6 +60,18 @@ const ROWS: Array<[string, Row[]]> = [
       { label: 'snapshot in IndexedDB', key: 'browser_snapshot_bytes_20k', unit: 'bytes' },
     ],
   ],
+  [
+    'Vector search, top 10, 384 dims (p50 = median of 3 rounds)',
+    [
+      ...vectorRows('10k'),
+      ...vectorRows('100k'),
+      ...vectorRows('500k'),
+      { label: 'bytes per vector f32 / int8', key: 'bytes_per_vector_f32', unit: 'bytes' },
+      { label: '100k: best flat vs naive', key: 'speedup_best_flat_vs_naive_100k', unit: '×', target: { text: '≥ 5', ok: (x) => x >= 5 } },
+      { label: '100k: best flat vs voy', key: 'speedup_best_flat_vs_voy_100k', unit: '×', target: { text: '≥ 5', ok: (x) => x >= 5 } },
+      { label: 'int8 recall@10 at 100k', key: 'int8_recall_at_10', unit: '', target: { text: '≥ 0.99', ok: (x) => x >= 0.99 } },
+    ],
+  ],
 ];
 
 /** Keys shown together with the row's key, as "a / b / c". */
@@ -60,6 +82,14 @@ const COMPANIONS: Record<string, string[]> = {
   serialize_ms_scifact: ['load_ms_scifact'],
   serialize_ms_100k: ['load_ms_100k'],
   cold_start_files: ['cold_start_chunks'],
+  bytes_per_vector_f32: ['bytes_per_vector_int8'],
+  ...Object.fromEntries(
+    ['10k', '100k', '500k'].flatMap((s) => [
+      ...['naive_js', 'flat_f32', 'flat_int8', 'voy'].map((p) => [`${p}_p50_ms_${s}`, [`${p}_p95_ms_${s}`]]),
+      [`f32_snapshot_bytes_${s}`, [`int8_snapshot_bytes_${s}`]],
+      [`f32_load_ms_${s}`, [`int8_load_ms_${s}`]],
+    ]),
+  ),
 };
 
 function fmt(x: number | null | undefined): string {
