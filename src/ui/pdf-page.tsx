@@ -9,7 +9,17 @@ type TextLayer = InstanceType<PdfJs['TextLayer']>;
 const ASSETS = 'pdfjs/';
 /** CSS pixels per PDF point at zoom 100%. */
 const BASE_SCALE = 1.25;
-const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
+/** The page's margin on either side, in CSS pixels (`.pdf-page` in styles.css: 1rem). */
+const PAGE_MARGIN = 16;
+const ZOOMS = [0.25, 0.375, 0.5, 0.75, 1, 1.25, 1.5, 2, 3];
+/** 100 %: the zoom a page opens at when it fits. */
+const FULL = ZOOMS.indexOf(1);
+
+/** The largest zoom up to 100 % at which a page `width` pixels wide (at 100 %) fits in `room` pixels. */
+function fittingZoom(width: number, room: number): number {
+  for (let i = FULL; i > 0; i--) if (width * ZOOMS[i]! <= room) return i;
+  return 0;
+}
 
 let loading: Promise<PdfJs> | undefined;
 
@@ -69,7 +79,10 @@ export function PdfPage({ blob, page, quotes }: { blob: Blob; page: number; quot
   const [doc, setDoc] = useState<PdfDocument>();
   const [error, setError] = useState<string>();
   const [at, setAt] = useState(page);
-  const [zoom, setZoom] = useState(2);
+  // Undefined until the first page is measured: it opens at 100 %, or smaller when the dialog is narrower
+  // (a phone), so nothing scrolls sideways; Zoom in is there for the rest.
+  const [zoom, setZoom] = useState<number>();
+  const viewRef = useRef<HTMLDivElement>(null);
   const [shown, setShown] = useState(0);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const layerRef = useRef<HTMLDivElement>(null);
@@ -98,6 +111,11 @@ export function PdfPage({ blob, page, quotes }: { blob: Blob; page: number; quot
       const pdfjs = await loadPdfJs();
       const pdfPage = await doc.getPage(at);
       if (!live) return;
+      if (zoom === undefined) {
+        const room = (viewRef.current?.clientWidth ?? Infinity) - 2 * PAGE_MARGIN;
+        setZoom(fittingZoom(pdfPage.getViewport({ scale: BASE_SCALE }).width, room));
+        return;
+      }
       const viewport = pdfPage.getViewport({ scale: ZOOMS[zoom]! * BASE_SCALE });
       const ratio = window.devicePixelRatio || 1;
       canvas.width = Math.floor(viewport.width * ratio);
@@ -130,7 +148,7 @@ export function PdfPage({ blob, page, quotes }: { blob: Blob; page: number; quot
 
   const pages = doc?.numPages ?? 0;
   return (
-    <div class="pdf-view">
+    <div class="pdf-view" ref={viewRef}>
       <div class="pdf-tools" role="toolbar" aria-label="Page">
         <button type="button" disabled={at <= 1} onClick={() => setAt(at - 1)}>
           Previous page
@@ -139,11 +157,11 @@ export function PdfPage({ blob, page, quotes }: { blob: Blob; page: number; quot
         <button type="button" disabled={!pages || at >= pages} onClick={() => setAt(at + 1)}>
           Next page
         </button>
-        <button type="button" disabled={zoom <= 0} onClick={() => setZoom(zoom - 1)}>
+        <button type="button" disabled={zoom === undefined || zoom <= 0} onClick={() => setZoom((zoom ?? FULL) - 1)}>
           Zoom out
         </button>
-        <span>{Math.round(ZOOMS[zoom]! * 100)}%</span>
-        <button type="button" disabled={zoom >= ZOOMS.length - 1} onClick={() => setZoom(zoom + 1)}>
+        <span>{zoom === undefined ? '' : `${Math.round(ZOOMS[zoom]! * 100)}%`}</span>
+        <button type="button" disabled={zoom === undefined || zoom >= ZOOMS.length - 1} onClick={() => setZoom((zoom ?? FULL) + 1)}>
           Zoom in
         </button>
       </div>

@@ -120,6 +120,23 @@ describe('exact text, exact citations, in every format', () => {
     });
   }
 
+  it('fits the PDF page to a 390 px wide phone: nothing scrolls sideways, Zoom in is there', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 390, height: 844 });
+    const fact = FACTS.find((f) => f.file.endsWith('.pdf'))!;
+    await askQuestion(page, fact.question);
+    await page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: await citationAfter(page, fact.sentence) }).click();
+    const dialog = page.getByRole('dialog', { name: 'Source' });
+    await dialog.locator('.pdf-page[data-page="1"]').waitFor({ timeout: 30_000 });
+    await dialog.locator('.textLayer mark').first().waitFor();
+    await page.screenshot({ path: '/tmp/exact-text-phone.png' });
+    expect(await dialog.evaluate((d) => d.scrollWidth <= d.clientWidth)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(Number((await dialog.getByRole('toolbar', { name: 'Page' }).textContent())?.match(/(\d+)%/)?.[1])).toBeLessThan(100);
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1280, height: 720 });
+  });
+
   it('says "Not found in your documents." for what no document says, and lists the closest passages', async () => {
     // One of six content terms ("dock") is in the library: passages are found, none answers.
     const answer = await askQuestion(app.page, 'Which espresso machine descaler removes limescale from the dock?');
