@@ -19,6 +19,10 @@ export type ErrorCode =
   | 'too-slow'
   | 'interrupted'
   | 'cancelled'
+  | 'model-files-missing'
+  | 'model-unsupported'
+  | 'model-output-invalid'
+  | 'chunk-too-long'
   | 'internal';
 
 export class DocQaError extends Error {

@@ -1,0 +1,181 @@
+/**
+ * The embedding models the app knows, with what each model card says about using it: pooling,
+ * normalisation, query and passage prefixes, the longest input, and a published retrieval figure.
+ * The embedder (`src/embed/embedder.ts`) follows these fields; nothing about a model is assumed elsewhere.
+ */
+import { asModelId, type ModelId } from '../core/ids.ts';
+
+/** How token vectors become one text vector: the [CLS] token's vector, or the mask-weighted mean. */
+export type Pooling = 'cls' | 'mean';
+
+/** A file the model needs, with its download size. */
+export interface ModelFile {
+  /** Path inside the model folder, e.g. `onnx/model_quantized.onnx`. */
+  path: string;
+  /** Size in bytes; when `approximate`, a rounded figure for the download dialog, not a check. */
+  bytes: number;
+  approximate: boolean;
+}
+
+/** A published retrieval figure and where it was read. */
+export interface RetrievalFigure {
+  benchmark: string;
+  metric: string;
+  value: number;
+  source: string;
+}
+
+export interface EmbeddingModel {
+  id: ModelId;
+  /** Shown to the person. */
+  label: string;
+  /**
+   * Where the files are: a hub repository (`Xenova/bge-small-en-v1.5`) for catalogue models, or a
+   * folder name under the local root for {@link localModel} entries.
+   */
+  repo: string;
+  /** Hub revision (branch, tag or commit); `main` for local folders (unused there). */
+  revision: string;
+  /** Weights file variant: `q8` is `onnx/model_quantized.onnx` (the WASM default), `fp32` is `onnx/model.onnx`. */
+  dtype: 'q8' | 'fp32';
+  /** The files downloaded for `dtype`. */
+  files: ModelFile[];
+  /** Vector length. */
+  dims: number;
+  pooling: Pooling;
+  /** L2-normalise the pooled vector (so dot product is cosine). */
+  normalize: boolean;
+  /** Put before a question ('' for none). */
+  queryPrefix: string;
+  /** Put before a passage ('' for none). */
+  passagePrefix: string;
+  /** Longest input in the model's own tokens, prefix and special tokens included. */
+  maxTokens: number;
+  /** BCP 47 codes, or `['multilingual']` for the ~100 languages of XLM-R based models. */
+  languages: string[];
+  /** A published retrieval figure from the model card, or null when none was found. */
+  retrieval: RetrievalFigure | null;
+}
+
+export const BGE_SMALL_EN: EmbeddingModel = {
+  id: asModelId('bge-small-en-v1.5'),
+  label: 'BGE small (English)',
+  repo: 'Xenova/bge-small-en-v1.5',
+  revision: 'main',
+  dtype: 'q8',
+  // Sizes: not found in the reference material searched; rounded from the original repo (tokenizer.json
+  // 711 kB on BAAI/bge-small-en-v1.5) and from a 33M-parameter BERT quantised to 8 bits.
+  files: [
+    { path: 'config.json', bytes: 750, approximate: true },
+    { path: 'tokenizer_config.json', bytes: 1_300, approximate: true },
+    { path: 'tokenizer.json', bytes: 711_000, approximate: true },
+    { path: 'onnx/model_quantized.onnx', bytes: 34_000_000, approximate: true },
+  ],
+  dims: 384,
+  pooling: 'cls',
+  normalize: true,
+  // The card: add the instruction to short queries for passage retrieval; passages get nothing.
+  queryPrefix: 'Represent this sentence for searching relevant passages: ',
+  passagePrefix: '',
+  maxTokens: 512,
+  languages: ['en'],
+  retrieval: {
+    benchmark: 'MTEB ArguAna (BEIR)',
+    metric: 'nDCG@10',
+    value: 59.55,
+    source: 'model-index of the BAAI/bge-small-en-v1.5 model card (README.md), as mirrored at paddlenlp.readthedocs.io/zh/latest/website/BAAI/bge-small-en-v1.5',
+  },
+};
+
+export const MULTILINGUAL_E5_SMALL: EmbeddingModel = {
+  id: asModelId('multilingual-e5-small'),
+  label: 'Multilingual E5 small (~100 languages)',
+  repo: 'Xenova/multilingual-e5-small',
+  revision: 'main',
+  dtype: 'q8',
+  // Sizes: not found in the reference material searched; rounded from a 118M-parameter XLM-R model
+  // (a 250k-piece vocabulary) quantised to 8 bits and its SentencePiece tokenizer.json.
+  files: [
+    { path: 'config.json', bytes: 700, approximate: true },
+    { path: 'tokenizer_config.json', bytes: 500, approximate: true },
+    { path: 'tokenizer.json', bytes: 17_000_000, approximate: true },
+    { path: 'onnx/model_quantized.onnx', bytes: 118_000_000, approximate: true },
+  ],
+  dims: 384,
+  pooling: 'mean',
+  normalize: true,
+  // The card: every input starts with "query: " or "passage: ", in any language.
+  queryPrefix: 'query: ',
+  passagePrefix: 'passage: ',
+  maxTokens: 512,
+  languages: ['multilingual'],
+  retrieval: {
+    benchmark: 'Mr. TyDi (11 languages)',
+    metric: 'MRR@10',
+    value: 64.4,
+    source: 'Mr. TyDi table of the intfloat multilingual-e5 model cards (row multilingual-e5-small), as mirrored at deepinfra.com/intfloat/multilingual-e5-large',
+  },
+};
+
+/** The models offered for download, the default first. */
+export const CATALOGUE: readonly EmbeddingModel[] = [BGE_SMALL_EN, MULTILINGUAL_E5_SMALL];
+
+/** The catalogue model with this id, or undefined. */
+export function findModel(id: ModelId): EmbeddingModel | undefined {
+  return CATALOGUE.find((m) => m.id === id);
+}
+
+/** Total download size of a model, and whether any part of it is approximate. */
+export function downloadSize(model: EmbeddingModel): { bytes: number; approximate: boolean } {
+  return {
+    bytes: model.files.reduce((sum, f) => sum + f.bytes, 0),
+    approximate: model.files.some((f) => f.approximate),
+  };
+}
+
+/** What a person (or a test) says about a model folder they bring themselves. */
+export interface LocalModelConfig {
+  /** Folder name under the local root (the root is given when loading: `{ kind: 'folder', root }`). */
+  folder: string;
+  dims: number;
+  pooling: Pooling;
+  /** Default true. */
+  normalize?: boolean;
+  /** Default ''. */
+  queryPrefix?: string;
+  /** Default ''. */
+  passagePrefix?: string;
+  /** Default 512. */
+  maxTokens?: number;
+  /** Default `fp32` (`onnx/model.onnx`). */
+  dtype?: 'q8' | 'fp32';
+  /** Default `[]` (unknown). */
+  languages?: string[];
+}
+
+/**
+ * A catalogue entry for a model folder on disk or served by a mirror without a hub layout: the
+ * generated tiny test models and air-gapped installs. Its id is `local:<folder>`.
+ *
+ * @example localModel({ folder: 'tiny-encoder', dims: 32, pooling: 'mean' })
+ */
+export function localModel(config: LocalModelConfig): EmbeddingModel {
+  const dtype = config.dtype ?? 'fp32';
+  const weights = dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+  return {
+    id: asModelId(`local:${config.folder}`),
+    label: config.folder,
+    repo: config.folder,
+    revision: 'main',
+    dtype,
+    files: ['config.json', 'tokenizer.json', 'tokenizer_config.json', weights].map((path) => ({ path, bytes: 0, approximate: true })),
+    dims: config.dims,
+    pooling: config.pooling,
+    normalize: config.normalize ?? true,
+    queryPrefix: config.queryPrefix ?? '',
+    passagePrefix: config.passagePrefix ?? '',
+    maxTokens: config.maxTokens ?? 512,
+    languages: config.languages ?? [],
+    retrieval: null,
+  };
+}
