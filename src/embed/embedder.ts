@@ -116,12 +116,13 @@ export function explainLoadError(err: unknown, model: EmbeddingModel, source: Mo
   if (err instanceof DocQaError) return err;
   const message = err instanceof Error ? err.message : String(err);
   const where = source.kind === 'folder' ? `folder ${withSlash(source.root)}${model.repo}` : `${model.repo} (${source.kind === 'hub' ? 'hub' : source.baseUrl})`;
-  // transformers.js: `Could not locate file: "<url or path>".` (404 remote, absent local file).
-  const missing = /Could not locate file: "([^"]+)"/.exec(message) ?? /ENOENT[^']*'([^']+)'/.exec(message);
+  // transformers.js: `Could not locate file: "<url>".` (remote 404), `file was not found locally at "<path>"`.
+  const missing = /Could not locate file: "([^"]+)"/.exec(message) ?? /not found locally at "([^"]+)"/.exec(message);
   if (missing) {
     const path = missing[1]!;
-    const at = path.indexOf(`${model.repo}/`);
-    const file = at >= 0 ? path.slice(at + model.repo.length + 1) : path;
+    const at = path.lastIndexOf(`${model.repo}/`);
+    const inRepo = at >= 0 ? path.slice(at + model.repo.length + 1) : path;
+    const file = inRepo.replace(/^resolve\/[^/]+\//, '');
     return new DocQaError('model-files-missing', `embedder: ${where} has no ${file}: add the file (or choose the folder that holds it) and load the model again`, { cause: err });
   }
   if (/Unsupported model type|Unknown model class/.test(message)) {
