@@ -13,6 +13,7 @@ beforeAll(async () => {
   tiny = await createTinyModelDir();
 });
 afterAll(async () => {
+  expect(tiny.fetched).toEqual([]); // only the mirror and hub test fetches (and clears what it fetched)
   await tiny.remove();
 });
 
