@@ -7,24 +7,37 @@
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200B\uFEFF]/g;
 /** Bidi embeddings, overrides, isolates and marks: invisible, they reorder labels and answers. */
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
-const SPACES = /[ \t\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]+/g;
+const LINE_BREAKS = /\r\n?|\u2028|\u2029/g;
+/** Any character that {@link LINE_BREAKS}, {@link CONTROL} or {@link BIDI} rewrites: most text has none. */
+// eslint-disable-next-line no-control-regex -- see CONTROL
+const LINE_CONTROL_OR_BIDI = /[\r\u2028\u2029\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200B\uFEFF\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+/**
+ * The runs of spaces, tabs and no-break spaces that collapsing to one " " changes: two characters or
+ * more, or one that is not " ". A lone " " (most of them) is no match, so ordinary text is not rebuilt.
+ */
+const SPACE_RUNS = / [ \t\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]+|[\t\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000][ \t\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]*/g;
+/** Runs of whitespace that collapsing to one " " changes (as {@link SPACE_RUNS}, all of `\s`). */
+const WHITESPACE_RUNS = / \s+|[^\S ]\s*/g;
 
-/** NFC, no control or bidi characters, single spaces, trimmed lines, at most one blank line in a row. */
+/**
+ * NFC, no control or bidi characters, single spaces, trimmed lines, at most one blank line in a row.
+ * Each pass runs only where it can change something (a paragraph without line breaks, control or bidi
+ * characters and double spaces costs NFC, one test and one scan).
+ */
 export function normalizeText(text: string): string {
-  return text
-    .normalize('NFC')
-    .replace(/\r\n?|\u2028|\u2029/g, '\n')
-    .replace(CONTROL, '')
-    .replace(BIDI, '')
-    .replace(SPACES, ' ')
-    .replace(/ ?\n ?/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  let t = text.normalize('NFC');
+  if (LINE_CONTROL_OR_BIDI.test(t)) t = t.replace(LINE_BREAKS, '\n').replace(CONTROL, '').replace(BIDI, '');
+  t = t.replace(SPACE_RUNS, ' ');
+  if (t.includes('\n')) {
+    if (t.includes(' \n') || t.includes('\n ')) t = t.replace(/ ?\n ?/g, '\n');
+    if (t.includes('\n\n\n')) t = t.replace(/\n{3,}/g, '\n\n');
+  }
+  return t.trim();
 }
 
 /** Collapses all whitespace to single spaces and drops bidi controls: the form chunk ids are computed from. */
 export function normalizeForId(text: string): string {
-  return text.normalize('NFC').replace(BIDI, '').replace(/\s+/g, ' ').trim();
+  return text.normalize('NFC').replace(BIDI, '').replace(WHITESPACE_RUNS, ' ').trim();
 }
 
 const BROKEN_WORD_END = /\p{L}[-\u00AD\u2010]$/u;

@@ -24,16 +24,17 @@ import type { PreparedChunk, PreparedDocument } from '../core/types.ts';
 
 export type { PreparedChunk, PreparedDocument };
 
-/** Chunks hashed per batch: one await per chunk would cost more than the hashing itself. */
+/** Progress is reported after each batch of this many chunks hashed. */
 const HASH_BATCH = 1024;
 
-/** Chunk ids of normalised chunk texts, hashed a batch at a time in parallel. */
-async function hashChunks(texts: readonly string[], onBatch: (done: number) => void): Promise<ChunkId[]> {
+/** Chunk ids of normalised chunk texts (synchronous: see `chunkIdOfNormalized`). */
+function hashChunks(texts: readonly string[], onBatch: (done: number) => void): ChunkId[] {
   const ids: ChunkId[] = [];
-  for (let i = 0; i < texts.length; i += HASH_BATCH) {
-    ids.push(...(await Promise.all(texts.slice(i, i + HASH_BATCH).map(chunkIdOfNormalized))));
-    if (texts.length > HASH_BATCH) onBatch(ids.length);
+  for (const text of texts) {
+    ids.push(chunkIdOfNormalized(text));
+    if (texts.length > HASH_BATCH && ids.length % HASH_BATCH === 0) onBatch(ids.length);
   }
+  if (texts.length > HASH_BATCH && ids.length % HASH_BATCH !== 0) onBatch(ids.length);
   return ids;
 }
 
@@ -53,7 +54,7 @@ export async function prepareDocument(
   const { type, parsed } = await parseFile(input.bytes, input.name, { onProgress: (f) => onProgress?.(f * 0.8), limits: input.limits ?? DEFAULT_READ_LIMITS });
   const spans = chunkBlocks(parsed.blocks, options);
   const texts = spans.map((span) => normalizeForId(parsed.blocks[span.block]!.text.slice(span.start, span.end)));
-  const ids = await hashChunks(texts, (done) => onProgress?.(0.8 + (0.15 * done) / texts.length));
+  const ids = hashChunks(texts, (done) => onProgress?.(0.8 + (0.15 * done) / texts.length));
   const docId = await docIdPromise;
   const chunks: PreparedChunk[] = spans.map((span, i) => ({ id: ids[i]!, text: texts[i]!, location: { docId, ...span } }));
   const doc: DocRecord = {

@@ -131,6 +131,8 @@ class TokenState {
   }
 
   endRun(): void {
+    // Called for every letter: truncating the array each time cost more than the rest of the scan.
+    if (this.runLength === 0) return; // runDistinct is empty too: only addSymbol fills it
     this.runLength = 0;
     this.runDistinct.length = 0;
   }
@@ -158,19 +160,28 @@ class TokenState {
   }
 }
 
+/** Counts of one token kept across {@link TokenState.reset}: its code points, and how many are leader dots. */
+class TokenCount {
+  chars = 0;
+  leaders = 0;
+
+  /**
+   * Adds what the ending token contributes to `out`. A token of leader dots only ("." ". . ." "……", an
+   * index or table of contents) is layout, not text: it is left out of the count, else a real index
+   * page reads as symbol garbage.
+   */
+  end(token: TokenState, out: Readability): void {
+    out.words += token.words();
+    if (this.chars > 0 && this.leaders === this.chars) out.chars -= this.chars;
+    this.chars = this.leaders = 0;
+  }
+}
+
 /** Counts bad, alphanumeric and word code points of `text` (see the module comment). Linear. */
 export function measureReadability(text: string): Readability {
   const out: Readability = { chars: 0, bad: 0, alnum: 0, words: 0 };
   const token = new TokenState();
-  // A token of leader dots only ("." ". . ." "……", an index or table of contents) is layout, not text:
-  // it is left out of the count, else a real index page reads as symbol garbage.
-  let tokenChars = 0;
-  let tokenLeaders = 0;
-  const endToken = () => {
-    out.words += token.words();
-    if (tokenChars > 0 && tokenLeaders === tokenChars) out.chars -= tokenChars;
-    tokenChars = tokenLeaders = 0;
-  };
+  const count = new TokenCount();
   for (let i = 0; i < text.length; i++) {
     let cp = text.charCodeAt(i);
     if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
@@ -182,13 +193,13 @@ export function measureReadability(text: string): Readability {
     }
     const c = classify(cp);
     if (c === WHITESPACE) {
-      endToken();
+      count.end(token, out);
       token.reset();
       continue;
     }
     out.chars++;
-    tokenChars++;
-    if (cp === 0x2e || cp === 0x2026 || cp === 0xb7) tokenLeaders++;
+    count.chars++;
+    if (cp === 0x2e || cp === 0x2026 || cp === 0xb7) count.leaders++;
     if (c === OTHER) token.addSymbol(cp);
     else token.endRun();
     if (c === BAD) {
@@ -203,7 +214,7 @@ export function measureReadability(text: string): Readability {
     if (cp >= 0x80 && cp <= 0xbf && token.prev >= 0xc2 && token.prev <= 0xf4) token.odd = true;
     token.prev = cp;
   }
-  endToken();
+  count.end(token, out);
   return out;
 }
 

@@ -22,9 +22,15 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** One word joined by underscores: a file stem ("lease_final_v2"), not a title. */
 const IDENTIFIER = /^[^\s_]+(?:_[^\s_]*)+$/;
 
+/** Whitespace that collapsing to single spaces changes: a run of two or more, or one that is not " ". */
+const WHITESPACE_TO_COLLAPSE = / \s+|[^\S ]\s*/g;
+
 function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text.replace(WHITESPACE_TO_COLLAPSE, ' ').trim();
 }
+
+/** The title {@link plausibleTitle} last accepted, and for which file name. */
+let lastAccepted: { title: string; fileName: string } | undefined;
 
 /**
  * `text` as a title, or undefined when it is not a plausible one: empty or over 300 characters, a
@@ -36,11 +42,16 @@ function collapse(text: string): string {
  * @example plausibleTitle('  Tenancy  agreement ', 'lease.pdf') // → 'Tenancy agreement'
  */
 export function plausibleTitle(text: string | undefined, fileName: string): string | undefined {
+  // A title accepted once is accepted again as it is (it is collapsed already, and every check reads only
+  // it and the file name), so the check a parser made and parseFile repeats is done once.
+  if (text !== undefined && text === lastAccepted?.title && fileName === lastAccepted.fileName) return text;
   const t = collapse(text ?? '');
   if (!t || t.length > MAX_TITLE || !LETTER_OR_DIGIT.test(t)) return undefined;
   if (PLACEHOLDER.test(t) || UNTITLED.test(t) || TOOL_PREFIX.test(t) || FILE_EXTENSION.test(t) || PATH.test(t) || IDENTIFIER.test(t)) return undefined;
   if (t.toLowerCase() === fileName.toLowerCase()) return undefined;
-  return isReadable(t) ? t : undefined;
+  if (!isReadable(t)) return undefined;
+  lastAccepted = { title: t, fileName };
+  return t;
 }
 
 /** The first plausible title among `candidates`, in order of trust. */
