@@ -6,6 +6,7 @@
  *   npm run bench -- --only ingest,query   some operations (ingest, query, memory, cold-start)
  *   npm run bench -- --skip cold-start     all but some
  *   npm run bench -- vector                operations named as arguments: same as --only vector
+ *   npm run bench -- embed                 embedding chunks/s (tiny and MiniLM-shaped models, Node)
  */
 import { parseArgs } from 'node:util';
 import { BenchContext } from './context.ts';
@@ -14,10 +15,11 @@ import { benchIngest } from './ingest.ts';
 import { benchMemory } from './memory.ts';
 import { benchQuery } from './query.ts';
 import { benchVector } from './vector.ts';
+import { benchEmbed } from './embed.ts';
 import { report } from './report.ts';
 import { isMain, progress } from './util.ts';
 
-export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector'] as const;
+export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 async function runOperation(ctx: BenchContext, op: Operation): Promise<void> {
@@ -40,6 +42,9 @@ async function runOperation(ctx: BenchContext, op: Operation): Promise<void> {
         break;
       case 'vector':
         await benchVector(ctx);
+        break;
+      case 'embed':
+        await benchEmbed(ctx);
         break;
     }
   } catch (err) {

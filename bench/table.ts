@@ -72,6 +72,13 @@ const ROWS: Array<[string, Row[]]> = [
       { label: 'int8 recall@10 at 100k', key: 'int8_recall_at_10', unit: '', target: { text: '≥ 0.99', ok: (x) => x >= 0.99 } },
     ],
   ],
+  [
+    'Embedding in Node (CPU), passages of ≤ 96 tokens (median of 3 rounds)',
+    [
+      { label: 'tiny encoder: batch 1 / batch 32', key: 'embed_tiny_b1_chunks_per_s', unit: 'chunks/s' },
+      { label: 'MiniLM-shaped (384 × 6): batch 1 / batch 32', key: 'embed_minilm_shape_b1_chunks_per_s', unit: 'chunks/s' },
+    ],
+  ],
 ];
 
 /** Keys shown together with the row's key, as "a / b / c". */
@@ -83,6 +90,8 @@ const COMPANIONS: Record<string, string[]> = {
   serialize_ms_100k: ['load_ms_100k'],
   cold_start_files: ['cold_start_chunks'],
   bytes_per_vector_f32: ['bytes_per_vector_int8'],
+  embed_tiny_b1_chunks_per_s: ['embed_tiny_b32_chunks_per_s'],
+  embed_minilm_shape_b1_chunks_per_s: ['embed_minilm_shape_b32_chunks_per_s'],
   ...Object.fromEntries(
     ['10k', '100k', '500k'].flatMap((s) => [
       ...['naive_js', 'flat_f32', 'flat_int8', 'voy'].map((p) => [`${p}_p50_ms_${s}`, [`${p}_p95_ms_${s}`]]),

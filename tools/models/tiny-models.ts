@@ -30,6 +30,12 @@ export const TINY_SPEC: Omit<BertSpec, 'vocabSize'> = {
   layerNormEps: 1e-12,
 };
 
+/**
+ * The shape of all-MiniLM-L6-v2 and bge-small (384 hidden, 6 layers, 12 heads): random weights of a real
+ * model's size, for `npm run bench -- embed` (~42 MB; not written by `fixtures:models`).
+ */
+export const MINILM_SHAPE: Omit<BertSpec, 'vocabSize'> = { ...TINY_SPEC, hidden: 384, layers: 6, heads: 12, intermediate: 1536 };
+
 const HEADS: Record<TinyModelName, BertHead> = {
   'tiny-encoder': { kind: 'none' },
   'tiny-cross-encoder': { kind: 'sequence-classification', labels: 1 },
@@ -43,9 +49,9 @@ const SEED_VERSION = 'v1';
  *
  * @example generateTinyModel('tiny-encoder').get('onnx/model.onnx') // Uint8Array, ~260 KB
  */
-export function generateTinyModel(name: TinyModelName): Map<string, Uint8Array> {
+export function generateTinyModel(name: TinyModelName, shape: Omit<BertSpec, 'vocabSize'> = TINY_SPEC): Map<string, Uint8Array> {
   const vocab = buildVocabulary();
-  const spec: BertSpec = { ...TINY_SPEC, vocabSize: vocab.length };
+  const spec: BertSpec = { ...shape, vocabSize: vocab.length };
   const head = HEADS[name];
   const json = (value: object) => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
   return new Map([
