@@ -69,29 +69,56 @@ function lineKey(line: string): string {
 
 /**
  * Running headers and footers: for each page, the indexes of its lines among the first or last `edge`
- * lines that repeat (digits masked) on at least `minShare` of the pages. Needs 3 pages or more.
+ * lines that repeat (digits masked) on at least `minShare` of the pages, or on {@link LOCAL_RUN} or more
+ * pages in a row (every page or every other page): a book's chapter header ("Chapter 3: Basic Shell
+ * Features 41"), which runs for one chapter only, often on every other page. Needs 3 pages or more.
  * A page is a list of lines; an empty string marks a paragraph break and is never a running line.
  * A page whose every line would go keeps them all: pages cut from one template (an invoice or a form
  * on each page, "Invoice 1234 total 56.00") hold nothing else, and dropping them would lose the text.
  */
 export function runningLineIndexes(pages: string[][], edge = 2, minShare = 0.6): Set<number>[] {
   if (pages.length < 3) return pages.map(() => new Set());
-  const counts = new Map<string, number>();
   const edgeIndexes = (page: string[]): number[] => {
     const content = page.map((l, i) => (l.trim() ? i : -1)).filter((i) => i >= 0);
     return [...new Set([...content.slice(0, edge), ...content.slice(-edge)])];
   };
-  for (const page of pages) {
-    const keys = new Set(edgeIndexes(page).map((i) => lineKey(page[i] ?? '')));
-    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
-  }
+  // For each key, the pages (in order) that have it at an edge.
+  const pagesOf = new Map<string, number[]>();
+  pages.forEach((page, p) => {
+    for (const k of new Set(edgeIndexes(page).map((i) => lineKey(page[i] ?? '')))) {
+      const list = pagesOf.get(k);
+      if (list) list.push(p);
+      else pagesOf.set(k, [p]);
+    }
+  });
   const threshold = Math.max(2, Math.ceil(pages.length * minShare));
-  return pages.map((page) => {
-    const drop = new Set(edgeIndexes(page).filter((i) => (counts.get(lineKey(page[i] ?? '')) ?? 0) >= threshold));
+  // Pages where a key belongs to a chain of at least LOCAL_RUN pages, each at most MAX_GAP after the last.
+  const local = new Map<string, Set<number>>();
+  for (const [key, list] of pagesOf) {
+    if (list.length < LOCAL_RUN || list.length >= threshold) continue;
+    let start = 0;
+    for (let i = 1; i <= list.length; i++) {
+      if (i < list.length && list[i]! - list[i - 1]! <= MAX_GAP) continue;
+      if (i - start >= LOCAL_RUN) {
+        const set = local.get(key) ?? new Set<number>();
+        for (let j = start; j < i; j++) set.add(list[j]!);
+        local.set(key, set);
+      }
+      start = i;
+    }
+  }
+  const running = (key: string, p: number): boolean => (pagesOf.get(key)?.length ?? 0) >= threshold || Boolean(local.get(key)?.has(p));
+  return pages.map((page, p) => {
+    const drop = new Set(edgeIndexes(page).filter((i) => running(lineKey(page[i] ?? ''), p)));
     const keepsContent = page.some((l, i) => l.trim() && !drop.has(i));
     return keepsContent ? drop : new Set();
   });
 }
+
+/** A line at a page edge on this many pages in a row (see {@link MAX_GAP}) is running there. */
+const LOCAL_RUN = 3;
+/** Pages "in a row" may be this far apart: a header on every other page (odd pages only) still runs. */
+const MAX_GAP = 2;
 
 /** Pages without their running headers and footers ({@link runningLineIndexes}). */
 export function removeRunningLines(pages: string[][], edge = 2, minShare = 0.6): string[][] {

@@ -93,6 +93,27 @@ describe('removeRunningLines', () => {
     expect(out).toEqual(pages);
   });
 
+  it("removes a book's chapter headers, which run for one chapter only, also on every other page", () => {
+    // 30 pages, 3 chapters of 10; odd pages head with the chapter, even pages with the book's title.
+    const chapters = ['Introduction', 'Basic Shell Features', 'Shell Builtin Commands'];
+    const pages = Array.from({ length: 30 }, (_, p) => {
+      const chapter = Math.floor(p / 10);
+      const header = p % 2 ? `Chapter ${chapter + 1}: ${chapters[chapter]} ${p + 1}` : `Bash Reference Manual ${p + 1}`;
+      const first = p % 10 === 0 ? [`${chapter + 1} ${chapters[chapter]}`] : [];
+      return [header, ...first, `Body of page ${p + 1} says something ${'x'.repeat(p)}.`];
+    });
+    const out = removeRunningLines(pages);
+    expect(out.flat().filter((l) => l.startsWith('Chapter') || l.startsWith('Bash Reference'))).toEqual([]);
+    // The chapter titles at the top of a chapter's first page appear once each: they stay.
+    expect(out.flat().filter((l) => /^\d /.test(l))).toEqual(['1 Introduction', '2 Basic Shell Features', '3 Shell Builtin Commands']);
+    expect(out.flat().filter((l) => l.startsWith('Body'))).toHaveLength(30);
+  });
+
+  it('keeps a line that starts two pages near each other (not a running header)', () => {
+    const pages = Array.from({ length: 12 }, (_, p) => [p === 4 || p === 6 ? 'Table 2 (continued)' : `Top ${'t'.repeat(p)}`, `Body ${'b'.repeat(p)}`]);
+    expect(removeRunningLines(pages)).toEqual(pages);
+  });
+
   it('leaves documents with fewer than 3 pages untouched', () => {
     const pages = [page(1, ['One.']), page(2, ['Two.'])];
     expect(removeRunningLines(pages)).toEqual(pages);
