@@ -1,5 +1,5 @@
 import type { Answer } from '../core/types.ts';
-import { buildExtractiveAnswer } from '../generate/extractive-answer.ts';
+import { extractiveAnswerer, type Answerer } from '../generate/answerer.ts';
 import { splitSentences } from '../ingest/split-sentences.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
 import type { BeirDoc, Claim } from './beir.ts';
@@ -66,14 +66,14 @@ const share = (n: number, of: number) => (of ? Math.round((n / of) * 10_000) / 1
  * Asks every claim through the app's retrieval and answer code (5 passages, as the app does) and checks
  * that the answer cites the documents the claim really comes from and quotes its rationale sentences.
  */
-export async function evaluateAnswers(indexed: IndexedCollection, claims: readonly Claim[], corpus: readonly BeirDoc[] = []): Promise<AnswerReport> {
+export async function evaluateAnswers(indexed: IndexedCollection, claims: readonly Claim[], corpus: readonly BeirDoc[] = [], answerer: Answerer = extractiveAnswerer): Promise<AnswerReport> {
   const byId = new Map(corpus.map((d) => [d.id, d]));
   const t = { found: 0, first: 0, any: 0, good: 0, given: 0, sentences: 0, evidenceClaims: 0, evidenceQuotes: 0, rationaleQuotes: 0 };
   const scored = claims.filter((c) => c.citedDocIds.length > 0);
   for (const claim of scored) {
     const cited = new Set(claim.citedDocIds);
     const passages = await retrievePassages(indexed.index, indexed.source, claim.claim, { k: 5 });
-    const answer = buildExtractiveAnswer(claim.claim, passages, { stats: indexed.index });
+    const answer = await answerer.answer(claim.claim, passages, indexed.index);
     if (!answer.found) continue;
     t.found++;
     const docs = answer.citations.map((c) => indexed.beirIdOf.get(c.passage.docId) ?? '');
@@ -112,11 +112,11 @@ export interface NotFoundReport {
  * Asks questions the collection cannot answer (another collection's queries) and counts how often the
  * answer says so instead of quoting unrelated sentences.
  */
-export async function evaluateNotFound(indexed: IndexedCollection, questions: readonly string[]): Promise<NotFoundReport> {
+export async function evaluateNotFound(indexed: IndexedCollection, questions: readonly string[], answerer: Answerer = extractiveAnswerer): Promise<NotFoundReport> {
   let notFound = 0;
   for (const question of questions) {
     const passages = await retrievePassages(indexed.index, indexed.source, question, { k: 5 });
-    if (!buildExtractiveAnswer(question, passages, { stats: indexed.index }).found) notFound++;
+    if (!(await answerer.answer(question, passages, indexed.index)).found) notFound++;
   }
   return { questions: questions.length, not_found_rate: share(notFound, questions.length) };
 }

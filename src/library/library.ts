@@ -3,7 +3,7 @@ import { describeBlock } from '../core/block-label.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
 import type { Answer, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, QueueEntry, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
-import { buildExtractiveAnswer } from '../generate/extractive-answer.ts';
+import { extractiveAnswerer, type Answerer } from '../generate/answerer.ts';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
 import { docIdOf } from '../ingest/hash.ts';
 import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
@@ -46,6 +46,8 @@ export interface LibraryOptions {
    * Default 1 GiB; Try again doubles it.
    */
   maxReaderBytes?: number;
+  /** Answers questions from the retrieved passages. Default {@link extractiveAnswerer}. */
+  answerer?: Answerer;
 }
 
 /**
@@ -394,7 +396,7 @@ export class Library {
   async ask(question: string, filter?: SearchFilter): Promise<Answer> {
     const passages = await retrievePassages(this.keeper.index, this.store, question, { k: 5, filter });
     // The index's term counts weigh the relevance rule: a rare word of the question counts for more.
-    return buildExtractiveAnswer(question, passages, { stats: this.keeper.index });
+    return (this.options.answerer ?? extractiveAnswerer).answer(question, passages, this.keeper.index);
   }
 
   /**

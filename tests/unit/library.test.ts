@@ -3,6 +3,7 @@ import type { QueueId } from '../../src/core/ids.ts';
 import type { IncomingFile } from '../../src/core/library-api.ts';
 import type { Answer, LibraryEvent } from '../../src/core/types.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
+import type { Answerer } from '../../src/generate/answerer.ts';
 import { Library } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
@@ -126,6 +127,27 @@ describe('Library end to end (fake-indexeddb)', () => {
     expect(sources(await third.ask('When does the tenant pay the rent?'))[0]).toBe('lease.md · Lease agreement › Payment');
     await expect(third.getSource({ docId: loanId, block: 0, marks: [] })).rejects.toMatchObject({ message: expect.stringContaining('no longer in the library') });
     await library.saveSnapshot();
+  });
+
+  it('answers through the answerer it is given, with the retrieved passages and the index\'s term counts', async () => {
+    const seen: Array<{ question: string; docs: string[]; rentDf: number }> = [];
+    const scripted: Answerer = {
+      answer(question, passages, stats) {
+        seen.push({ question, docs: passages.map((p) => p.docName), rentDf: stats.documentFrequency('rent') });
+        return { question, found: true, segments: [{ text: 'Scripted.', cite: 1 }], citations: [{ n: 1, passage: passages[0]!, quotes: [], marks: [] }] };
+      },
+    };
+    const library = new Library(new LibraryStore(await openLibraryDb(freshName())), () => undefined, { chunk: CHUNK, answerer: scripted });
+    await library.open();
+    await library.startWriting();
+    await library.enqueue([file('lease.md', LEASE), file('loan.md', LOAN)]);
+    await library.processQueue();
+    const answer = await library.ask('When is the rent paid?');
+    expect(answer.segments).toEqual([{ text: 'Scripted.', cite: 1 }]);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.question).toBe('When is the rent paid?');
+    expect(seen[0]!.docs[0]).toBe('lease.md');
+    expect(seen[0]!.rentDf).toBeGreaterThan(0);
   });
 
   it('starts from the saved index without re-indexing, and catches up only what the snapshot missed', async () => {
