@@ -4,6 +4,7 @@
  */
 import { beirDocToMarkdown, loadBeir } from '../src/eval/beir.ts';
 import { prepareDocument } from '../src/ingest/prepare-document.ts';
+import { mulberry32 } from '../tools/random.ts';
 
 /** One input document, in both forms: file bytes for the app's pipeline, fields for MiniSearch's own `addAll`. */
 export interface BenchDoc {
@@ -38,17 +39,6 @@ export async function loadSciFact(dir: string): Promise<{ docs: BenchDoc[]; quer
   return { docs, queries: { name: 'scifact-test', queries } };
 }
 
-/** mulberry32: a small, fast, seeded PRNG; returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** English function words: the most frequent ranks, as in real text (most are stop words for the index). */
 const FUNCTION_WORDS = (

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { useApp } from '../support/browser.ts';
 import { askQuestion, dropFile, statusWhenDone } from '../support/app-page.ts';
 import { makeGarbledPdf } from '../support/fixtures.ts';
 
@@ -7,23 +7,10 @@ const PROSE = ['The tenant pays the rent on the first day of each month.', 'The 
 
 /** PDFs whose fonts on some pages do not map to characters: their text extracts as symbol garbage. */
 describe('a PDF with unreadable pages', () => {
-  let served: Served;
-  let session: Awaited<ReturnType<typeof openSession>>;
-  let page: Page;
-
-  beforeAll(async () => {
-    served = await serveApp();
-    session = await openSession();
-    page = await session.newPage();
-    await page.goto(served.url);
-  });
-  afterAll(async () => {
-    await session?.close();
-    await served?.close().catch(() => undefined);
-    await removeProfile(session.profileDir);
-  });
+  const app = useApp();
 
   it('says which pages are not searchable, and keeps their garbage out of answers', async () => {
+    const { page } = app;
     const pages = [{ lines: PROSE }, ...Array.from({ length: 3 }, () => ({ lines: PROSE, garbled: 'private-use' as const })), { lines: ['Repairs are the landlord duty.'] }, { lines: PROSE, garbled: 'symbols' as const }];
     await dropFile(page, 'lease.pdf', makeGarbledPdf(pages));
     expect(await statusWhenDone(page, 'lease.pdf')).toBe('Indexed: pages 2–4, 6 unreadable (font encoding), not searchable');
@@ -36,6 +23,7 @@ describe('a PDF with unreadable pages', () => {
   });
 
   it('fails a PDF with no readable text with what to do, and keeps a readable one "Indexed"', async () => {
+    const { page } = app;
     await dropFile(page, 'garbled.pdf', makeGarbledPdf([{ lines: PROSE, garbled: 'private-use' }]));
     expect(await statusWhenDone(page, 'garbled.pdf')).toMatch(/^garbled\.pdf: no readable text: the PDF's fonts do not map to characters.*OCR is not supported$/);
     await dropFile(page, 'clean.pdf', makeGarbledPdf([{ lines: ['Pets are allowed with written consent.'] }]));

@@ -1,14 +1,5 @@
-/** Mulberry32: a small seeded generator, so a failing run can be replayed with its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Mulberry32 (`tools/random.ts`): a small seeded generator, so a failing run can be replayed with its seed. */
+export { mulberry32 as seededRandom } from '../../tools/random.ts';
 
 /** The seed from env `name` when set (to replay a run), else `fallback`. */
 export function seedFrom(name: string, fallback: number): number {

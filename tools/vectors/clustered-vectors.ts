@@ -6,6 +6,7 @@
  * `normalise(mean·m + centroid_c + noise)`: a common direction, one of `clusters` random centroids, and
  * isotropic Gaussian noise, which gives same-cluster cosines around 0.6–0.7 and others around 0.1–0.2.
  */
+import { mulberry32 } from '../random.ts';
 
 export interface ClusteredOptions {
   count: number;
@@ -21,14 +22,7 @@ export interface ClusteredOptions {
 
 /** mulberry32 (uniform in [0, 1)) and Box–Muller (standard normal), from a 32-bit seed. */
 export function seededRandom(seed: number): { uniform: () => number; normal: () => number } {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const uniform = mulberry32(seed);
   let spare: number | null = null;
   const normal = () => {
     if (spare !== null) {
