@@ -46,7 +46,7 @@ export async function benchQuery(ctx: BenchContext, sets: SetName[] = ['5k', 'sc
     const { queries } = await ctx.corpus(set);
     const { index } = await ctx.build(set);
     progress(`query: ${queries.queries.length} ${queries.name} queries on ${set} (${index.size} chunks)`);
-    const t = timeQueries((q) => index.search(q, QUERY_K), queries.queries);
+    const t = timeQueries((q) => index.searchNow(q, QUERY_K), queries.queries);
     ctx.record({
       [`chunks_${set}`]: index.size,
       [`query_p50_ms_${set}`]: round(t.p50, 3),

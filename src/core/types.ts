@@ -159,15 +159,50 @@ export type LibraryEvent =
   | { type: 'file-failed'; queueId: QueueId; path: string; error: SerializedError }
   | { type: 'queue'; done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number }
   | { type: 'changed' }
+  | EmbeddingEvent
   /** This tab's library stopped: another tab updated the app. */
   | { type: 'library-closed'; message: string }
   /** This tab's library waits to open: an older version of the app in another tab blocks the upgrade. */
   | { type: 'library-blocked'; message: string };
 
+/**
+ * Semantic search's state, from the library worker: `off` (no model: BM25 only), `loading` the model,
+ * `embedding` passages (overall and for the document in progress, with an ETA once measurable), `ready`
+ * (every passage has its vector), or `failed` (the message says why; BM25 still answers).
+ */
+export interface EmbeddingEvent {
+  type: 'embedding';
+  state: 'off' | 'loading' | 'embedding' | 'ready' | 'failed';
+  /** The model in use (its catalogue label), when there is one. */
+  model?: string;
+  /** Passages with a vector, of all passages in the library. */
+  done: number;
+  total: number;
+  etaMs?: number;
+  /** The document being embedded now. */
+  doc?: { path: string; done: number; total: number };
+  message?: string;
+}
+
+/** Where a passage stood in one retriever. */
+export interface RetrieverRank {
+  /** "BM25", "Dense". */
+  name: string;
+  /** 1-based. */
+  rank: number;
+  /** That retriever's own score (BM25, cosine): comparable only within it. */
+  score: number;
+}
+
 /** A passage returned by retrieval: the chunk hit plus its parent window. */
 export interface Passage {
   chunkId: ChunkId;
+  /** Fused score (Reciprocal Rank Fusion over the retrievers). */
   score: number;
+  /** Each retriever that ranked this chunk. */
+  ranks: RetrieverRank[];
+  /** What "Why this passage" shows: "BM25 #3 · Dense #1 · RRF 0.0325". */
+  why: string;
   docId: DocId;
   docName: string;
   docPath: string;

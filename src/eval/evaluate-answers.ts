@@ -3,7 +3,7 @@ import { extractiveAnswerer, type Answerer } from '../generate/answerer.ts';
 import { splitSentences } from '../ingest/split-sentences.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
 import type { BeirDoc, Claim } from './beir.ts';
-import type { IndexedCollection } from './evaluate.ts';
+import { queryOf, type IndexedCollection } from './evaluate.ts';
 
 export type { Claim } from './beir.ts';
 
@@ -72,8 +72,8 @@ export async function evaluateAnswers(indexed: IndexedCollection, claims: readon
   const scored = claims.filter((c) => c.citedDocIds.length > 0);
   for (const claim of scored) {
     const cited = new Set(claim.citedDocIds);
-    const passages = await retrievePassages(indexed.index, indexed.source, claim.claim, { k: 5 });
-    const answer = await answerer.answer(claim.claim, passages, indexed.index);
+    const passages = await retrievePassages(indexed.search, indexed.source, queryOf(indexed, claim.claim), { k: 5, retrievers: indexed.retrievers });
+    const answer = await answerer.answer(claim.claim, passages, indexed.lexical);
     if (!answer.found) continue;
     t.found++;
     const docs = answer.citations.map((c) => indexed.beirIdOf.get(c.passage.docId) ?? '');
@@ -115,8 +115,8 @@ export interface NotFoundReport {
 export async function evaluateNotFound(indexed: IndexedCollection, questions: readonly string[], answerer: Answerer = extractiveAnswerer): Promise<NotFoundReport> {
   let notFound = 0;
   for (const question of questions) {
-    const passages = await retrievePassages(indexed.index, indexed.source, question, { k: 5 });
-    if (!(await answerer.answer(question, passages, indexed.index)).found) notFound++;
+    const passages = await retrievePassages(indexed.search, indexed.source, queryOf(indexed, question), { k: 5, retrievers: indexed.retrievers });
+    if (!(await answerer.answer(question, passages, indexed.lexical)).found) notFound++;
   }
   return { questions: questions.length, not_found_rate: share(notFound, questions.length) };
 }

@@ -1,13 +1,27 @@
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
 import { prepareAhead } from '../ingest/prepare-ahead.ts';
 import { prepareDocument } from '../ingest/prepare-document.ts';
-import { DEFAULT_LEXICAL_OPTIONS, LexicalIndex, type LexicalOptions } from '../index/lexical-index.ts';
+import { DEFAULT_LEXICAL_OPTIONS, type LexicalIndex, type LexicalOptions } from '../index/lexical-index.ts';
+import type { ChunkOwners } from '../index/chunk-owners.ts';
+import { IndexSet } from '../index/index-set.ts';
+import { DenseIndex } from '../index/dense-index.ts';
+import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
+import { hybridSearch, type HybridOptions, type RankedSearch, type Retriever } from '../retrieve/hybrid.ts';
 import { beirDocToMarkdown, type BeirCollection, type BeirDoc } from './beir.ts';
 import { MemorySource } from './memory-source.ts';
 import { bestPerDocument, mrrAt, ndcgAt, percentile, recallAt } from './metrics.ts';
 import { headerTitleOf } from '../core/doc-title.ts';
+import { DocQaError } from '../core/errors.ts';
+import type { PendingQuery } from '../index/search-index.ts';
+
+/** Which retrievers answer: BM25 alone, the dense index alone, or both fused with RRF. */
+export type EvalMode = 'bm25' | 'dense' | 'hybrid';
+export const EVAL_MODES: readonly EvalMode[] = ['bm25', 'dense', 'hybrid'];
 
 export interface EvalReport {
+  mode: EvalMode;
+  /** The embedding model's id ('' in bm25 mode). */
+  model: string;
   'ndcg@10': number;
   'recall@100': number;
   'mrr@10': number;
@@ -19,57 +33,115 @@ export interface EvalReport {
   /** Records skipped because their title and text are both empty (nothing a person could drop). */
   skipped: number;
   chunks: number;
+  /** Time spent embedding chunks (included in index_ms; 0 in bm25 mode). */
+  embed_ms: number;
 }
 
 export interface EvalSettings {
   chunk: ChunkOptions;
   lexical: LexicalOptions;
+  mode: EvalMode;
+  fusion: HybridOptions;
 }
 
-export const DEFAULT_EVAL_SETTINGS: EvalSettings = { chunk: DEFAULT_CHUNK_OPTIONS, lexical: DEFAULT_LEXICAL_OPTIONS };
+export const DEFAULT_EVAL_SETTINGS: EvalSettings = { chunk: DEFAULT_CHUNK_OPTIONS, lexical: DEFAULT_LEXICAL_OPTIONS, mode: 'bm25', fusion: {} };
 
 /** A BEIR collection indexed with the app's own ingest and index, and readable as retrieval reads the store. */
 export interface IndexedCollection {
-  index: LexicalIndex;
+  mode: EvalMode;
+  owners: ChunkOwners;
+  /** Always built: the answer's relevance rule reads its term statistics. */
+  lexical: LexicalIndex;
+  dense?: DenseIndex;
+  embedder?: ChunkEmbedder;
+  /** The mode's retrievers fused, as the app searches. */
+  search: RankedSearch;
+  retrievers: string[];
   source: MemorySource;
   /** App document id → BEIR document id. */
   beirIdOf: Map<string, string>;
   indexMs: number;
+  embedMs: number;
   /** Records with an empty title and text, not indexed (the app would refuse such a file as empty). */
   skipped: number;
 }
+
+/** Chunks embedded per call while indexing a collection. */
+const EMBED_BATCH = 64;
 
 /** Whether a BEIR record has any text to index. */
 export function isEmptyRecord(record: BeirDoc): boolean {
   return !record.title.trim() && !record.text.trim();
 }
 
-/** Indexes every record as the Markdown file a person would drop (`# title` + text), skipping empty ones. */
-export async function indexCollection(collection: BeirCollection, settings: EvalSettings = DEFAULT_EVAL_SETTINGS): Promise<IndexedCollection> {
+/**
+ * Indexes every record as the Markdown file a person would drop (`# title` + text), skipping empty ones,
+ * with the app's ingest, chunk ownership and indexes; `dense` and `hybrid` modes embed every chunk with
+ * `embedder` (required there), as the app's background embedding does.
+ */
+export async function indexCollection(collection: BeirCollection, settings: Partial<EvalSettings> = {}, embedder?: ChunkEmbedder): Promise<IndexedCollection> {
+  const { chunk, lexical: lexicalOptions, mode, fusion } = { ...DEFAULT_EVAL_SETTINGS, ...settings };
+  if (mode !== 'bm25' && !embedder) throw new DocQaError('model-files-missing', `eval: mode ${mode} needs an embedding model (--model <folder>)`);
   const encoder = new TextEncoder();
-  const index = new LexicalIndex(settings.lexical);
+  const set = IndexSet.create(lexicalOptions);
+  const { owners, lexical } = set;
   const source = new MemorySource();
   const beirIdOf = new Map<string, string>();
   const t0 = performance.now();
   const prepare = (record: (typeof collection.corpus)[number]) =>
-    prepareDocument({ name: `${record.id}.md`, folder: '', bytes: encoder.encode(beirDocToMarkdown(record)), addedAt: 0 }, settings.chunk).then(
+    prepareDocument({ name: `${record.id}.md`, folder: '', bytes: encoder.encode(beirDocToMarkdown(record)), addedAt: 0 }, chunk).then(
       (prepared) => ({ record, prepared }),
     );
   const records = collection.corpus.filter((r) => !isEmptyRecord(r));
   for await (const { record, prepared } of prepareAhead(records, prepare)) {
     beirIdOf.set(prepared.doc.id, record.id);
-    index.add(prepared.chunks.map((c) => ({ chunkId: c.id, docId: prepared.doc.id, text: c.text, title: headerTitleOf(prepared.doc) })));
+    await set.add(prepared.chunks.map((c) => ({ chunkId: c.id, docId: prepared.doc.id, text: c.text, title: headerTitleOf(prepared.doc) })));
     source.add(prepared);
   }
-  return { index, source, beirIdOf, indexMs: performance.now() - t0, skipped: collection.corpus.length - records.length };
+  let dense: DenseIndex | undefined;
+  let embedMs = 0;
+  if (embedder && mode !== 'bm25') {
+    const e0 = performance.now();
+    dense = DenseIndex.create(embedder.model.id, embedder.model.dims);
+    const ids = [...owners.chunkIds()];
+    for (let i = 0; i < ids.length; i += EMBED_BATCH) {
+      const batch = ids.slice(i, i + EMBED_BATCH);
+      const chunks = await source.getChunks(batch);
+      const data = await embedder.embedChunks(chunks.map((c) => c!.text));
+      const dims = embedder.model.dims;
+      dense.add(batch.map((chunkId, j) => ({ chunkId, vector: data.subarray(j * dims, (j + 1) * dims) })));
+    }
+    embedMs = performance.now() - e0;
+    set.dense = dense;
+  }
+  const retrievers: Retriever[] = mode === 'bm25' ? [{ index: lexical }] : mode === 'dense' ? [{ index: dense! }] : [{ index: lexical }, { index: dense! }];
+  return {
+    mode,
+    owners,
+    lexical,
+    dense,
+    embedder: mode === 'bm25' ? undefined : embedder,
+    search: hybridSearch(retrievers, fusion),
+    retrievers: retrievers.map((r) => r.index.name),
+    source,
+    beirIdOf,
+    indexMs: performance.now() - t0,
+    embedMs,
+    skipped: collection.corpus.length - records.length,
+  };
+}
+
+/** A question as the collection's mode searches it: with its vector in dense and hybrid modes. */
+export function queryOf(indexed: IndexedCollection, text: string): PendingQuery {
+  return { text, vector: indexed.embedder?.embedQuery(text) };
 }
 
 /**
  * Runs every judged query against the indexed collection and scores document rankings (best chunk per
  * document).
  */
-export function evaluateRetrieval(collection: BeirCollection, indexed: IndexedCollection): EvalReport {
-  const { index, beirIdOf, indexMs, skipped } = indexed;
+export async function evaluateRetrieval(collection: BeirCollection, indexed: IndexedCollection): Promise<EvalReport> {
+  const { owners, beirIdOf, indexMs, skipped } = indexed;
 
   const ndcg: number[] = [];
   const recall: number[] = [];
@@ -79,9 +151,9 @@ export function evaluateRetrieval(collection: BeirCollection, indexed: IndexedCo
     const query = collection.queries.get(qid);
     if (query === undefined) continue;
     const q0 = performance.now();
-    const hits = index.search(query, 1000);
+    const hits = await indexed.search(queryOf(indexed, query), 1000);
     times.push(performance.now() - q0);
-    const ranked = bestPerDocument(hits, (h) => index.ownersOf(h.chunkId).map((d) => beirIdOf.get(d) ?? d));
+    const ranked = bestPerDocument(hits, (h) => owners.ownersOf(h.chunkId).map((d) => beirIdOf.get(d) ?? d));
     ndcg.push(ndcgAt(ranked, relevant, 10));
     recall.push(recallAt(ranked, relevant, 100));
     mrr.push(mrrAt(ranked, relevant, 10));
@@ -89,6 +161,8 @@ export function evaluateRetrieval(collection: BeirCollection, indexed: IndexedCo
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
   return {
+    mode: indexed.mode,
+    model: indexed.embedder?.model.id ?? '',
     'ndcg@10': round(mean(ndcg)),
     'recall@100': round(mean(recall)),
     'mrr@10': round(mean(mrr)),
@@ -97,6 +171,7 @@ export function evaluateRetrieval(collection: BeirCollection, indexed: IndexedCo
     queries: ndcg.length,
     documents: collection.corpus.length - skipped,
     skipped,
-    chunks: index.size,
+    chunks: owners.size,
+    embed_ms: Math.round(indexed.embedMs),
   };
 }

@@ -1,12 +1,12 @@
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { DocQaError } from '../core/errors.ts';
-import { asChunkId, type ChunkId, type DocId } from '../core/ids.ts';
-import type { Hit, IndexEntry, IndexFilter, SearchIndex } from './search-index.ts';
+import { asChunkId, type ChunkId } from '../core/ids.ts';
+import type { ChunkFilter, Hit, IndexEntry, SearchIndex, SearchQuery } from './search-index.ts';
 import { processTerm, termsOf, tokenize } from '../core/tokenize.ts';
 import { topK } from './top-k.ts';
 
 /** Snapshot format version; unknown versions are refused and the index is rebuilt from the store. */
-export const LEXICAL_SNAPSHOT_VERSION = 2;
+export const LEXICAL_SNAPSHOT_VERSION = 3;
 
 export interface LexicalOptions {
   /** BM25 term-saturation k1. Default 1.2 (Lucene); range 0.5–2. */
@@ -32,8 +32,6 @@ interface Snapshot {
   version: number;
   options: LexicalOptions;
   minisearch: unknown;
-  /** chunk id → [owner doc id, owner title][] */
-  owners: Array<[string, Array<[string, string]>]>;
 }
 
 /**
@@ -125,19 +123,31 @@ function miniSearchOptions(options: LexicalOptions): Options<IndexedChunk> {
     tokenize: indexTokenize,
     processTerm: termAt,
     searchOptions: { tokenize, processTerm },
+    // Vacuuming is done by `remove` and `retitle`, whole and at once (see VACUUM_AT_ONCE).
+    autoVacuum: false,
   };
 }
 
 /**
- * BM25 over chunk text headed by its document's title (MiniSearch, with plain BM25 scores: MiniSearch's
- * bonus for matching more distinct query terms is taken out). Chunks shared by several documents are indexed once and
- * remember their owners; the indexed title is the title of the owner with the smallest id, so the index
- * is the same whatever order documents were added and removed in.
+ * Vacuum in one go, never yielding: MiniSearch's batched vacuum walks its term tree across timer
+ * waits, and a document added meanwhile (the library adds big ones a slice at a time) restructures
+ * the tree under the walk, which then fails. A whole vacuum walks every term once (tens of ms at
+ * SciFact's size); only deleting or replacing a document needs one.
  */
-export class LexicalIndex implements SearchIndex {
+const VACUUM_AT_ONCE = { batchSize: Number.MAX_SAFE_INTEGER, batchWait: 0 };
+
+/** A chunk as the lexical index takes it: its text, headed by its title (`ChunkOwners.titleOf`). */
+export type LexicalEntry = Pick<IndexEntry, 'chunkId' | 'text' | 'title'>;
+
+/**
+ * BM25 over chunk text headed by its document's title (MiniSearch, with plain BM25 scores: MiniSearch's
+ * bonus for matching more distinct query terms is taken out). Holds chunks only; which documents own
+ * them is `ChunkOwners`'s business, which also says which title a shared chunk is indexed under.
+ */
+export class LexicalIndex implements SearchIndex<LexicalEntry> {
+  readonly name = 'BM25';
   private ms: MiniSearch<IndexedChunk>;
   private memo: TermMemo;
-  private owners = new Map<ChunkId, Map<DocId, string>>();
   private searchOptions: SearchOptions;
 
   constructor(readonly options: LexicalOptions = DEFAULT_LEXICAL_OPTIONS) {
@@ -154,88 +164,59 @@ export class LexicalIndex implements SearchIndex {
   }
 
   get size(): number {
-    return this.owners.size;
+    return this.ms.documentCount;
   }
 
-  private titleOf(owners: Map<DocId, string>): string {
-    let best: DocId | undefined;
-    for (const id of owners.keys()) if (best === undefined || id < best) best = id;
-    return best === undefined ? '' : (owners.get(best) ?? '');
+  has(chunkId: ChunkId): boolean {
+    return this.ms.has(chunkId);
   }
 
-  add(entries: readonly IndexEntry[]): void {
+  add(entries: readonly LexicalEntry[]): void {
     const fresh: IndexedChunk[] = [];
+    const seen = new Set<string>();
     for (const e of entries) {
-      const owners = this.owners.get(e.chunkId);
-      if (!owners) {
-        this.owners.set(e.chunkId, new Map([[e.docId, e.title]]));
-        fresh.push({ id: e.chunkId, text: e.text, title: e.title });
-        continue;
-      }
-      const before = this.titleOf(owners);
-      owners.set(e.docId, e.title);
-      this.retitle(e, before, owners);
+      if (seen.has(e.chunkId)) continue;
+      seen.add(e.chunkId);
+      const chunk = { id: e.chunkId, text: e.text, title: e.title };
+      if (this.ms.has(e.chunkId)) this.ms.replace(chunk);
+      else fresh.push(chunk);
     }
-    // addAll of fresh chunks only; a chunk repeated inside one batch was caught by the owners map.
     this.memo.adding(() => this.ms.addAll(fresh));
   }
 
-  remove(entries: readonly IndexEntry[]): void {
-    for (const e of entries) {
-      const owners = this.owners.get(e.chunkId);
-      if (!owners?.has(e.docId)) continue;
-      const before = this.titleOf(owners);
-      owners.delete(e.docId);
-      if (owners.size === 0) {
-        this.ms.remove({ id: e.chunkId, text: e.text, title: before });
-        this.owners.delete(e.chunkId);
-      } else this.retitle(e, before, owners);
+  /**
+   * Chunks are discarded by id (MiniSearch needs no text for that), then the index is vacuumed, which
+   * leaves it as a rebuild would be: term frequencies of discarded chunks no longer count in BM25's IDF.
+   */
+  async remove(chunkIds: readonly ChunkId[]): Promise<void> {
+    let discarded = false;
+    for (const id of chunkIds) {
+      if (!this.ms.has(id)) continue;
+      this.ms.discard(id);
+      discarded = true;
     }
+    if (discarded) await this.ms.vacuum(VACUUM_AT_ONCE);
   }
 
   /**
-   * Removes documents whose chunk texts may already be gone (deleted by another tab): chunks only they
-   * owned are discarded by id, then the index is vacuumed, which leaves it as a rebuild would be. A chunk
-   * that other documents still own keeps them; `textOf` (the store) gives its text when its title must
-   * change.
+   * Indexes chunks again under another title (their owner with the smallest id changed), then vacuums
+   * so their old postings no longer count in BM25's IDF.
    */
-  async discardDocuments(docIds: ReadonlySet<DocId>, textOf: (chunkId: ChunkId) => Promise<string | undefined>): Promise<void> {
-    let discarded = false;
-    for (const [chunkId, owners] of [...this.owners]) {
-      const gone = [...owners.keys()].filter((d) => docIds.has(d));
-      if (!gone.length) continue;
-      if (gone.length === owners.size) {
-        this.ms.discard(chunkId);
-        this.owners.delete(chunkId);
-        discarded = true;
-        continue;
-      }
-      const before = this.titleOf(owners);
-      for (const d of gone) owners.delete(d);
-      if (this.titleOf(owners) !== before) {
-        const text = await textOf(chunkId);
-        if (text === undefined) throw new DocQaError('internal', `lexical index: chunk ${chunkId} is owned by a document but missing from the store`);
-        this.retitle({ chunkId, docId: gone[0]!, text, title: before }, before, owners);
-      }
-    }
-    if (discarded) await this.ms.vacuum();
+  async retitle(chunks: readonly LexicalEntry[]): Promise<void> {
+    if (!chunks.length) return;
+    for (const c of chunks) this.ms.replace({ id: c.chunkId, text: c.text, title: c.title });
+    await this.ms.vacuum(VACUUM_AT_ONCE);
   }
 
-  /** MiniSearch removes exactly only with the original fields; every entry carries its chunk's text. */
-  private retitle(e: IndexEntry, before: string, owners: Map<DocId, string>): void {
-    const after = this.titleOf(owners);
-    if (after === before) return;
-    this.ms.remove({ id: e.chunkId, text: e.text, title: before });
-    this.ms.add({ id: e.chunkId, text: e.text, title: after });
+  search(query: SearchQuery, k: number, filter?: ChunkFilter): Promise<Hit[]> {
+    return Promise.resolve(this.searchNow(query.text, k, filter));
   }
 
-  search(query: string, k: number, filter?: IndexFilter): Hit[] {
-    const allowed = filter?.docIds;
-    const options: SearchOptions = allowed
-      ? { ...this.searchOptions, filter: (r) => [...(this.owners.get(r.id as ChunkId)?.keys() ?? [])].some((d) => allowed.has(d)) }
-      : this.searchOptions;
+  /** {@link search}, synchronously (tools and tests that only have BM25). */
+  searchNow(text: string, k: number, filter?: ChunkFilter): Hit[] {
+    const options: SearchOptions = filter ? { ...this.searchOptions, filter: (r) => filter(r.id as ChunkId) } : this.searchOptions;
     // MiniSearch multiplies each score by the number of distinct query terms matched; plain BM25 ranks better.
-    const hits = this.ms.search(query, options).map((r) => ({ chunkId: asChunkId(String(r.id)), score: r.score / Math.max(1, r.queryTerms.length) }));
+    const hits = this.ms.search(text, options).map((r) => ({ chunkId: asChunkId(String(r.id)), score: r.score / Math.max(1, r.queryTerms.length) }));
     return topK(hits, k, byScoreThenId);
   }
 
@@ -248,35 +229,15 @@ export class LexicalIndex implements SearchIndex {
    * Chunks whose indexed text (title header included) holds the processed term (as `termsOf` returns
    * it): the df of BM25's IDF. Read from MiniSearch's term index, which keeps per term and field the
    * chunks holding it; MiniSearch has no public call for it, and counting by searching would score
-   * every such chunk.
+   * every such chunk. Discarded chunks count until the vacuum that `remove` waits for.
    */
   documentFrequency(term: string): number {
     const internals = this.ms as unknown as { _index: { get(term: string): Map<number, Map<number, number>> | undefined }; _fieldIds: Record<string, number> };
     return internals._index.get(term)?.get(internals._fieldIds['text']!)?.size ?? 0;
   }
 
-  docIds(): Set<DocId> {
-    return new Set(this.chunkCounts().keys());
-  }
-
-  chunkCounts(): Map<DocId, number> {
-    const out = new Map<DocId, number>();
-    for (const owners of this.owners.values()) for (const d of owners.keys()) out.set(d, (out.get(d) ?? 0) + 1);
-    return out;
-  }
-
-  /** Owners of a chunk (for tests and diagnostics). */
-  ownersOf(chunkId: ChunkId): DocId[] {
-    return [...(this.owners.get(chunkId)?.keys() ?? [])].sort();
-  }
-
   serialize(): string {
-    const snapshot: Snapshot = {
-      version: LEXICAL_SNAPSHOT_VERSION,
-      options: this.options,
-      minisearch: this.ms.toJSON(),
-      owners: [...this.owners].map(([c, o]) => [c, [...o]]),
-    };
+    const snapshot: Snapshot = { version: LEXICAL_SNAPSHOT_VERSION, options: this.options, minisearch: this.ms.toJSON() };
     return JSON.stringify(snapshot);
   }
 
@@ -289,7 +250,6 @@ export class LexicalIndex implements SearchIndex {
     const index = new LexicalIndex(snapshot.options);
     index.ms = MiniSearch.loadJS(snapshot.minisearch as Parameters<typeof MiniSearch.loadJS>[0], miniSearchOptions(snapshot.options));
     index.memo = new TermMemo(index.ms);
-    index.owners = new Map(snapshot.owners.map(([c, o]) => [asChunkId(c), new Map(o as Array<[DocId, string]>)]));
     return index;
   }
 }

@@ -1,4 +1,4 @@
-import type { ChunkId, DocId } from '../core/ids.ts';
+import type { ChunkId } from '../core/ids.ts';
 
 import type { IndexEntry } from '../core/types.ts';
 
@@ -9,28 +9,42 @@ export interface Hit {
   score: number;
 }
 
-/** Only chunks owned by at least one of these documents are returned. */
-export interface IndexFilter {
-  docIds?: ReadonlySet<DocId>;
+/** What a question is to the indexes: its text, and its vector once the embedder has made one. */
+export interface SearchQuery {
+  text: string;
+  /** The question embedded by the index's model; an index that needs one returns nothing without it. */
+  vector?: Float32Array;
 }
 
+/** A question as hybrid search takes it: the vector may still be on its way (embedded in another worker). */
+export interface PendingQuery {
+  text: string;
+  vector?: Float32Array | Promise<Float32Array | undefined>;
+}
+
+/** Allowed chunks: excluded chunks are skipped before scoring. Built by `ChunkOwners.ownedBy`. */
+export type ChunkFilter = (chunkId: ChunkId) => boolean;
+
 /**
- * The one interface every index implements (lexical now, vector next). Fusion sees only ranked hits,
- * so a new index joins without changing anything else.
+ * The one contract of every index (lexical BM25, dense vectors). Indexes hold chunks, never documents:
+ * which documents own a chunk is kept once for all of them (`chunk-owners.ts`). Fusion sees only the
+ * ranked hits, so a new index joins without changing anything else. `add` is the one part that differs:
+ * each index takes what it indexes (text and title, or a vector) as `E`.
  */
-export interface SearchIndex {
-  /** Adds owners of chunks; a chunk already present gains an owner and is not indexed twice. */
-  add(entries: readonly IndexEntry[]): void;
-  /** Removes owners; a chunk leaves the index when its last owner goes. */
-  remove(entries: readonly IndexEntry[]): void;
-  /** The best `k` chunks for `query`, best first. */
-  search(query: string, k: number, filter?: IndexFilter): Hit[];
-  /** Documents that own at least one indexed chunk. */
-  docIds(): Set<DocId>;
-  /** For each document, how many distinct chunks it owns here (start-up checks them against the store). */
-  chunkCounts(): Map<DocId, number>;
+export interface SearchIndex<E = unknown> {
+  /** Shown in "Why this passage" ("BM25", "Dense"). */
+  readonly name: string;
+  /** Searches by the question's vector: a hybrid search waits for the vector for this index only. */
+  readonly needsVector?: boolean;
+  /** Adds chunks; a chunk already present is replaced. */
+  add(entries: readonly E[]): void;
+  /** Removes chunks by id (ids not present are ignored). Resolves once searches see exactly the rest. */
+  remove(chunkIds: readonly ChunkId[]): Promise<void>;
+  has(chunkId: ChunkId): boolean;
+  /** The best `k` chunks for the query, best first; ties by chunk id. */
+  search(query: SearchQuery, k: number, filter?: ChunkFilter): Promise<Hit[]>;
   /** Number of distinct chunks indexed. */
   readonly size: number;
-  /** A versioned snapshot that `load` of the same index type accepts. */
-  serialize(): string;
+  /** A versioned snapshot that the index type's `load` accepts (text or binary). */
+  serialize(): string | Uint8Array;
 }

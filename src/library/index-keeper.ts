@@ -1,26 +1,33 @@
 import type { DocId } from '../core/ids.ts';
 import type { DocRecord, IndexEntry } from '../core/types.ts';
+import { ChunkOwners } from '../index/chunk-owners.ts';
+import { IndexSet } from '../index/index-set.ts';
 import { LexicalIndex } from '../index/lexical-index.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 
+const OWNERS_SNAPSHOT = 'owners';
 const LEXICAL_SNAPSHOT = 'lexical';
 /** Chunks added to the index between two chances for questions to run (~0.5 s of work). */
 const INDEX_SLICE = 2000;
 
 /**
- * The in-memory index kept in line with the store, which is the truth: loaded from its snapshot, brought
- * up to date at start-up and on other tabs' changes (every document whole: partial ones are re-added),
- * fed a committed document a slice at a time, and saved only between whole documents.
+ * The in-memory indexes kept in line with the store, which is the truth: chunk ownership and the lexical
+ * index loaded from their snapshots, brought up to date at start-up and on other tabs' changes (every
+ * document whole: partial ones are re-added), fed a committed document a slice at a time, and saved only
+ * between whole documents. The dense index, when a model is in use, follows the same ownership: a chunk
+ * that leaves the library leaves it too (its vectors are loaded and added by `Embedding`).
  */
 export class IndexKeeper {
-  index = new LexicalIndex();
+  set = new IndexSet();
   private snapshotTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The index changed since the last saved snapshot. */
+  /** The indexes changed since the last saved snapshot. */
   dirty = false;
   /** How long the last snapshot took to serialise. */
   private lastSaveMs = 0;
   /** Documents being added to the index slice by slice; a snapshot or a reconcile now would see half of one. */
   private inserting = new Map<DocId, { cancelled: boolean }>();
+  /** Told when chunks join the library (the embedding queue wakes up). */
+  onChunksAdded: () => void = () => {};
 
   constructor(
     private readonly store: LibraryStore,
@@ -30,30 +37,41 @@ export class IndexKeeper {
     private readonly snapshotDelayMs = 5000,
   ) {}
 
-  /** Loads the index snapshot (or builds the index) and brings it in line with the store. */
+  get owners(): ChunkOwners {
+    return this.set.owners;
+  }
+
+  get lexical(): LexicalIndex {
+    return this.set.lexical;
+  }
+
+  /** Loads the snapshots (or builds the indexes) and brings them in line with the store. */
   async open(): Promise<void> {
-    const snapshot = await this.store.loadSnapshot(LEXICAL_SNAPSHOT);
-    if (snapshot) {
+    const [owners, lexical] = await Promise.all([this.store.loadSnapshot(OWNERS_SNAPSHOT), this.store.loadSnapshot(LEXICAL_SNAPSHOT)]);
+    if (owners && lexical && typeof owners.data === 'string' && typeof lexical.data === 'string') {
       try {
-        this.index = LexicalIndex.load(snapshot.data);
+        const loadedOwners = ChunkOwners.load(owners.data);
+        const loadedLexical = LexicalIndex.load(lexical.data);
+        // Saved in one transaction, so they agree; anything else is rebuilt rather than trusted.
+        if (loadedOwners.size !== loadedLexical.size) throw new Error(`${loadedOwners.size} owned chunks but ${loadedLexical.size} indexed`);
+        this.set = new IndexSet(loadedOwners, loadedLexical);
       } catch (err) {
-        // A snapshot is a cache: rebuilt from the store below.
+        // Snapshots are a cache: rebuilt from the store below.
         console.warn('index snapshot unreadable; rebuilding the index from the store', err);
-        this.index = new LexicalIndex();
       }
     }
     await this.reconcile();
   }
 
   /**
-   * Makes the index hold exactly the committed documents, each whole (after a crash, or another tab's
+   * Makes the indexes hold exactly the committed documents, each whole (after a crash, or another tab's
    * writes): documents the store no longer has are discarded, missing ones added, and any whose chunk
-   * count in the index differs from the store's is re-added from the store.
+   * count differs from the store's is re-added from the store.
    */
   async reconcile(): Promise<void> {
     const docs = await this.store.listDocuments();
     const stored = new Set(docs.map((d) => d.id));
-    const counts = this.index.chunkCounts();
+    const counts = this.owners.chunkCounts();
     const gone = new Set([...counts.keys()].filter((id) => !stored.has(id) && !this.inserting.has(id)));
     const partial: DocId[] = [];
     const missing: DocId[] = [];
@@ -66,10 +84,11 @@ export class IndexKeeper {
     for (const id of partial) gone.add(id);
     if (gone.size) {
       // Deleted since the snapshot, or by another tab: their chunk texts may be gone from the store.
-      await this.index.discardDocuments(gone, async (id) => (await this.store.getChunks([id]))[0]?.text);
+      await this.set.removeDocuments(gone, async (id) => (await this.store.getChunks([id]))[0]?.text);
     }
-    for (const id of [...partial, ...missing]) this.index.add(await this.store.indexEntriesOf(id));
+    for (const id of [...partial, ...missing]) await this.set.add(await this.store.indexEntriesOf(id));
     if (gone.size || missing.length) this.scheduleSnapshot();
+    if (partial.length || missing.length) this.onChunksAdded();
   }
 
   /** Distinct chunks a stored document has (older records do not say: read from its manifest unless `have` matches). */
@@ -91,15 +110,29 @@ export class IndexKeeper {
     this.inserting.set(docId, state);
     try {
       for (let i = 0; i < entries.length && !state.cancelled; i += INDEX_SLICE) {
-        this.index.add(entries.slice(i, i + INDEX_SLICE));
+        await this.set.add(entries.slice(i, i + INDEX_SLICE));
         if (i + INDEX_SLICE < entries.length) await new Promise((resolve) => setTimeout(resolve, 0));
       }
     } finally {
       this.inserting.delete(docId);
     }
     if (state.cancelled || !(await this.store.getDocument(docId))) {
-      await this.index.discardDocuments(new Set([docId]), async (id) => entries.find((e) => e.chunkId === id)?.text);
-    }
+      await this.set.remove(entries);
+    } else this.onChunksAdded();
+  }
+
+  /** Takes a deleted document's chunks out; stops its insertion if it is still running. */
+  async drop(docId: DocId, removed: readonly IndexEntry[]): Promise<void> {
+    const insertion = this.inserting.get(docId);
+    if (insertion) insertion.cancelled = true;
+    await this.remove(removed);
+  }
+
+  /** Takes owners out (a deleted document, or the older version a new one replaced). */
+  async remove(removed: readonly IndexEntry[]): Promise<void> {
+    if (!removed.length) return;
+    await this.set.remove(removed);
+    this.scheduleSnapshot();
   }
 
   scheduleSnapshot(): void {
@@ -110,7 +143,7 @@ export class IndexKeeper {
     this.snapshotTimer ??= setTimeout(() => void this.saveSnapshot(), delay);
   }
 
-  /** Persists the index so the next start-up does not re-index. */
+  /** Persists chunk ownership and the lexical index, together, so the next start-up does not re-index. */
   async saveSnapshot(): Promise<void> {
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     this.snapshotTimer = undefined;
@@ -123,20 +156,18 @@ export class IndexKeeper {
     this.dirty = false;
     try {
       const t0 = Date.now();
-      const data = this.index.serialize();
+      const owners = this.owners.serialize();
+      const lexical = this.lexical.serialize();
       this.lastSaveMs = Date.now() - t0;
-      await this.store.saveSnapshot({ name: LEXICAL_SNAPSHOT, version: 1, data, savedAt: Date.now() });
+      const savedAt = Date.now();
+      await this.store.saveSnapshots([
+        { name: OWNERS_SNAPSHOT, version: 1, data: owners, savedAt },
+        { name: LEXICAL_SNAPSHOT, version: 1, data: lexical, savedAt },
+      ]);
     } catch (err) {
       // A snapshot is a cache: when it cannot be saved the index is brought up to date from the store next time.
       this.dirty = true;
       console.warn('index snapshot not saved', err);
     }
-  }
-
-  drop(docId: DocId, removed: readonly IndexEntry[]): void {
-    const insertion = this.inserting.get(docId);
-    if (insertion) insertion.cancelled = true;
-    this.index.remove(removed);
-    this.scheduleSnapshot();
   }
 }

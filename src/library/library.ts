@@ -10,7 +10,11 @@ import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
 import { DEFAULT_READ_LIMITS, relaxedLimits, type ReadLimits } from '../ingest/read-limits.ts';
 import type { IndexEntry } from '../index/search-index.ts';
+import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
+import { hybridSearch, type HybridOptions } from '../retrieve/hybrid.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
+import { VectorStore } from '../store/vector-store.ts';
+import { Embedding, type EmbeddingOptions } from './embedding.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 import { IndexKeeper } from './index-keeper.ts';
 import { inProcessPreparer, type Preparer } from './preparer.ts';
@@ -48,6 +52,10 @@ export interface LibraryOptions {
   maxReaderBytes?: number;
   /** Answers questions from the retrieved passages. Default {@link extractiveAnswerer}. */
   answerer?: Answerer;
+  /** Reciprocal Rank Fusion of BM25 and dense hits: k (default 60) and hits asked per retriever. */
+  fusion?: HybridOptions;
+  /** Background embedding: batch size, the wait for a question's vector. */
+  embedding?: EmbeddingOptions;
 }
 
 /**
@@ -57,6 +65,8 @@ export interface LibraryOptions {
  */
 export class Library {
   private readonly keeper: IndexKeeper;
+  /** Semantic search: vectors for every chunk, in the background, once a model is in use. */
+  private readonly embedding: Embedding;
   private processing: Promise<void> | undefined;
   private progress = new QueueProgress();
   /** Last percent reported per file in flight (at most two: one committing, the next being prepared). */
@@ -82,6 +92,30 @@ export class Library {
   ) {
     this.preparer = options.preparer ?? inProcessPreparer();
     this.keeper = new IndexKeeper(store, () => this.writer, options.snapshotDelayMs);
+    this.embedding = new Embedding(store, new VectorStore(store.db), this.keeper, emit, options.embedding);
+  }
+
+  /**
+   * Uses an embedding model for semantic search from now on (undefined: keywords only). Its stored
+   * vectors are loaded; chunks without one are embedded in the background by the writer tab.
+   */
+  useEmbedder(embedder: ChunkEmbedder | undefined): Promise<void> {
+    return this.embedding.use(embedder);
+  }
+
+  /** Semantic search's state, as last reported in an `embedding` event. */
+  get embeddingStatus() {
+    return this.embedding.status;
+  }
+
+  /** Resolves once every chunk has its vector (or embedding stopped). For tools and tests. */
+  embeddingIdle(): Promise<void> {
+    return this.embedding.idle();
+  }
+
+  /** Number of chunks with a vector in the dense index (0 without a model). */
+  get embeddedChunks(): number {
+    return this.keeper.set.dense?.size ?? 0;
   }
 
   /** Loads the index snapshot (or builds the index) and brings it in line with the store. */
@@ -100,12 +134,12 @@ export class Library {
   }
 
   get indexedChunks(): number {
-    return this.keeper.index.size;
+    return this.keeper.owners.size;
   }
 
   /** For each indexed document, how many distinct chunks the index holds (checked against the store by tests). */
   indexedChunkCounts(): Map<DocId, number> {
-    return this.keeper.index.chunkCounts();
+    return this.keeper.owners.chunkCounts();
   }
 
   /** Adds files to the persisted queue (system files such as .DS_Store skipped); the writer tab indexes them. */
@@ -130,12 +164,14 @@ export class Library {
   /** Becomes the writer: from now on this library indexes the queue. */
   startWriting(): Promise<void> {
     this.writer = true;
+    this.embedding.startWriting();
     return this.processQueue();
   }
 
   /** Stops indexing (the database was closed for a newer app version): the queue stays for the next writer. */
   stopWriting(): void {
     this.writer = false;
+    this.embedding.stopWriting();
   }
 
   /**
@@ -290,7 +326,7 @@ export class Library {
     const { added, removed } = await this.commitWithOriginal(entry, result.prepared, older);
     // Add before remove: chunks the new version shares with the old one are never re-indexed.
     await this.keeper.add(docId, added);
-    this.keeper.index.remove(removed);
+    await this.keeper.remove(removed);
     this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: older.length ? 'replaced' : 'indexed' });
     this.keeper.scheduleSnapshot();
   }
@@ -306,7 +342,7 @@ export class Library {
 
   async deleteDocument(docId: DocId): Promise<void> {
     const removed = await this.store.deleteDocument(docId);
-    this.keeper.drop(docId, removed);
+    await this.keeper.drop(docId, removed);
     this.emit({ type: 'changed' });
   }
 
@@ -317,7 +353,7 @@ export class Library {
   async dismissQueued(id: QueueId): Promise<DequeueOutcome> {
     const result = await this.store.dequeue(id);
     this.unrecorded.delete(id);
-    if (result.outcome === 'deleted') this.keeper.drop(result.docId, result.removed);
+    if (result.outcome === 'deleted') await this.keeper.drop(result.docId, result.removed);
     if (this.reading?.id === id) this.preparer.abort(new DocQaError('cancelled', 'removed while it was being read'));
     this.emit({ type: 'changed' });
     return result.outcome;
@@ -394,9 +430,17 @@ export class Library {
   }
 
   async ask(question: string, filter?: SearchFilter): Promise<Answer> {
-    const passages = await retrievePassages(this.keeper.index, this.store, question, { k: 5, filter });
+    // BM25 starts at once; the dense index waits for the question's vector (embedded in the embed worker).
+    const vector = this.embedding.queryVector(question);
+    const retrievers = this.keeper.set.indexes().map((index) => ({ index }));
+    const passages = await retrievePassages(hybridSearch(retrievers, this.options.fusion), this.store, { text: question, vector }, {
+      k: 5,
+      filter,
+      chunkFilter: (docIds) => this.keeper.owners.ownedBy(docIds),
+      retrievers: retrievers.map((r) => r.index.name),
+    });
     // The index's term counts weigh the relevance rule: a rare word of the question counts for more.
-    return (this.options.answerer ?? extractiveAnswerer).answer(question, passages, this.keeper.index);
+    return (this.options.answerer ?? extractiveAnswerer).answer(question, passages, this.keeper.lexical);
   }
 
   /**

@@ -3,6 +3,7 @@
  * normalisation, query and passage prefixes, the longest input, and a published retrieval figure.
  * The embedder (`src/embed/embedder.ts`) follows these fields; nothing about a model is assumed elsewhere.
  */
+import { DocQaError } from '../core/errors.ts';
 import { asModelId, type ModelId } from '../core/ids.ts';
 
 /** How token vectors become one text vector: the [CLS] token's vector, or the mask-weighted mean. */
@@ -178,4 +179,38 @@ export function localModel(config: LocalModelConfig): EmbeddingModel {
     languages: config.languages ?? [],
     retrieval: null,
   };
+}
+
+/** What a model folder says about itself: `config.json`, and the sentence-transformers pooling file if any. */
+export interface FolderFacts {
+  /** The folder's name (its last path segment). */
+  folder: string;
+  config: { hidden_size?: number; max_position_embeddings?: number };
+  /** `1_Pooling/config.json`, when the folder has one. */
+  pooling?: { pooling_mode_cls_token?: boolean; pooling_mode_mean_tokens?: boolean };
+  /** Whether `onnx/model.onnx` (fp32) is there; else `onnx/model_quantized.onnx` is used. */
+  hasFp32: boolean;
+}
+
+/**
+ * A catalogue entry for any transformers.js model folder (`npm run eval -- --model <folder>`, a folder
+ * the person imports): a folder named like a catalogue model (`bge-small-en-v1.5`) takes that model's
+ * pooling and prefixes; otherwise dimensions come from `config.json` and pooling from
+ * `1_Pooling/config.json` (mean when it is absent), with no prefixes.
+ */
+export function modelFromFolder(facts: FolderFacts): EmbeddingModel {
+  const known = CATALOGUE.find((m) => m.repo.split('/').at(-1) === facts.folder);
+  const dims = facts.config.hidden_size;
+  if (!dims || !Number.isInteger(dims)) throw new DocQaError('model-unsupported', `model folder ${facts.folder}: config.json has no hidden_size, so the vector length is unknown`);
+  const dtype = facts.hasFp32 ? 'fp32' : 'q8';
+  return localModel({
+    folder: facts.folder,
+    dims,
+    pooling: known?.pooling ?? (facts.pooling?.pooling_mode_cls_token ? 'cls' : 'mean'),
+    queryPrefix: known?.queryPrefix,
+    passagePrefix: known?.passagePrefix,
+    maxTokens: Math.min(known?.maxTokens ?? 512, facts.config.max_position_embeddings ?? 512),
+    dtype,
+    languages: known?.languages,
+  });
 }

@@ -1,7 +1,10 @@
+import { DocQaError } from '../core/errors.ts';
 import { describeBlock } from '../core/block-label.ts';
 import type { ChunkId, DocId } from '../core/ids.ts';
 import type { BlockRecord, ChunkRecord, DocRecord, Passage, SearchFilter } from '../core/types.ts';
-import type { SearchIndex } from '../index/search-index.ts';
+import type { PendingQuery } from '../index/search-index.ts';
+import { describeFusion } from './fuse.ts';
+import type { RankedSearch } from './hybrid.ts';
 
 /** What retrieval reads from storage; the IndexedDB store implements it, tests may use maps. */
 export interface PassageSource {
@@ -30,19 +33,26 @@ export interface RetrieveOptions {
   /** Passages returned. Default 5; range 1–50. */
   k?: number;
   filter?: SearchFilter;
+  /** Chunk predicate for the documents a filter allows (`ChunkOwners.ownedBy`). */
+  chunkFilter?: (docIds: ReadonlySet<DocId>) => (chunkId: ChunkId) => boolean;
+  /** Retriever names for "Why this passage", in order. Default: those that ranked each passage. */
+  retrievers?: readonly string[];
 }
 
 /**
- * The best passages for a question: index hits resolved to their parent windows, one passage per
- * window (the best-scoring chunk in it), restricted by the filter.
+ * The best passages for a question: fused index hits resolved to their parent windows, one passage per
+ * window (the best-ranked chunk in it), restricted by the filter. Each passage says where it stood in
+ * each retriever ("BM25 #3 · Dense #1 · RRF 0.0325").
  */
-export async function retrievePassages(index: SearchIndex, source: PassageSource, query: string, options: RetrieveOptions = {}): Promise<Passage[]> {
+export async function retrievePassages(search: RankedSearch, source: PassageSource, query: PendingQuery, options: RetrieveOptions = {}): Promise<Passage[]> {
   const k = options.k ?? 5;
   const docs = await source.listDocuments();
   const docById = new Map(docs.map((d) => [d.id, d]));
   const allowed = allowedDocuments(docs, options.filter);
   if (allowed?.size === 0) return [];
-  const hits = index.search(query, k * 4, allowed ? { docIds: allowed } : undefined);
+  const filter = allowed && options.chunkFilter ? options.chunkFilter(allowed) : undefined;
+  if (allowed && !filter) throw new DocQaError('internal', 'retrievePassages: a document filter needs options.chunkFilter');
+  const hits = await search(query, k * 4, filter);
   const chunks = await source.getChunks(hits.map((h) => h.chunkId));
   const passages: Passage[] = [];
   const seenWindows = new Set<string>();
@@ -70,6 +80,8 @@ export async function retrievePassages(index: SearchIndex, source: PassageSource
       windowStart: location.parentStart,
       hitStart: location.start - location.parentStart,
       hitEnd: location.end - location.parentStart,
+      ranks: Object.entries(hit.ranks).map(([name, r]) => ({ name, rank: r.rank, score: r.score })),
+      why: describeFusion(hit, options.retrievers ?? Object.keys(hit.ranks).sort()),
     });
     if (passages.length >= k) break;
   }

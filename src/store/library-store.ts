@@ -6,7 +6,7 @@ import type { BlockRecord, ChunkLocation, ChunkRecord, DequeueOutcome, DocRecord
 import type { IDBPTransaction } from 'idb';
 import type { LibraryDb, LibrarySchema, Snapshot } from './schema.ts';
 
-const WRITE_STORES = ['documents', 'manifests', 'blocks', 'chunks', 'queue', 'entryStatus', 'originals'] as const;
+const WRITE_STORES = ['documents', 'manifests', 'blocks', 'chunks', 'queue', 'entryStatus', 'originals', 'vectors'] as const;
 type WriteTx = IDBPTransaction<LibrarySchema, typeof WRITE_STORES, 'readwrite'>;
 
 /** A file to add to the persisted queue. */
@@ -355,7 +355,9 @@ export class LibraryStore {
     }
     const chunkStore = tx.objectStore('chunks');
     const removed: IndexEntry[] = [];
-    for (const oldId of replaces) removed.push(...(await this.deleteInTx(tx, oldId)));
+    // Chunks the new version shares with the old one keep their vectors: they are not embedded again.
+    const kept = new Set(chunks.map((c) => c.id));
+    for (const oldId of replaces) removed.push(...(await this.deleteInTx(tx, oldId, kept)));
 
     // Group locations by chunk: a chunk may repeat inside one document.
     const byChunk = new Map<ChunkId, { text: string; locations: ChunkLocation[] }>();
@@ -391,7 +393,8 @@ export class LibraryStore {
     }
   }
 
-  private async deleteInTx(t: WriteTx, docId: DocId): Promise<IndexEntry[]> {
+  /** Deletes a document in `t`; chunks left with no location lose their vectors, unless `keep` holds them. */
+  private async deleteInTx(t: WriteTx, docId: DocId, keep: ReadonlySet<ChunkId> = new Set()): Promise<IndexEntry[]> {
     const doc = await t.objectStore('documents').get(docId);
     const manifest = await t.objectStore('manifests').get(docId);
     if (!doc || !manifest) return [];
@@ -403,7 +406,10 @@ export class LibraryStore {
       removed.push({ chunkId: id, docId, text: chunk.text, title: headerTitleOf(doc) });
       const locations = chunk.locations.filter((l) => l.docId !== docId);
       if (locations.length) await chunkStore.put({ ...chunk, locations });
-      else await chunkStore.delete(id);
+      else {
+        await chunkStore.delete(id);
+        if (!keep.has(id)) for (const key of await t.objectStore('vectors').index('by-chunk').getAllKeys(id)) await t.objectStore('vectors').delete(key);
+      }
     }
     await t.objectStore('blocks').delete(IDBKeyRange.bound([docId, 0], [docId, Number.MAX_SAFE_INTEGER]));
     await t.objectStore('manifests').delete(docId);
@@ -426,6 +432,18 @@ export class LibraryStore {
 
   saveSnapshot(snapshot: Snapshot): Promise<unknown> {
     return this.db.put('snapshots', snapshot);
+  }
+
+  /** Saves snapshots that must agree with each other (the chunk owners and an index) in one transaction. */
+  async saveSnapshots(snapshots: readonly Snapshot[]): Promise<void> {
+    const tx = this.db.transaction('snapshots', 'readwrite');
+    const writes = snapshots.map((s) => tx.store.put(s));
+    try {
+      await settle(tx.done, writes);
+    } catch (err) {
+      abortQuietly(tx, writes);
+      throw err;
+    }
   }
 
   loadSnapshot(name: string): Promise<Snapshot | undefined> {

@@ -3,14 +3,22 @@ import { DocQaError, type SerializedError } from '../core/errors.ts';
 import type { BlockRecord, ChunkRecord, DocRecord, Manifest, QueueEntry } from '../core/types.ts';
 
 /** Bump with an `oldVersion` branch in `upgrade` below; older apps refuse newer databases clearly. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 export const DEFAULT_DB_NAME = 'docqa';
 
 export interface Snapshot {
   name: string;
   version: number;
-  data: string;
+  data: string | Uint8Array;
   savedAt: number;
+}
+
+/** One chunk's vector under one embedding model (v3). Identical chunk texts share a chunk id, so one vector. */
+export interface VectorRecord {
+  model: string;
+  chunkId: string;
+  /** L2-normalised, the model's dimensions long. */
+  vector: Float32Array;
 }
 
 /** The one IndexedDB schema of the app. */
@@ -32,6 +40,14 @@ export interface LibrarySchema extends DBSchema {
    * Source dialog shows a PDF's real page from it, and "Open original" hands it back.
    */
   originals: { key: string; value: Blob };
+  /**
+   * Chunk vectors (v3), keyed [model id, chunk id]: the truth the dense index is loaded from at start-up,
+   * and what embedding resumes from (chunks without a vector for the model are embedded next). Deleted
+   * with their chunk (`by-chunk`), or all of a model's at once (a key range) when the model goes.
+   */
+  vectors: { key: [string, string]; value: VectorRecord; indexes: { 'by-chunk': string } };
+  /** Settings that workers read too (v3): the semantic-search model and where its files come from. */
+  settings: { key: string; value: unknown };
 }
 
 export interface EntryStatus {
@@ -71,6 +87,10 @@ export async function openLibraryDb(name = DEFAULT_DB_NAME, hooks: DbHooks = {})
           tx.objectStore('documents').createIndex('by-queue', 'queueId');
           db.createObjectStore('entryStatus', { keyPath: 'queueId' });
           db.createObjectStore('originals');
+        }
+        if (oldVersion < 3) {
+          db.createObjectStore('vectors', { keyPath: ['model', 'chunkId'] }).createIndex('by-chunk', 'chunkId');
+          db.createObjectStore('settings');
         }
       },
       blocking() {

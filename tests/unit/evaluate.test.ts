@@ -27,7 +27,7 @@ const collection: BeirCollection = {
 describe('evaluation with the app’s own pipeline', () => {
   it('ranks the judged documents first and cites them in answers', async () => {
     const indexed = await indexCollection(collection);
-    const report = evaluateRetrieval(collection, indexed);
+    const report = await evaluateRetrieval(collection, indexed);
     expect(report).toMatchObject({ 'ndcg@10': 1, 'mrr@10': 1, 'recall@100': 1, queries: 2, documents: 3, chunks: 3 });
     const none = new Map<string, number[]>();
     const answers = await evaluateAnswers(
@@ -80,7 +80,7 @@ describe('evaluation with the app’s own pipeline', () => {
     };
     const indexed = await indexCollection(withEmpty);
     expect(indexed.skipped).toBe(2);
-    const report = evaluateRetrieval(withEmpty, indexed);
+    const report = await evaluateRetrieval(withEmpty, indexed);
     expect(report).toMatchObject({ 'ndcg@10': 1, queries: 2, documents: 3, skipped: 2, chunks: 3 });
   });
 });

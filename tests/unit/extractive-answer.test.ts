@@ -18,6 +18,8 @@ function passage(window: string, hit: string, docName = 'lease.md', label = 'Pay
     windowStart: 0,
     hitStart,
     hitEnd: hitStart + hit.length,
+    ranks: [],
+    why: '',
   };
 }
 

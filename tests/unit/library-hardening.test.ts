@@ -3,6 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { IncomingFile } from '../../src/core/library-api.ts';
 import type { LibraryEvent } from '../../src/core/types.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
+import { ChunkOwners } from '../../src/index/chunk-owners.ts';
+import { IndexSet } from '../../src/index/index-set.ts';
 import { LexicalIndex } from '../../src/index/lexical-index.ts';
 import { Library } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
@@ -82,8 +84,8 @@ describe('writes that cannot be lost or half-done', () => {
     const name = freshName();
     const { library, store } = await open(name);
     const saved: string[] = [];
-    const save = store.saveSnapshot.bind(store);
-    vi.spyOn(store, 'saveSnapshot').mockImplementation((s) => (saved.push(s.data), save(s)));
+    const save = store.saveSnapshots.bind(store);
+    vi.spyOn(store, 'saveSnapshots').mockImplementation((list) => (saved.push(list.find((s) => s.name === 'owners')!.data as string), save(list)));
     const commit = store.commitDocument.bind(store);
     vi.spyOn(store, 'commitDocument').mockImplementation(async (prepared, queueId, replaces) => {
       const result = await commit(prepared, queueId, replaces);
@@ -100,14 +102,18 @@ describe('writes that cannot be lost or half-done', () => {
     expect(Math.max(...[...whole.values()].map((n) => n ?? 0))).toBeGreaterThan(2000);
     expect(saved.length).toBeGreaterThan(0);
     for (const data of saved) {
-      for (const [docId, count] of LexicalIndex.load(data).chunkCounts()) expect(count).toBe(whole.get(docId));
+      for (const [docId, count] of ChunkOwners.load(data).chunkCounts()) expect(count).toBe(whole.get(docId));
     }
 
     // A snapshot that holds part of big.md (as an older version of the app could save) is repaired at start-up.
     const big = docs.find((d) => d.name === 'big.md')!;
-    const partial = LexicalIndex.load(saved.at(-1)!);
-    partial.remove((await store.indexEntriesOf(big.id)).slice(1500));
-    await store.saveSnapshot({ name: 'lexical', version: 1, data: partial.serialize(), savedAt: Date.now() });
+    const lexical = await store.loadSnapshot('lexical');
+    const partial = new IndexSet(ChunkOwners.load(saved.at(-1)!), LexicalIndex.load(lexical!.data as string));
+    await partial.remove((await store.indexEntriesOf(big.id)).slice(1500));
+    await store.saveSnapshots([
+      { name: 'owners', version: 1, data: partial.owners.serialize(), savedAt: Date.now() },
+      { name: 'lexical', version: 1, data: partial.lexical.serialize(), savedAt: Date.now() },
+    ]);
     const { library: reopened } = await open(name);
     expect(reopened.indexedChunks).toBe(library.indexedChunks);
     expect((await reopened.ask('item4900 walrus')).citations[0]?.passage.docName).toBe('big.md');

@@ -169,10 +169,10 @@ describe('Library end to end (fake-indexeddb)', () => {
     expect(restarted.indexedChunks).toBe(library.indexedChunks);
 
     // A document committed after the snapshot (the tab closed before the next save) is added from the store.
-    const before = (await store.loadSnapshot('lexical'))!;
+    const before = [(await store.loadSnapshot('owners'))!, (await store.loadSnapshot('lexical'))!];
     await library.enqueue([file('extra.md', '# Extra\n\nThe gardener waters the ferns on Sundays.')]);
     await library.processQueue();
-    await store.saveSnapshot(before);
+    await store.saveSnapshots(before);
     const store2 = new LibraryStore(await openLibraryDb(name));
     const reads2 = countReads(store2);
     const caughtUp = new Library(store2, () => undefined, { chunk: CHUNK });

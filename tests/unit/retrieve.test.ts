@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { asChunkId, asDocId, type ChunkId, type DocId } from '../../src/core/ids.ts';
-import type { BlockRecord, ChunkRecord, DocRecord, DocType } from '../../src/core/types.ts';
-import { LexicalIndex } from '../../src/index/lexical-index.ts';
+import type { BlockRecord, ChunkRecord, DocRecord, DocType, IndexEntry } from '../../src/core/types.ts';
+import { IndexSet } from '../../src/index/index-set.ts';
+import { hybridSearch, type RankedSearch } from '../../src/retrieve/hybrid.ts';
 import { allowedDocuments, retrievePassages, type PassageSource } from '../../src/retrieve/retrieve.ts';
 
 function doc(id: string, folder: string, type: DocType, tags: string[] = []): DocRecord {
@@ -37,8 +38,9 @@ describe('allowedDocuments', () => {
 describe('retrievePassages', () => {
   // Two blocks per document; the text is repeated per document so every document can answer.
   const BLOCK_TEXT = 'The rent is due on the first day.\n\nHeating repairs are made within ten days.';
-  function setup(section?: string) {
-    const index = new LexicalIndex({ k1: 1.2, b: 0.75, titleBoost: 0 });
+  async function setup(section?: string) {
+    const set = IndexSet.create({ k1: 1.2, b: 0.75, titleBoost: 0 });
+    const entries: IndexEntry[] = [];
     const chunks = new Map<ChunkId, ChunkRecord>();
     const blocks = new Map<string, BlockRecord>();
     for (const d of DOCS) {
@@ -48,20 +50,29 @@ describe('retrievePassages', () => {
         const id = asChunkId(`${d.id}-${i}-${s}`);
         const start = BLOCK_TEXT.indexOf(s);
         chunks.set(id, { id, text: s, locations: [{ docId: d.id, block: 0, start, end: start + s.length, parentStart: 0, parentEnd: BLOCK_TEXT.length, ordinal: i }] });
-        index.add([{ chunkId: id, docId: d.id, text: s, title: d.title }]);
+        entries.push({ chunkId: id, docId: d.id, text: s, title: d.title });
       });
     }
+    await set.add(entries);
+    const index: RankedSearch = hybridSearch([{ index: set.lexical }]);
     const source: PassageSource = {
       listDocuments: async () => DOCS,
       getChunks: async (list) => list.map((id) => chunks.get(id)),
       getBlock: async (docId, i) => blocks.get(`${docId}:${i}`),
     };
-    return { index, source };
+    return { index, source, set };
   }
 
+  it('says where each passage stood in each retriever ("Why this passage")', async () => {
+    const { index, source } = await setup();
+    const [first] = await retrievePassages(index, source, { text: 'heating repairs' }, { k: 3, retrievers: ['BM25', 'Dense'] });
+    expect(first!.ranks).toEqual([{ name: 'BM25', rank: 1, score: expect.any(Number) }]);
+    expect(first!.why).toBe(`BM25 #1 · Dense – · RRF ${(1 / 61).toFixed(4)}`);
+  });
+
   it('resolves hits to their parent window with the hit range inside it', async () => {
-    const { index, source } = setup();
-    const passages = await retrievePassages(index, source, 'heating repairs', { k: 10 });
+    const { index, source } = await setup();
+    const passages = await retrievePassages(index, source, { text: 'heating repairs' }, { k: 10 });
     expect(passages.length).toBe(DOCS.length);
     for (const p of passages) {
       expect(p.window).toBe(BLOCK_TEXT);
@@ -72,22 +83,22 @@ describe('retrievePassages', () => {
   });
 
   it('names a PDF page with its section, as the Source dialog does', async () => {
-    const { index, source } = setup('Lease › Repairs');
-    const passages = await retrievePassages(index, source, 'heating repairs', { k: 1 });
+    const { index, source } = await setup('Lease › Repairs');
+    const passages = await retrievePassages(index, source, { text: 'heating repairs' }, { k: 1 });
     expect(passages[0]!.label).toBe(`${passages[0]!.docName} page 1 · Lease › Repairs`);
   });
 
   it('returns one passage per parent window (the best chunk in it)', async () => {
-    const { index, source } = setup();
-    const passages = await retrievePassages(index, source, 'rent heating', { k: 10 });
+    const { index, source } = await setup();
+    const passages = await retrievePassages(index, source, { text: 'rent heating' }, { k: 10 });
     expect(new Set(passages.map((p) => p.docId)).size).toBe(passages.length);
   });
 
   it('keeps only passages of documents the filter allows, and at most k', async () => {
-    const { index, source } = setup();
-    const tax = await retrievePassages(index, source, 'rent', { k: 10, filter: { tags: ['tax'] } });
+    const { index, source, set } = await setup();
+    const tax = await retrievePassages(index, source, { text: 'rent' }, { k: 10, filter: { tags: ['tax'] }, chunkFilter: (d) => set.owners.ownedBy(d) });
     expect(tax.map((p) => p.docId).sort()).toEqual(['c', 'd']);
-    expect(await retrievePassages(index, source, 'rent', { k: 10, filter: { folders: ['nowhere'] } })).toEqual([]);
-    expect(await retrievePassages(index, source, 'rent', { k: 1 })).toHaveLength(1);
+    expect(await retrievePassages(index, source, { text: 'rent' }, { k: 10, filter: { folders: ['nowhere'] }, chunkFilter: (d) => set.owners.ownedBy(d) })).toEqual([]);
+    expect(await retrievePassages(index, source, { text: 'rent' }, { k: 1 })).toHaveLength(1);
   });
 });

@@ -23,6 +23,8 @@ function passage(block: string, windowStart: number, windowEnd: number, hit: str
     windowStart,
     hitStart,
     hitEnd: hitStart + hit.length,
+    ranks: [],
+    why: '',
   };
 }
 

@@ -1,0 +1,53 @@
+import type { ChunkId, ModelId } from '../core/ids.ts';
+import type { ChunkFilter, Hit, SearchIndex, SearchQuery } from './search-index.ts';
+import { VectorIndex, type VectorEntry, type VectorStorage } from './vector-index.ts';
+
+/**
+ * The dense retriever: a {@link VectorIndex} of one embedding model's chunk vectors behind the common
+ * index contract. A question without a vector (no model loaded yet, or the embedder failed) finds
+ * nothing here; BM25 still answers it.
+ */
+export class DenseIndex implements SearchIndex<VectorEntry> {
+  readonly name = 'Dense';
+  readonly needsVector = true;
+
+  constructor(
+    /** The model whose vectors these are: vectors of two models are never compared. */
+    readonly model: ModelId,
+    readonly vectors: VectorIndex,
+  ) {}
+
+  static create(model: ModelId, dimensions: number, storage: VectorStorage = 'f32'): DenseIndex {
+    return new DenseIndex(model, new VectorIndex({ dimensions, storage }));
+  }
+
+  get dimensions(): number {
+    return this.vectors.dimensions;
+  }
+
+  get size(): number {
+    return this.vectors.size;
+  }
+
+  has(chunkId: ChunkId): boolean {
+    return this.vectors.has(chunkId);
+  }
+
+  add(entries: readonly VectorEntry[]): void {
+    this.vectors.add(entries);
+  }
+
+  remove(chunkIds: readonly ChunkId[]): Promise<void> {
+    this.vectors.remove(chunkIds);
+    return Promise.resolve();
+  }
+
+  search(query: SearchQuery, k: number, filter?: ChunkFilter): Promise<Hit[]> {
+    if (!query.vector || this.vectors.size === 0) return Promise.resolve([]);
+    return Promise.resolve(this.vectors.search(query.vector, k, filter));
+  }
+
+  serialize(): Uint8Array {
+    return this.vectors.serialize();
+  }
+}

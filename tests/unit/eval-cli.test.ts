@@ -1,0 +1,61 @@
+// `npm run eval -- --mode bm25|dense|hybrid --model <folder>` end to end, as a person runs it: the CLI
+// in a child process, on a BEIR-layout collection written here and the generated tiny encoder written
+// by `npm run fixtures:models`. Proves the dense and hybrid paths (ingest → embed → vector index →
+// RRF → metrics) run in Node on any transformers.js model folder. The tiny model's weights are random,
+// so only BM25's figures are checked for quality.
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'eval-cli-'));
+  const beir = join(dir, 'beir');
+  await mkdir(join(beir, 'qrels'), { recursive: true });
+  const corpus = [
+    { _id: 'd1', title: 'Vitamin D and bone density', text: 'Vitamin D supplements increase bone mineral density in older adults.' },
+    { _id: 'd2', title: 'Sleep and memory', text: 'Sleep deprivation impairs the consolidation of episodic memory.' },
+    { _id: 'd3', title: 'Coffee consumption', text: 'Moderate coffee consumption is not associated with heart disease.' },
+  ];
+  const queries = [
+    { _id: 'q1', text: 'does vitamin D improve bone density' },
+    { _id: 'q2', text: 'sleep loss and memory consolidation' },
+  ];
+  await writeFile(join(beir, 'corpus.jsonl'), corpus.map((d) => JSON.stringify(d)).join('\n'));
+  await writeFile(join(beir, 'queries.jsonl'), queries.map((q) => JSON.stringify(q)).join('\n'));
+  await writeFile(join(beir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n');
+  await run('npx', ['tsx', 'tools/fixtures-models.ts', join(dir, 'models')]);
+}, 120_000);
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function evalJson(...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--json', ...args]);
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+}
+
+describe('npm run eval --mode', () => {
+  it('runs bm25, dense and hybrid on a generated model folder, with mode and model in the JSON', async () => {
+    const model = join(dir, 'models', 'tiny-encoder');
+    const [bm25, dense, hybrid] = await Promise.all([evalJson('--mode', 'bm25'), evalJson('--mode', 'dense', '--model', model), evalJson('--mode', 'hybrid', '--model', model)]);
+    expect(bm25).toMatchObject({ mode: 'bm25', model: '', 'ndcg@10': 1, queries: 2, chunks: 3 });
+    for (const report of [dense, hybrid]) {
+      expect(report).toMatchObject({ model: 'local:tiny-encoder', queries: 2, chunks: 3, documents: 3 });
+      expect(report['ndcg@10']).toBeGreaterThan(0);
+      expect(report.embed_ms).toBeGreaterThan(0);
+    }
+    expect(dense.mode).toBe('dense');
+    expect(hybrid.mode).toBe('hybrid');
+    // The same keys in every mode.
+    expect(Object.keys(dense).sort()).toEqual(Object.keys(bm25).sort());
+  }, 180_000);
+
+  it('says what is missing when dense or hybrid has no --model, or the folder is not a model', async () => {
+    await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--mode', 'hybrid'])).rejects.toMatchObject({ stderr: expect.stringContaining('dense and hybrid need --model') });
+    await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--mode', 'dense', '--model', dir])).rejects.toMatchObject({ stderr: expect.stringContaining('no config.json here') });
+  }, 120_000);
+});
