@@ -34,6 +34,7 @@ export default tseslint.config(
   ...stageRule('src/models/**', ['ingest', 'embed', 'store', 'index', 'retrieve', 'generate', 'library', 'eval'], 'the model catalogue imports only core.'),
   ...stageRule('src/embed/**', ['store', 'index', 'retrieve', 'generate', 'library', 'eval'], 'embed imports core, models and ingest (the sentence splitter) only.'),
   ...stageRule('src/index/**', ['ingest', 'embed', 'store', 'retrieve', 'generate', 'library', 'eval'], 'an index imports only core.'),
+  ...stageRule('src/retrieve/**', ['ingest', 'embed', 'store', 'generate', 'library', 'eval'], 'retrieval fuses index hits and reads passages: it imports core and index only.'),
   ...stageRule('src/generate/**', ['store', 'index', 'retrieve', 'library', 'eval'], 'generate reads passages: it imports core and ingest only.'),
   {
     // The UI reaches the pipeline only through worker clients and shared core types.

@@ -1,5 +1,5 @@
-import type { DocId, QueueId } from './ids.ts';
-import type { Answer, DequeueOutcome, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from './types.ts';
+import type { DocId, ModelId, QueueId } from './ids.ts';
+import type { Answer, DequeueOutcome, EmbeddingEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from './types.ts';
 
 /** BroadcastChannel on which the library worker of any tab posts `LibraryEvent`s. */
 export const EVENTS_CHANNEL = 'docqa-events';
@@ -9,6 +9,41 @@ export interface IncomingFile {
   name: string;
   folder: string;
   blob: Blob;
+}
+
+/** An embedding model as the model manager lists it. */
+export interface ModelEntry {
+  id: ModelId;
+  label: string;
+  /** BCP 47 codes, or `['multilingual']`. */
+  languages: string[];
+  dims: number;
+  /** Download size in bytes (`approximate` when the catalogue rounds it). */
+  downloadBytes: number;
+  approximate: boolean;
+  /** A published retrieval figure ("BEIR nDCG@10 51.7"), when the catalogue has one. */
+  retrieval: string | undefined;
+  /** Bytes of its files kept in this browser (0: not downloaded). */
+  cachedBytes: number;
+  /** Passages with a vector from this model, in this library. */
+  vectors: number;
+  inUse: boolean;
+  /** Imported from a folder (not in the catalogue). */
+  imported: boolean;
+}
+
+/** Semantic-search settings, kept in the library database. */
+export interface SemanticSettings {
+  /** The model in use; none: keyword search only. */
+  model?: ModelId;
+  /** Base URL of a self-hosted mirror in the Hugging Face layout; none: huggingface.co. */
+  mirror?: string;
+}
+
+export interface ModelsView {
+  models: ModelEntry[];
+  settings: SemanticSettings;
+  status: EmbeddingEvent;
 }
 
 /** What the library worker exposes to the page (through Comlink). */
@@ -32,6 +67,21 @@ export interface LibraryApi {
   /** The file a document was read from, when it was kept; undefined otherwise. */
   getOriginal(docId: DocId): Promise<Blob | undefined>;
   storageEstimate(): Promise<StorageEstimate>;
+  /** The model manager's list, the settings and semantic search's state. */
+  listModels(): Promise<ModelsView>;
+  /**
+   * Uses a model for semantic search (the person agreed to its download): downloads what is not cached
+   * (progress in `embedding` events), loads it, then embeds the library in the background.
+   */
+  useModel(id: ModelId): Promise<void>;
+  /** Back to keyword search only; the model's files and vectors stay for later. */
+  stopSemantic(): Promise<void>;
+  /** Deletes a model's downloaded files and its vectors (stopping it first if in use). */
+  deleteModel(id: ModelId): Promise<void>;
+  /** Keeps a model folder the person picked or dropped (files with their folder paths); returns its id. */
+  importModel(files: IncomingFile[]): Promise<ModelId>;
+  /** Where models are downloaded from: a mirror's base URL, or undefined for huggingface.co. */
+  setMirror(baseUrl: string | undefined): Promise<void>;
   /** The page measured the parse worker's memory, in bytes; a read past the limit is stopped. */
   reportReaderMemory(bytes: number): Promise<void>;
 }

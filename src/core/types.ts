@@ -181,6 +181,10 @@ export interface EmbeddingEvent {
   etaMs?: number;
   /** The document being embedded now. */
   doc?: { path: string; done: number; total: number };
+  /** While `loading`: the model's files downloading, in bytes (a total of 0 is not known yet). */
+  download?: { loaded: number; total: number; files: Array<{ file: string; loaded: number; total: number }> };
+  /** Where the model runs, and why ("WASM: this browser has no WebGPU"). */
+  device?: string;
   message?: string;
 }
 

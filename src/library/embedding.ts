@@ -9,6 +9,11 @@ import type { VectorStore } from '../store/vector-store.ts';
 import type { IndexKeeper } from './index-keeper.ts';
 
 export interface EmbeddingOptions {
+  /**
+   * Where a tab that does not embed (not the writer) reports its state: its own page only, so pages
+   * hear the writer's progress, not every tab's. Default: the library's `emit`.
+   */
+  notifyPage?: (event: LibraryEvent) => void;
   /** Chunks per embedding call and per stored transaction. Default 32; range 1–256. */
   batchSize?: number;
   /** Longest wait for a question's vector before it is searched with BM25 alone. Default 10 000 ms. */
@@ -202,9 +207,25 @@ export class Embedding {
     this.report({ state: dense.size >= total ? 'ready' : 'embedding', done: dense.size, total });
   }
 
+  /** A model is being downloaded or loaded (by the model manager): reported as `loading`. */
+  loading(model: string, download?: EmbeddingEvent['download']): void {
+    this.report({ state: 'loading', model, download });
+  }
+
+  /** Loading a model failed: reported with the reason; search goes on by keywords. */
+  failed(message: string, model?: string): void {
+    this.report({ state: 'failed', model, message });
+  }
+
   /** Reports a state; figures not given keep their last values (an ETA or a document only when given). */
-  private report(figures: Partial<Omit<EmbeddingEvent, 'type' | 'model'>> & Pick<EmbeddingEvent, 'state'>): void {
-    this.last = { type: 'embedding', model: this.embedder?.model.label, done: this.last.done, total: this.last.total, ...figures };
-    this.emit(this.last);
+  private report(figures: Partial<Omit<EmbeddingEvent, 'type'>> & Pick<EmbeddingEvent, 'state'>): void {
+    this.last = { type: 'embedding', model: this.embedder?.model.label, device: this.last.device, done: this.last.done, total: this.last.total, ...figures };
+    if (this.writer) this.emit(this.last);
+    else (this.options.notifyPage ?? this.emit)(this.last);
+  }
+
+  /** Where the model runs, and why: shown with the state from now on. */
+  set device(notice: string | undefined) {
+    this.last = { ...this.last, device: notice };
   }
 }

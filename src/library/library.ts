@@ -108,6 +108,11 @@ export class Library {
     return this.embedding.status;
   }
 
+  /** Semantic search's background work (the model manager reports loading and failures through it). */
+  get semantic(): Embedding {
+    return this.embedding;
+  }
+
   /** Resolves once every chunk has its vector (or embedding stopped). For tools and tests. */
   embeddingIdle(): Promise<void> {
     return this.embedding.idle();

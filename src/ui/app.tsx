@@ -1,15 +1,12 @@
 import { useEffect } from 'preact/hooks';
 import { AskPanel } from './ask-panel.tsx';
 import { DropZone } from './drop-zone.tsx';
+import { formatBytes } from './format.ts';
+import { ModelsDialog } from './models-dialog.tsx';
 import { LibraryPanel } from './library-panel.tsx';
 import { SourceDialog } from './source-dialog.tsx';
 import { fatal, keepOriginals, loaded, setKeepOriginals, start, storage, waiting } from './state.ts';
 
-function formatBytes(n: number): string {
-  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(1)} GB`;
-}
 
 /** The skip link moves focus into the question box itself, not just the page to it. */
 function skipToQuestion(e: MouseEvent): void {
@@ -59,6 +56,7 @@ export function App() {
         </section>
       </main>
       <SourceDialog />
+      <ModelsDialog />
     </>
   );
 }

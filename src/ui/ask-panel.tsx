@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Citation, SearchFilter } from '../core/types.ts';
 import { distinguishCitations, sourceRequestOf } from './citation-names.ts';
 import { Filters } from './filters.tsx';
+import { SemanticStatus } from './semantic-status.tsx';
 import { answer, answerSeq, ask, askError, asking, openSource } from './state.ts';
 
 function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
@@ -35,6 +36,28 @@ function SourceLabel({ c, apart }: { c: Citation; apart: string | undefined }) {
   );
 }
 
+/**
+ * "Why this passage": a disclosure button that reveals where the passage stood in each retriever and
+ * its fused score ("BM25 #3 · Dense #1 · RRF 0.0325").
+ */
+function WhyThisPassage({ c }: { c: Citation }) {
+  const [open, setOpen] = useState(false);
+  const id = `why-${c.n}`;
+  return (
+    <p class="why">
+      <button type="button" class="link" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+        Why this passage
+      </button>
+      {open && (
+        <span id={id} class="why-ranks">
+          {' '}
+          {c.passage.why}
+        </span>
+      )}
+    </p>
+  );
+}
+
 export function AskPanel() {
   const [question, setQuestion] = useState('');
   const [filter, setFilter] = useState<SearchFilter>({});
@@ -55,6 +78,7 @@ export function AskPanel() {
         </button>
       </form>
       <Filters onChange={setFilter} />
+      <SemanticStatus />
       {askError.value && (
         <p role="alert" class="error">
           {askError.value}
@@ -97,6 +121,7 @@ export function AskPanel() {
                 <p class="excerpt">
                   <Marked text={c.passage.window} marks={c.marks} />
                 </p>
+                <WhyThisPassage key={`${answerSeq.value}-${c.n}`} c={c} />
               </li>
             ))}
           </ol>

@@ -1,12 +1,9 @@
 import { useState } from 'preact/hooks';
 import { filesFromDrop, filesFromInput } from './collect-files.ts';
+import { formatEta } from './format.ts';
 import { fileNameOf, PrefixIsolated } from './isolate.tsx';
 import { activity, addFiles, items, loaded, queue, type QueueStatus } from './state.ts';
 
-function formatEta(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `about ${s} s left` : `about ${Math.round(s / 60)} min left`;
-}
 
 /**
  * The progress line: "Loading the library…" until the list is read; the queue's progress while the

@@ -3,7 +3,7 @@ import type { Remote } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
-import type { Answer, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
+import type { Answer, EmbeddingEvent, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
 import { connectLibrary } from './library-client.ts';
 import { watchReaderMemory } from './memory-watch.ts';
 import { addingNote, addNotes, alreadyNote, emptyTally, finishRun, type ActivityNote } from './activity.ts';
@@ -42,10 +42,17 @@ export const ready = signal(false);
 export const loaded = signal(false);
 /** Set when the library cannot be opened at all; shown instead of the app's controls' results. */
 export const fatal = signal<string | undefined>(undefined);
+/** Semantic search's state (model, embedding progress), from the library worker's `embedding` events. */
+export const semantic = signal<EmbeddingEvent>({ type: 'embedding', state: 'off', done: 0, total: 0 });
 /** Why the library has not opened yet (an older app version in another tab blocks the upgrade); gone once it opens. */
 export const waiting = signal<string | undefined>(undefined);
 
 let api: Remote<LibraryApi> | undefined;
+
+/** The library worker's handle once the page has connected (for the model manager's actions). */
+export function libraryApi(): Remote<LibraryApi> | undefined {
+  return api;
+}
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
@@ -71,6 +78,7 @@ function flushEvents(): void {
   const nextPercents = { ...percents.value };
   const notes: ActivityNote[] = [];
   let nextQueue: QueueStatus | undefined | null = null;
+  let nextSemantic: EmbeddingEvent | undefined;
   let changed = false;
   let runEnded = false;
   for (const event of events) {
@@ -96,6 +104,9 @@ function flushEvents(): void {
       case 'changed':
         changed = true;
         break;
+      case 'embedding':
+        nextSemantic = event;
+        break;
       case 'library-closed':
         fatal.value = event.message;
         break;
@@ -108,6 +119,7 @@ function flushEvents(): void {
   batch(() => {
     percents.value = nextPercents;
     if (nextQueue !== null) queue.value = nextQueue;
+    if (nextSemantic) semantic.value = nextSemantic;
     if (notes.length) activity.value = addNotes(activity.value, notes);
     if (runEnded) {
       activity.value = finishRun(activity.value, tally);
@@ -154,6 +166,7 @@ export async function start(): Promise<void> {
   }
   ready.value = true;
   await api.setKeepOriginals(keepOriginals.value);
+  semantic.value = (await api.listModels()).status;
   // Best effort: the worker usually finishes a delete posted as the page goes; else the document stays.
   addEventListener('pagehide', () => void flushDeletes());
   watchReaderMemory(api, () => queue.value !== undefined || Object.keys(percents.value).length > 0);

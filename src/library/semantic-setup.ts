@@ -1,0 +1,238 @@
+import { DocQaError } from '../core/errors.ts';
+import type { ModelId } from '../core/ids.ts';
+import type { IncomingFile, ModelEntry, ModelsView, SemanticSettings } from '../core/library-api.ts';
+import type { EmbeddingEvent } from '../core/types.ts';
+import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
+import type { LoadProgress, ModelSource } from '../embed/embedder.ts';
+import { CATALOGUE, downloadSize, modelFromFolder, type EmbeddingModel, type FolderFacts } from '../models/catalogue.ts';
+import type { SettingsStore } from '../store/settings-store.ts';
+import type { VectorStore } from '../store/vector-store.ts';
+import type { Library } from './library.ts';
+
+/** What semantic setup needs of the embed worker (`embed/embed-worker-client.ts` provides it). */
+export interface EmbedHost {
+  load(request: { model: EmbeddingModel; source: ModelSource }, onProgress?: (event: LoadProgress) => void): Promise<{ notice: string; notKept?: { message: string } }>;
+  /** One vector per text, too-long texts split and averaged (`embed/chunk-embedder.ts`). */
+  embedChunks(texts: string[]): Promise<Float32Array>;
+  embedQuery(text: string): Promise<Float32Array>;
+  unload(): Promise<void>;
+  listCached(): Promise<Array<{ repo: string; revision: string; bytes: number }>>;
+  deleteCached(repo: string, revision?: string): Promise<number>;
+  importFiles(model: Pick<EmbeddingModel, 'repo' | 'revision' | 'files'>, files: Array<{ path: string; blob: Blob }>): Promise<unknown>;
+}
+
+const SETTINGS_KEY = 'semantic';
+
+/** The settings record: the page's view of it plus the models imported from folders. */
+interface StoredSettings extends SemanticSettings {
+  imported?: EmbeddingModel[];
+}
+
+function figureOf(model: EmbeddingModel): string | undefined {
+  const r = model.retrieval;
+  return r ? `${r.benchmark} ${r.metric} ${r.value}` : undefined;
+}
+
+/** A mirror address must be an http(s) URL; anything else is refused with what to type. */
+export function checkMirror(url: string | undefined): string | undefined {
+  if (url === undefined || url.trim() === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw new DocQaError('internal', `"${url}" is not a web address: type the mirror's base URL, such as https://models.example.org/`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new DocQaError('internal', `"${url}" is not an http or https address`);
+  return parsed.href;
+}
+
+/**
+ * Semantic search's set-up in a tab's library worker: which model is in use (a setting every tab shares),
+ * where models are downloaded from, and the model manager's actions. Loading a model reports its download
+ * through the library's `embedding` events; once loaded, the library embeds in the background and answers
+ * with both retrievers. Nothing is downloaded unless the person chose a model.
+ */
+export class SemanticSetup {
+  private loadingModel: Promise<void> | undefined;
+
+  constructor(
+    private readonly library: Library,
+    private readonly host: EmbedHost,
+    private readonly settings: SettingsStore,
+    private readonly vectors: VectorStore,
+    /** Tells the other tabs the settings changed (they call {@link start} again). */
+    private readonly announce: () => void = () => {},
+  ) {}
+
+  private async read(): Promise<StoredSettings> {
+    const value = await this.settings.get(SETTINGS_KEY);
+    return value && typeof value === 'object' ? (value as StoredSettings) : {};
+  }
+
+  private async write(change: Partial<StoredSettings>): Promise<StoredSettings> {
+    const next = { ...(await this.read()), ...change };
+    await this.settings.put(SETTINGS_KEY, next);
+    this.announce();
+    return next;
+  }
+
+  private known(settings: StoredSettings): EmbeddingModel[] {
+    return [...CATALOGUE, ...(settings.imported ?? [])];
+  }
+
+  private sourceFor(model: EmbeddingModel, settings: StoredSettings): ModelSource {
+    // Imported models are in the model cache only: the mirror or the hub is never asked for them.
+    if (settings.imported?.some((m) => m.id === model.id)) return { kind: 'mirror', baseUrl: 'https://model-files.invalid/' };
+    return settings.mirror ? { kind: 'mirror', baseUrl: settings.mirror } : { kind: 'hub' };
+  }
+
+  /** Loads the model in use, if any (at start-up, and when another tab changed the settings). */
+  async start(): Promise<void> {
+    const settings = await this.read();
+    const model = settings.model && this.known(settings).find((m) => m.id === settings.model);
+    if (!model) {
+      if (this.library.semantic.model) await this.library.useEmbedder(undefined);
+      return;
+    }
+    if (this.library.semantic.model?.id === model.id) return;
+    await this.load(model, settings);
+  }
+
+  async listModels(): Promise<ModelsView> {
+    const settings = await this.read();
+    const [cached, stored] = await Promise.all([this.host.listCached().catch(() => []), this.vectors.models()]);
+    const models: ModelEntry[] = this.known(settings).map((m) => {
+      const size = downloadSize(m);
+      return {
+        id: m.id,
+        label: m.label,
+        languages: m.languages,
+        dims: m.dims,
+        downloadBytes: size.bytes,
+        approximate: size.approximate,
+        retrieval: figureOf(m),
+        cachedBytes: cached.filter((c) => c.repo === m.repo).reduce((sum, c) => sum + c.bytes, 0),
+        vectors: stored.get(m.id) ?? 0,
+        inUse: settings.model === m.id,
+        imported: Boolean(settings.imported?.some((i) => i.id === m.id)),
+      };
+    });
+    const { imported: _imported, ...visible } = settings;
+    return { models, settings: visible, status: this.library.embeddingStatus };
+  }
+
+  /** The person chose a model: it is downloaded (if not cached), loaded, and the library embedded with it. */
+  async useModel(id: ModelId): Promise<void> {
+    const settings = await this.read();
+    const model = this.known(settings).find((m) => m.id === id);
+    if (!model) throw new DocQaError('model-files-missing', `no model "${id}" in the catalogue or among imported models`);
+    await this.write({ model: id });
+    await this.load(model, { ...settings, model: id });
+  }
+
+  async stopSemantic(): Promise<void> {
+    await this.write({ model: undefined });
+    await this.library.useEmbedder(undefined);
+    await this.host.unload().catch((err: unknown) => console.warn('embed worker: unload failed', err));
+  }
+
+  /** Deletes the model's files from this browser and its vectors from the library (stopping it first if in use). */
+  async deleteModel(id: ModelId): Promise<void> {
+    const settings = await this.read();
+    const model = this.known(settings).find((m) => m.id === id);
+    if (!model) throw new DocQaError('model-files-missing', `no model "${id}" to delete`);
+    if (settings.model === id) await this.stopSemantic();
+    await this.host.deleteCached(model.repo);
+    await this.vectors.deleteModel(id);
+    if (settings.imported?.some((m) => m.id === id)) await this.write({ imported: settings.imported.filter((m) => m.id !== id) });
+  }
+
+  /**
+   * Keeps a model folder the person chose: its `config.json` says the vector length, its folder name
+   * may match a catalogue model (whose pooling and prefixes it then takes), and its files go into the
+   * model cache, so loading it later needs no network.
+   */
+  async importModel(files: IncomingFile[]): Promise<ModelId> {
+    const withPaths = files.map((f) => ({ path: f.folder ? `${f.folder}/${f.name}` : f.name, blob: f.blob }));
+    const configs = withPaths.filter((f) => f.path.split('/').at(-1) === 'config.json').sort((a, b) => a.path.split('/').length - b.path.split('/').length);
+    const config = configs[0];
+    if (!config) throw new DocQaError('model-files-missing', 'this folder has no config.json: choose the folder that holds the model (config.json, tokenizer.json, onnx/)');
+    const root = config.path.split('/').slice(0, -1).join('/');
+    const folder = root.split('/').at(-1) || 'imported-model';
+    const inRoot = (p: string) => (root ? p.startsWith(`${root}/`) : true);
+    const relative = (p: string) => (root ? p.slice(root.length + 1) : p);
+    const pooling = withPaths.find((f) => inRoot(f.path) && relative(f.path) === '1_Pooling/config.json');
+    let facts: FolderFacts;
+    try {
+      facts = {
+        folder,
+        config: JSON.parse(await config.blob.text()) as FolderFacts['config'],
+        pooling: pooling ? (JSON.parse(await pooling.blob.text()) as FolderFacts['pooling']) : undefined,
+        hasFp32: withPaths.some((f) => inRoot(f.path) && relative(f.path) === 'onnx/model.onnx'),
+      };
+    } catch (err) {
+      throw new DocQaError('model-unsupported', `${config.path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    const model = { ...modelFromFolder(facts), id: `imported:${folder}` as ModelId, label: `${folder} (imported)` };
+    await this.host.importFiles(model, withPaths.filter((f) => inRoot(f.path)).map((f) => ({ path: root ? f.path : `${folder}/${f.path}`, blob: f.blob })));
+    const settings = await this.read();
+    await this.write({ imported: [...(settings.imported ?? []).filter((m) => m.id !== model.id), model] });
+    return model.id;
+  }
+
+  async setMirror(url: string | undefined): Promise<void> {
+    await this.write({ mirror: checkMirror(url) });
+  }
+
+  private async load(model: EmbeddingModel, settings: StoredSettings): Promise<void> {
+    // One load at a time: a second choice waits for the first to settle.
+    while (this.loadingModel) await this.loadingModel.catch(() => undefined);
+    const run = (async () => {
+      const embedding = this.library.semantic;
+      embedding.loading(model.label);
+      try {
+        const loaded = await this.host.load({ model, source: this.sourceFor(model, settings) }, progressReporter((download) => embedding.loading(model.label, download)));
+        embedding.device = loaded.notKept ? `${loaded.notice}. ${loaded.notKept.message}` : loaded.notice;
+        const embedder: ChunkEmbedder = {
+          model,
+          embedChunks: (texts) => this.host.embedChunks([...texts]),
+          embedQuery: (text) => this.host.embedQuery(text),
+        };
+        await this.library.useEmbedder(embedder);
+      } catch (err) {
+        await this.library.useEmbedder(undefined);
+        embedding.failed(`${err instanceof Error ? err.message : String(err)}. Search still works, by keywords only.`, model.label);
+        throw err;
+      }
+    })();
+    this.loadingModel = run;
+    try {
+      await run;
+    } finally {
+      this.loadingModel = undefined;
+    }
+  }
+}
+
+/** Turns the loader's per-file progress into the `download` figures of `embedding` events, at most ~10 a second. */
+function progressReporter(report: (download: NonNullable<EmbeddingEvent['download']>) => void): (event: LoadProgress) => void {
+  const files = new Map<string, { loaded: number; total: number }>();
+  let last = 0;
+  return (event) => {
+    if (event.type === 'file') files.set(event.file, { loaded: event.loaded, total: event.total });
+    else if (event.type === 'file-done') {
+      const f = files.get(event.file);
+      if (f) files.set(event.file, { loaded: f.total || f.loaded, total: f.total || f.loaded });
+    } else return;
+    const now = Date.now();
+    if (event.type === 'file' && now - last < 100 && event.loaded < event.total) return;
+    last = now;
+    let loaded = 0;
+    let total = 0;
+    for (const f of files.values()) {
+      loaded += f.loaded;
+      total += f.total;
+    }
+    report({ loaded, total, files: [...files].map(([file, f]) => ({ file, ...f })) });
+  };
+}

@@ -1,0 +1,148 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ModelEntry } from '../core/library-api.ts';
+import { filesFromInput } from './collect-files.ts';
+import { formatBytes } from './format.ts';
+import { deleteModel, importModel, models, modelsNote, modelsOpen, setMirror, stopSemantic, useModel } from './models-state.ts';
+import { semantic } from './state.ts';
+
+function languages(m: ModelEntry): string {
+  if (m.languages.includes('multilingual')) return 'about 100 languages';
+  return m.languages.length ? m.languages.join(', ') : 'languages not stated';
+}
+
+/** One model: what it is, what it costs, and what can be done with it. */
+function ModelRow({ m, busy }: { m: ModelEntry; busy: boolean }) {
+  const size = `${m.approximate ? 'about ' : ''}${formatBytes(m.downloadBytes)}`;
+  return (
+    <li class="model">
+      <p class="model-name">
+        <bdi>{m.label}</bdi>
+        {m.inUse && <span class="badge"> In use</span>}
+      </p>
+      <p class="model-facts">
+        {languages(m)} · {m.dims} dimensions · {m.cachedBytes ? `${formatBytes(m.cachedBytes)} kept in this browser` : `download ${size}`}
+        {m.retrieval && ` · ${m.retrieval}`}
+        {m.vectors > 0 && ` · ${m.vectors.toLocaleString('en')} passages prepared`}
+      </p>
+      <p class="model-actions">
+        {!m.inUse && (
+          <button type="button" disabled={busy} aria-label={`${m.cachedBytes || m.imported ? 'Use' : 'Download and use'} ${m.label}`} onClick={() => void useModel(m.id, m.label)}>
+            {m.cachedBytes || m.imported ? 'Use' : `Download and use (${size})`}
+          </button>
+        )}
+        {m.inUse && (
+          <button type="button" disabled={busy} onClick={() => void stopSemantic()}>
+            Stop using
+          </button>
+        )}
+        {(m.cachedBytes > 0 || m.vectors > 0) && (
+          <button type="button" disabled={busy} aria-label={`Delete ${m.label}`} onClick={() => void deleteModel(m.id, m.label)}>
+            Delete
+          </button>
+        )}
+      </p>
+    </li>
+  );
+}
+
+/** Per-file and total download progress, while a model downloads. */
+function Download() {
+  const d = semantic.value.state === 'loading' ? semantic.value.download : undefined;
+  if (!d) return null;
+  const pct = (loaded: number, total: number) => (total ? Math.min(100, Math.floor((loaded / total) * 100)) : 0);
+  return (
+    <div class="download" aria-label="Download progress">
+      <p>
+        <label>
+          {semantic.value.model}: {formatBytes(d.loaded)} of {d.total ? formatBytes(d.total) : '…'}{' '}
+          <progress max={100} value={pct(d.loaded, d.total)} aria-label="Model download, total" />
+        </label>
+      </p>
+      <ul class="download-files">
+        {d.files.map((f) => (
+          <li key={f.file}>
+            <bdi>{f.file}</bdi> <progress max={100} value={pct(f.loaded, f.total)} aria-label={`Download of ${f.file}`} /> {pct(f.loaded, f.total)} %
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * The model manager: the catalogue with each model's size, languages and published figure; download
+ * (only when the person chooses it), use, stop, delete and the space used; a mirror URL for
+ * air-gapped sites, and importing a model folder.
+ */
+export function ModelsDialog() {
+  const ref = useRef<HTMLDialogElement>(null);
+  const view = models.value;
+  const [mirror, setMirrorText] = useState('');
+  const busy = semantic.value.state === 'loading';
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (modelsOpen.value && !dialog.open) dialog.showModal();
+    if (!modelsOpen.value && dialog.open) dialog.close();
+  }, [modelsOpen.value]);
+  useEffect(() => setMirrorText(view?.settings.mirror ?? ''), [view?.settings.mirror]);
+  const used = view?.models.reduce((sum, m) => sum + m.cachedBytes, 0) ?? 0;
+  return (
+    <dialog ref={ref} aria-label="Semantic search models" class="models" onClose={() => (modelsOpen.value = false)}>
+      <header>
+        <h2>Semantic search</h2>
+        <button type="button" onClick={() => (modelsOpen.value = false)}>
+          Close
+        </button>
+      </header>
+      <p>
+        Semantic search also finds passages that say what you asked in other words. It needs a model, downloaded once into this browser
+        (nothing is downloaded until you choose one). Your documents never leave this device.
+      </p>
+      {modelsNote.value && (
+        <p role="status" class="models-note">
+          {modelsNote.value}
+        </p>
+      )}
+      <Download />
+      {view ? (
+        <ul class="models-list" aria-label="Models">
+          {view.models.map((m) => (
+            <ModelRow key={m.id} m={m} busy={busy} />
+          ))}
+        </ul>
+      ) : (
+        <p>Loading…</p>
+      )}
+      <p>Space used by models: {formatBytes(used)}</p>
+      <form
+        class="mirror"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void setMirror(mirror.trim() || undefined);
+        }}
+      >
+        <label>
+          Download models from (a mirror's address; empty for huggingface.co){' '}
+          <input type="url" aria-label="Model mirror address" placeholder="https://huggingface.co" value={mirror} onInput={(e) => setMirrorText(e.currentTarget.value)} />
+        </label>{' '}
+        <button type="submit">Save address</button>
+      </form>
+      <p>
+        <label class="button">
+          Import a model folder
+          <input
+            type="file"
+            multiple
+            {...{ webkitdirectory: true }}
+            onChange={(e) => {
+              const files = filesFromInput(e.currentTarget.files);
+              e.currentTarget.value = '';
+              void importModel(files);
+            }}
+          />
+        </label>
+      </p>
+    </dialog>
+  );
+}

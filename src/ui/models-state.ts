@@ -1,0 +1,53 @@
+import { signal } from '@preact/signals';
+import type { ModelId } from '../core/ids.ts';
+import type { IncomingFile, ModelsView } from '../core/library-api.ts';
+import { libraryApi, semantic } from './state.ts';
+
+/** The model manager's list, read when it opens and after each action. */
+export const models = signal<ModelsView | undefined>(undefined);
+/** The model manager dialog is open. */
+export const modelsOpen = signal(false);
+/** What the last action of the model manager did or why it failed (shown in the dialog, polite). */
+export const modelsNote = signal<string | undefined>(undefined);
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export async function refreshModels(): Promise<void> {
+  const api = libraryApi();
+  if (!api) return;
+  const view = await api.listModels();
+  models.value = view;
+  semantic.value = view.status;
+}
+
+export function openModels(): void {
+  modelsOpen.value = true;
+  modelsNote.value = undefined;
+  void refreshModels();
+}
+
+/** Runs a model manager action; its failure is said in the dialog, and the list is read again either way. */
+async function act(run: () => Promise<unknown>, done?: string): Promise<void> {
+  modelsNote.value = undefined;
+  try {
+    await run();
+    if (done) modelsNote.value = done;
+  } catch (err) {
+    modelsNote.value = message(err);
+  } finally {
+    await refreshModels().catch(() => undefined);
+  }
+}
+
+export const useModel = (id: ModelId, label: string) => act(() => libraryApi()!.useModel(id), `${label} is in use: your documents are being prepared for semantic search`);
+export const stopSemantic = () => act(() => libraryApi()!.stopSemantic(), 'Semantic search is off: answers use keyword search only');
+export const deleteModel = (id: ModelId, label: string) => act(() => libraryApi()!.deleteModel(id), `${label}: its files and vectors were deleted`);
+export const setMirror = (url: string | undefined) => act(() => libraryApi()!.setMirror(url), url ? `Models will be downloaded from ${url}` : 'Models will be downloaded from huggingface.co');
+
+export async function importModel(files: IncomingFile[]): Promise<void> {
+  if (!files.length) return;
+  await act(async () => {
+    const id = await libraryApi()!.importModel(files);
+    modelsNote.value = `Imported ${id}: choose Use to turn it on`;
+  });
+}

@@ -1,0 +1,40 @@
+import type { EmbeddingEvent } from '../core/types.ts';
+import { formatBytes, formatEta } from './format.ts';
+import { openModels } from './models-state.ts';
+import { semantic } from './state.ts';
+
+/** One line on what answers are searched with: keywords only, or keywords and meaning (and how far embedding is). */
+export function semanticLine(s: EmbeddingEvent): string {
+  const count = (n: number) => n.toLocaleString('en');
+  switch (s.state) {
+    case 'off':
+      return 'Keyword search only: semantic search (finding passages by meaning) is not set up.';
+    case 'loading': {
+      const d = s.download;
+      if (d && d.total > 0 && d.loaded < d.total) return `Downloading ${s.model}: ${formatBytes(d.loaded)} of ${formatBytes(d.total)}. Keyword search works meanwhile.`;
+      return `Loading ${s.model}… Keyword search works meanwhile.`;
+    }
+    case 'embedding': {
+      const doc = s.doc ? ` (now ${s.doc.path})` : '';
+      const eta = s.etaMs !== undefined ? `, ${formatEta(s.etaMs)}` : '';
+      return `Preparing semantic search: ${count(s.done)} of ${count(s.total)} passages${doc}${eta}. Passages not ready yet are found by keywords.`;
+    }
+    case 'ready':
+      return `Semantic search on (${s.model}): ${count(s.done)} passages.`;
+    case 'failed':
+      return `Semantic search stopped: ${s.message ?? 'unknown error'}`;
+  }
+}
+
+/** The status line under the question box, with the button that opens the model manager. */
+export function SemanticStatus() {
+  const s = semantic.value;
+  return (
+    <p class={`semantic-status ${s.state}`} role="status">
+      <span>{semanticLine(s)}</span>{' '}
+      <button type="button" class="link" onClick={openModels}>
+        {s.state === 'off' ? 'Set up semantic search' : 'Semantic search models'}
+      </button>
+    </p>
+  );
+}
