@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'interrupted'
   | 'cancelled'
   | 'model-files-missing'
+  | 'model-download-failed'
   | 'model-unsupported'
   | 'model-output-invalid'
   | 'chunk-too-long'

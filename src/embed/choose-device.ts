@@ -35,6 +35,15 @@ export interface DeviceChoice {
 const MAX_THREADS = 4;
 
 /**
+ * WASM threads: onnxruntime-web's own default rule (half the cores, at most 4), one thread without
+ * cross-origin isolation. Set before the first session is created (ORT reads it once).
+ */
+export function wasmThreads(crossOriginIsolated: boolean, hardwareConcurrency: number): number {
+  const cores = Math.max(1, Math.floor(hardwareConcurrency || 1));
+  return crossOriginIsolated ? Math.min(MAX_THREADS, Math.max(1, Math.ceil(cores / 2))) : 1;
+}
+
+/**
  * Picks the embedding device from probe results.
  *
  * @example
@@ -43,9 +52,7 @@ const MAX_THREADS = 4;
  * // → { device: 'webgpu', threads: 4, reason: 'WebGPU: probe 12 ms vs WASM 80 ms' }
  */
 export function chooseDevice(probe: DeviceProbe): DeviceChoice {
-  const cores = Math.max(1, Math.floor(probe.hardwareConcurrency || 1));
-  // Same rule as onnxruntime-web's default (half the cores, at most 4); one thread without isolation.
-  const threads = probe.crossOriginIsolated ? Math.min(MAX_THREADS, Math.max(1, Math.ceil(cores / 2))) : 1;
+  const threads = wasmThreads(probe.crossOriginIsolated, probe.hardwareConcurrency);
   const wasm = (why: string): DeviceChoice => ({
     device: 'wasm',
     threads,

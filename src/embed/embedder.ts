@@ -12,6 +12,8 @@
 import { AutoConfig, AutoModel, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type ProgressInfo, type Tensor } from '@huggingface/transformers';
 import { DocQaError } from '../core/errors.ts';
 import type { EmbeddingModel } from '../models/catalogue.ts';
+import { guardDownloads } from '../models/download-guard.ts';
+import { KEY_ORIGIN, type TransformersCache } from '../models/model-cache.ts';
 import { checkVectors, poolHidden } from './pool.ts';
 
 /** Where the model files come from. */
@@ -21,7 +23,9 @@ export type ModelSource =
   /** A self-hosted mirror: `<baseUrl><pathTemplate><file>`; pathTemplate defaults to the hub's `{model}/resolve/{revision}/`. */
   | { kind: 'mirror'; baseUrl: string; pathTemplate?: string }
   /** A folder holding `<repo>/config.json`, ...: a path in Node, a URL path served by the app in a browser. Nothing remote. */
-  | { kind: 'folder'; root: string };
+  | { kind: 'folder'; root: string }
+  /** Only the model cache (`LoadOptions.cache`): files downloaded before or imported from a folder. Never the network. */
+  | { kind: 'cache' };
 
 /** Load progress, per file and in total (bytes; `total` is 0 until a size is known). */
 export type LoadProgress =
@@ -35,6 +39,16 @@ export interface LoadOptions {
   /** Inference device; default: transformers.js's own (CPU in Node, WASM in a browser). */
   device?: 'webgpu' | 'wasm' | 'cpu';
   onProgress?: (event: LoadProgress) => void;
+  /**
+   * The model cache bound to this model and source (`bindCache` in `models/model-cache.ts`): every file
+   * is looked up there first, and each file downloaded whole is stored. Default: none (no caching).
+   */
+  cache?: TransformersCache;
+  /**
+   * The fetch downloads go through, wrapped by `guardDownloads` (a cut download fails clearly). Default:
+   * transformers.js's `env.fetch` as it is. Ignored for the `cache` source, which never fetches.
+   */
+  fetch?: (input: string | URL, init?: RequestInit) => Promise<Response>;
 }
 
 /** Vectors of several texts: one contiguous buffer (transfer `data.buffer`), and a view per text. */
@@ -70,8 +84,12 @@ const withSlash = (s: string) => (s.endsWith('/') ? s : `${s}/`);
  * Sets transformers.js's global `env` for one source, every field explicitly, so a load never inherits
  * a previous source's settings. `env` is global: loads from different sources must not overlap.
  */
-export function configureSource(source: ModelSource): void {
-  env.useFSCache = false; // Node: never write into node_modules; the browser cache is the model manager's business
+export function configureSource(source: ModelSource, cache?: TransformersCache): void {
+  env.useFSCache = false; // Node: never write into node_modules
+  // transformers.js's own browser cache is keyed by the remote URL; the app's model cache replaces it.
+  env.useBrowserCache = false;
+  env.useCustomCache = cache !== undefined && source.kind !== 'folder';
+  env.customCache = env.useCustomCache ? (cache ?? null) : null;
   if (source.kind === 'folder') {
     env.allowRemoteModels = false;
     env.allowLocalModels = true;
@@ -80,9 +98,25 @@ export function configureSource(source: ModelSource): void {
   }
   env.allowLocalModels = false;
   env.allowRemoteModels = true;
-  env.remoteHost = source.kind === 'hub' ? HUB_HOST : withSlash(source.baseUrl);
+  // The cache source: transformers.js asks for the cache's own keys (a reserved domain); a miss is a 404.
+  env.remoteHost = source.kind === 'hub' ? HUB_HOST : source.kind === 'cache' ? KEY_ORIGIN : withSlash(source.baseUrl);
   env.remotePathTemplate = source.kind === 'mirror' && source.pathTemplate ? source.pathTemplate : HUB_PATH_TEMPLATE;
 }
+
+/**
+ * The URL prefix transformers.js builds for `model`'s files from `source` (its `pathJoin` of
+ * `remoteHost` and the filled template), which the model cache maps to its keys. Undefined for a folder.
+ */
+export function remotePrefixFor(model: Pick<EmbeddingModel, 'repo' | 'revision'>, source: ModelSource): string | undefined {
+  if (source.kind === 'folder') return undefined;
+  const host = source.kind === 'hub' ? HUB_HOST : source.kind === 'cache' ? KEY_ORIGIN : withSlash(source.baseUrl);
+  const template = source.kind === 'mirror' && source.pathTemplate ? source.pathTemplate : HUB_PATH_TEMPLATE;
+  const path = template.replaceAll('{model}', model.repo).replaceAll('{revision}', encodeURIComponent(model.revision));
+  return `${host.replace(/\/$/, '')}/${path.replace(/^\//, '').replace(/\/$/, '')}/`;
+}
+
+/** The cache source's fetch: nothing leaves the device; a file not in the cache is missing. */
+const nothingFetched = async () => new Response('not in the model cache', { status: 404, statusText: 'Not Found' });
 
 /** Maps transformers.js progress to {@link LoadProgress}, totalling bytes over every file seen. */
 function progressMapper(onProgress: ((event: LoadProgress) => void) | undefined) {
@@ -115,7 +149,10 @@ function progressMapper(onProgress: ((event: LoadProgress) => void) | undefined)
 export function explainLoadError(err: unknown, model: EmbeddingModel, source: ModelSource): DocQaError {
   if (err instanceof DocQaError) return err;
   const message = err instanceof Error ? err.message : String(err);
-  const where = source.kind === 'folder' ? `folder ${withSlash(source.root)}${model.repo}` : `${model.repo} (${source.kind === 'hub' ? 'hub' : source.baseUrl})`;
+  const where =
+    source.kind === 'folder'
+      ? `folder ${withSlash(source.root)}${model.repo}`
+      : `${model.repo} (${source.kind === 'hub' ? 'hub' : source.kind === 'cache' ? 'model files kept on this device' : source.baseUrl})`;
   // transformers.js: `Could not locate file: "<url>".` (remote 404), `file was not found locally at "<path>"`.
   const missing = /Could not locate file: "([^"]+)"/.exec(message) ?? /not found locally at "([^"]+)"/.exec(message);
   if (missing) {
@@ -141,7 +178,11 @@ export function explainLoadError(err: unknown, model: EmbeddingModel, source: Mo
  * const q = await embedder.embedQuery('when is the rent due');
  */
 export async function loadEmbedder(model: EmbeddingModel, options: LoadOptions): Promise<Embedder> {
-  configureSource(options.source);
+  configureSource(options.source, options.cache);
+  // Files are fetched only during the load: the fetch is set for it and put back after it.
+  const previousFetch = env.fetch;
+  if (options.source.kind === 'cache') env.fetch = nothingFetched;
+  else if (options.fetch) env.fetch = guardDownloads(options.fetch);
   const progress_callback = progressMapper(options.onProgress);
   const common = { revision: model.revision, progress_callback };
   let tokenizer: PreTrainedTokenizer;
@@ -158,6 +199,8 @@ export async function loadEmbedder(model: EmbeddingModel, options: LoadOptions):
     network = await AutoModel.from_pretrained(model.repo, { ...common, dtype: model.dtype, ...(options.device ? { device: options.device } : {}) });
   } catch (err) {
     throw explainLoadError(err, model, options.source);
+  } finally {
+    env.fetch = previousFetch;
   }
   const embedder = createEmbedder(model, tokenizer, network);
   await embedder.embedQuery('ready'); // refuses a model whose output is wrong before anything is stored
