@@ -206,7 +206,7 @@ export function modelFolderPaths(paths: readonly string[]): string[] {
   for (let depth = 0; depth < 2; depth++) {
     if (out.includes('config.json')) break;
     const first = out[0]?.split('/')[0];
-    if (!first || !out.every((p) => p.startsWith(`${first}/`))) break;
+    if (!first || first === 'onnx' || !out.every((p) => p.startsWith(`${first}/`))) break; // onnx/ is part of the layout
     out = out.map((p) => p.slice(first.length + 1));
   }
   return out;
