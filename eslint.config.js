@@ -11,7 +11,7 @@ function stageRule(files, banned, message) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'dev-dist/', 'bench/results/', '.tmp/'] },
+  { ignores: ['dist/', 'dist-harness/', 'node_modules/', 'dev-dist/', 'bench/results/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

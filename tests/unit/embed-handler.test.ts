@@ -94,7 +94,7 @@ describe('embed handler (Node, real HTTP)', () => {
 
   it('imports a folder, then loads from the cache alone; a missing file is named', async () => {
     const fresh = handler(new FakeCache());
-    const files = [...FILES].map(([path, bytes]) => ({ path: `tiny-encoder/${path}`, blob: new Blob([bytes]) }));
+    const files = [...FILES].map(([path, bytes]) => ({ path: `tiny-encoder/${path}`, blob: new Blob([bytes.slice()]) }));
     const imported = await fresh.importFiles(MODEL, files);
     expect(imported.files).toHaveLength(4);
     hub.resetCounts();

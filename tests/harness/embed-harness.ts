@@ -1,0 +1,66 @@
+/**
+ * Test-only page script (built by `vite.harness.config.ts` into `dist-harness/`, never into the app):
+ * puts the embed worker's client on `window.harness` for browser tests and the Chromium embed bench.
+ * Every call returns plain data; a DocQaError comes back as `{ error: { code, message } }`.
+ */
+import { installErrorTransfer } from '../../src/core/error-transfer.ts';
+import { DocQaError } from '../../src/core/errors.ts';
+import { EmbedWorkerClient, type LoadProgress, type ModelSource } from '../../src/embed/embed-worker-client.ts';
+import { localModel, type EmbeddingModel } from '../../src/models/catalogue.ts';
+
+installErrorTransfer();
+const client = new EmbedWorkerClient();
+
+export interface HarnessModel {
+  /** Repo (`owner/name`) on the mirror, or the folder name. */
+  repo: string;
+  dims: number;
+}
+
+type Result<T> = T | { error: { code: string; message: string } };
+
+async function attempt<T>(run: () => Promise<T>): Promise<Result<T>> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof DocQaError) return { error: { code: err.code, message: err.message } };
+    return { error: { code: 'not-a-DocQaError', message: String(err) } };
+  }
+}
+
+const modelOf = (m: HarnessModel): EmbeddingModel => localModel({ folder: m.repo, dims: m.dims, pooling: 'mean' });
+
+const harness = {
+  /** Loads and records every progress event. */
+  load: (model: HarnessModel, source: ModelSource, device?: 'auto' | 'wasm' | 'webgpu') =>
+    attempt(async () => {
+      const events: LoadProgress[] = [];
+      const loaded = await client.load({ model: modelOf(model), source, ...(device ? { device } : {}) }, (e) => events.push(e));
+      return { loaded, events };
+    }),
+  embedQuery: (text: string) => attempt(async () => Array.from(await client.embedQuery(text))),
+  listCached: () => attempt(() => client.listCached()),
+  deleteCached: (repo: string) => attempt(() => client.deleteCached(repo)),
+  /** Imports the folder chosen in the page's folder input for `model`. */
+  importChosenFolder: (model: HarnessModel) =>
+    attempt(() => {
+      const input = document.querySelector<HTMLInputElement>('input[type=file]')!;
+      return client.importFiles(modelOf(model), [...(input.files ?? [])]);
+    }),
+  /** Chunks/s of `embedPassages(texts, { batchSize })`, timed in the page around the worker call. */
+  chunksPerSecond: (texts: string[], batchSize: number) =>
+    attempt(async () => {
+      const t0 = performance.now();
+      await client.embedPassages(texts, { batchSize });
+      return texts.length / ((performance.now() - t0) / 1000);
+    }),
+  crossOriginIsolated: () => crossOriginIsolated,
+};
+
+declare global {
+  interface Window {
+    harness: typeof harness;
+  }
+}
+window.harness = harness;
+document.body.dataset.ready = 'true';

@@ -1,0 +1,29 @@
+import { defineConfig } from 'vite';
+import { contentSecurityPolicy } from './tools/security-headers.ts';
+
+/**
+ * Test-only build: the embed worker harness page (`tests/harness/`) into `dist-harness/` (gitignored),
+ * for browser tests and the Chromium embed bench. Never part of the app's `dist/`. Served with the
+ * app's headers (CSP, COOP/COEP), except that connections may go to a local model mirror on any port.
+ */
+export const HARNESS_OUT_DIR = 'dist-harness';
+
+const csp = contentSecurityPolicy('production').replace("connect-src 'self'", "connect-src 'self' http://127.0.0.1:*");
+
+export default defineConfig({
+  root: 'tests/harness',
+  base: './',
+  logLevel: 'warn',
+  worker: { format: 'es' },
+  build: {
+    target: 'es2022',
+    outDir: `../../${HARNESS_OUT_DIR}`,
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 8192,
+    rollupOptions: { input: 'tests/harness/embed-harness.html' },
+  },
+  preview: {
+    headers: { 'Content-Security-Policy': csp, 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+    strictPort: false,
+  },
+});
