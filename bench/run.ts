@@ -6,7 +6,7 @@
  *   npm run bench -- --only ingest,query   some operations (ingest, query, memory, cold-start)
  *   npm run bench -- --skip cold-start     all but some
  *   npm run bench -- vector                operations named as arguments: same as --only vector
- *   npm run bench -- embed                 embedding chunks/s (tiny and MiniLM-shaped models, Node)
+ *   npm run bench -- embed                 embedding chunks/s (tiny and MiniLM-shaped models, Node and Chromium WASM)
  */
 import { parseArgs } from 'node:util';
 import { BenchContext } from './context.ts';
