@@ -21,6 +21,8 @@ export interface DeviceProbe {
   crossOriginIsolated: boolean;
   /** `navigator.hardwareConcurrency` (0 or absent taken as 1). */
   hardwareConcurrency: number;
+  /** WASM threads set by the caller instead of {@link wasmThreads}'s rule (still 1 without isolation). */
+  threads?: number;
 }
 
 export interface DeviceChoice {
@@ -52,7 +54,7 @@ export function wasmThreads(crossOriginIsolated: boolean, hardwareConcurrency: n
  * // → { device: 'webgpu', threads: 4, reason: 'WebGPU: probe 12 ms vs WASM 80 ms' }
  */
 export function chooseDevice(probe: DeviceProbe): DeviceChoice {
-  const threads = wasmThreads(probe.crossOriginIsolated, probe.hardwareConcurrency);
+  const threads = probe.crossOriginIsolated && probe.threads ? probe.threads : wasmThreads(probe.crossOriginIsolated, probe.hardwareConcurrency);
   const wasm = (why: string): DeviceChoice => ({
     device: 'wasm',
     threads,

@@ -20,6 +20,11 @@ export interface EmbedLoadRequest {
   source: ModelSource;
   /** `auto` (default): WebGPU only if it has a real adapter and its probe beats WASM. `wasm`/`webgpu`: forced. */
   device?: 'auto' | 'wasm' | 'webgpu';
+  /**
+   * WASM threads, 1–16; default half the cores, at most 4. Always 1 without cross-origin isolation.
+   * ONNX Runtime reads it once per worker: only the worker's first load sets it.
+   */
+  threads?: number;
 }
 
 export interface LoadedModel {
@@ -146,8 +151,9 @@ export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi 
     const t0 = performance.now();
     const { model, source } = request;
     const platform = await platformOnce;
+    const forced = request.threads === undefined ? undefined : Math.max(1, Math.min(16, Math.floor(request.threads)));
     // The rule chooseDevice reports: half the cores, at most 4; 1 without cross-origin isolation.
-    const threads = wasmThreads(platform.crossOriginIsolated, platform.hardwareConcurrency);
+    const threads = platform.crossOriginIsolated && forced ? forced : wasmThreads(platform.crossOriginIsolated, platform.hardwareConcurrency);
     const wasm = env.backends.onnx.wasm;
     if (platform.inBrowser && wasm) {
       wasm.numThreads = threads; // read once, when the first session starts
@@ -173,7 +179,7 @@ export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi 
       device = request.device;
       notice = `${request.device === 'wasm' ? `WASM (${threads} thread${threads > 1 ? 's' : ''})` : 'WebGPU'}: chosen by the caller`;
     } else {
-      ({ embedder, device, notice } = await chooseAndLoad(platform, open, onProgress));
+      ({ embedder, device, notice } = await chooseAndLoad({ ...platform, ...(forced ? { threads: forced } : {}) }, open, onProgress));
     }
     const notKept = bound?.putErrors[0];
     return {
@@ -222,12 +228,13 @@ export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi 
  * on both, keeps the faster (a tie goes to WASM) and disposes the other.
  */
 async function chooseAndLoad(
-  platform: Platform,
+  platform: Platform & { threads?: number },
   open: (device: 'wasm' | 'webgpu', progress?: (e: LoadProgress) => void) => Promise<Embedder>,
   onProgress?: (event: LoadProgress) => void,
 ): Promise<{ embedder: Embedder; device: 'wasm' | 'webgpu'; notice: string }> {
   const onWasm = await open('wasm', onProgress);
   const probe: DeviceProbe = { wasmProbeMs: Number.NaN, crossOriginIsolated: platform.crossOriginIsolated, hardwareConcurrency: platform.hardwareConcurrency };
+  if (platform.threads) probe.threads = platform.threads;
   if (platform.gpu) probe.webgpu = { ...platform.gpu };
   let onGpu: Embedder | undefined;
   if (platform.gpu?.adapter && !platform.gpu.isFallbackAdapter) {

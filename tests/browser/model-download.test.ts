@@ -31,7 +31,8 @@ describe('model download in Chromium (embed worker, hub-layout mirror)', () => {
   let hub: HubServer;
   let app: OpenHarness;
   const mirror = (): ModelSource => ({ kind: 'mirror', baseUrl: hub.url });
-  const load = (source: ModelSource = mirror(), model = MODEL) => app.page.evaluate(([m, s]) => window.harness.load(m, s), [model, source] as const) as Promise<Loaded | Failure>;
+  const load = (source: ModelSource = mirror(), model = MODEL, threads?: number) =>
+    app.page.evaluate(([m, s, t]) => window.harness.load(m, s, 'auto', t), [model, source, threads] as const) as Promise<Loaded | Failure>;
   const listed = async () => ok((await app.page.evaluate(() => window.harness.listCached())) as CachedModel[] | Failure);
   const embedQuery = async (text: string) => ok((await app.page.evaluate((t) => window.harness.embedQuery(t), text)) as number[] | Failure);
   const reloadPage = async () => {
@@ -145,5 +146,14 @@ describe('model download in Chromium (embed worker, hub-layout mirror)', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('runs ONNX Runtime on WASM threads from the bundled worker (a fresh worker, 2 threads)', async () => {
+    await reloadPage();
+    const { loaded } = ok(await load(mirror(), MODEL, 2));
+    expect(loaded).toMatchObject({ threads: 2, notice: expect.stringMatching(/^WASM \(2 threads\): /) });
+    const q = await embedQuery('two threads');
+    expect(q.every(Number.isFinite)).toBe(true);
+    expect(q).toHaveLength(32);
   });
 });

@@ -32,10 +32,10 @@ const modelOf = (m: HarnessModel): EmbeddingModel => localModel({ folder: m.repo
 
 const harness = {
   /** Loads and records every progress event. */
-  load: (model: HarnessModel, source: ModelSource, device?: 'auto' | 'wasm' | 'webgpu') =>
+  load: (model: HarnessModel, source: ModelSource, device?: 'auto' | 'wasm' | 'webgpu', threads?: number) =>
     attempt(async () => {
       const events: LoadProgress[] = [];
-      const loaded = await client.load({ model: modelOf(model), source, ...(device ? { device } : {}) }, (e) => events.push(e));
+      const loaded = await client.load({ model: modelOf(model), source, ...(device ? { device } : {}), ...(threads ? { threads } : {}) }, (e) => events.push(e));
       return { loaded, events };
     }),
   embedQuery: (text: string) => attempt(async () => Array.from(await client.embedQuery(text))),

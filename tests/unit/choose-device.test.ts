@@ -33,4 +33,9 @@ describe('chooseDevice', () => {
     expect(choice.threads).toBe(threads);
     if (!crossOriginIsolated) expect(choice.reason).toMatch(/not cross-origin isolated/);
   });
+
+  it('takes threads set by the caller, in the reason too, but never without isolation', () => {
+    expect(chooseDevice({ ...base, crossOriginIsolated: true, hardwareConcurrency: 2, threads: 3 })).toMatchObject({ threads: 3, reason: expect.stringMatching(/^WASM \(3 threads\): /) });
+    expect(chooseDevice({ ...base, crossOriginIsolated: false, hardwareConcurrency: 8, threads: 3 }).threads).toBe(1);
+  });
 });
