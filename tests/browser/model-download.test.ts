@@ -156,4 +156,19 @@ describe('model download in Chromium (embed worker, hub-layout mirror)', () => {
     expect(q.every(Number.isFinite)).toBe(true);
     expect(q).toHaveLength(32);
   });
+
+  it('storage full: the model still loads and works, and says it was not kept for offline use', async () => {
+    for (const repo of [REPO, 'someone/imported-encoder']) await app.page.evaluate((r) => window.harness.deleteCached(r), repo);
+    const cdp = await app.session.context.newCDPSession(app.page);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: app.origin, quotaSize: 150_000 });
+    try {
+      const { loaded } = ok(await load());
+      expect(loaded.notKept).toEqual({ code: 'storage-full', message: `model files: ${REPO} could not be kept for offline use: storage full: delete documents or free disk space` });
+      expect(loaded.stored).not.toContain('onnx/model.onnx');
+      expect(await embedQuery('storage full')).toHaveLength(32);
+      expect((await listed()).find((m) => m.repo === REPO)?.files.map((f) => f.path)).not.toContain('onnx/model.onnx');
+    } finally {
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin: app.origin });
+    }
+  });
 });
