@@ -212,8 +212,16 @@ export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi 
         await embedder?.dispose();
         embedder = undefined;
       }),
-    listCached: () => serial(async () => ((await cacheOnce) ? listCachedModels((await cacheOnce)!) : [])),
-    deleteCached: (repo, revision) => serial(async () => ((await cacheOnce) ? deleteCachedModel((await cacheOnce)!, repo, revision) : 0)),
+    listCached: () =>
+      serial(async () => {
+        const cache = await cacheOnce;
+        return cache ? listCachedModels(cache) : [];
+      }),
+    deleteCached: (repo, revision) =>
+      serial(async () => {
+        const cache = await cacheOnce;
+        return cache ? deleteCachedModel(cache, repo, revision) : 0;
+      }),
     importFiles: (model, files) =>
       serial(async () => {
         const cache = await cacheOnce;
