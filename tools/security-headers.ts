@@ -17,9 +17,12 @@ const POLICY: Record<string, string[]> = {
   'script-src': ["'self'", "'wasm-unsafe-eval'"],
   // The one bundled stylesheet. Preact sets style properties through the CSSOM, which CSP allows.
   'style-src': ["'self'"],
-  // fetch/XHR/WebSocket: own origin only (service worker precache, model files served locally). The
-  // browser tests also check that no request leaves the origin.
-  'connect-src': ["'self'"],
+  // fetch/XHR/WebSocket: own origin (service worker precache, a self-hosted model mirror), and the
+  // Hugging Face hub for the models the person chooses to download (the embed worker fetches
+  // `huggingface.co/<repo>/resolve/...`, which redirects to its file hosts under huggingface.co and hf.co).
+  // Nothing else: no document text can be sent to any other site. The browser tests check that no request
+  // leaves the origin unless a model download was asked for.
+  'connect-src': ["'self'", 'https://huggingface.co', 'https://*.huggingface.co', 'https://*.hf.co'],
   // The app's icons. No `data:`/`blob:`: nothing in the page shows generated images (PDF pages are drawn
   // on a canvas; "Open original" is a download link, which img-src does not govern).
   'img-src': ["'self'"],

@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'model-unsupported'
   | 'model-output-invalid'
   | 'chunk-too-long'
+  | 'invalid-setting'
   | 'internal';
 
 export class DocQaError extends Error {

@@ -67,6 +67,8 @@ export interface LibraryApi {
   /** The file a document was read from, when it was kept; undefined otherwise. */
   getOriginal(docId: DocId): Promise<Blob | undefined>;
   storageEstimate(): Promise<StorageEstimate>;
+  /** Semantic search's state (what the status line says). */
+  semanticStatus(): Promise<EmbeddingEvent>;
   /** The model manager's list, the settings and semantic search's state. */
   listModels(): Promise<ModelsView>;
   /**

@@ -11,6 +11,7 @@ import { DocQaError } from '../core/errors.ts';
 import type { ModelId } from '../core/ids.ts';
 import type { EmbeddingModel } from '../models/catalogue.ts';
 import { bindCache, deleteCachedModel, importModelFiles, listCachedModels, MODEL_CACHE_NAME, type BoundCache, type CacheLike, type CachedModel, type ImportFile, type ImportResult } from '../models/model-cache.ts';
+import { chunkEmbedderOf } from './chunk-embedder.ts';
 import { chooseDevice, wasmThreads, type DeviceProbe } from './choose-device.ts';
 import { loadEmbedder, remotePrefixFor, type Embedder, type LoadProgress, type ModelSource } from './embedder.ts';
 
@@ -58,6 +59,11 @@ export interface EmbedApi {
   countTokens(texts: string[], role: 'query' | 'passage'): Promise<number[]>;
   /** `batchSize`: default 16, range 1–256. */
   embedPassages(texts: string[], options?: { batchSize?: number }): Promise<EmbeddedBatch>;
+  /**
+   * One vector per chunk text, `texts.length × dims` floats (transferred): a text longer than the model's
+   * input is split where it fits and its pieces' vectors averaged (`chunk-embedder.ts`), never truncated.
+   */
+  embedChunks(texts: string[], options?: { batchSize?: number }): Promise<Float32Array>;
   embedQuery(text: string): Promise<Float32Array>;
   /** Frees the loaded model's session; the model files stay cached. */
   unload(): Promise<void>;
@@ -201,6 +207,11 @@ export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi 
       serial(async () => {
         const { data, dims } = await loaded().embedPassages(texts, opts);
         return transfer({ data, dims, count: texts.length }, [data.buffer]);
+      }),
+    embedChunks: (texts, opts) =>
+      serial(async () => {
+        const data = await chunkEmbedderOf(loaded(), opts).embedChunks(texts);
+        return transfer(data, [data.buffer]);
       }),
     embedQuery: (text) =>
       serial(async () => {

@@ -46,6 +46,11 @@ export class EmbedWorkerClient {
     return { data, dims, vectors: Array.from({ length: count }, (_, i) => data.subarray(i * dims, (i + 1) * dims)) };
   }
 
+  /** One vector per chunk text (too-long texts split and averaged), one transferred buffer. */
+  embedChunks(texts: string[], options?: { batchSize?: number }): Promise<Float32Array> {
+    return this.call((api) => api.embedChunks(texts, options));
+  }
+
   embedQuery(text: string): Promise<Float32Array> {
     return this.call((api) => api.embedQuery(text));
   }

@@ -1,11 +1,18 @@
 import { EVENTS_CHANNEL, type LibraryApi } from '../core/library-api.ts';
 import type { LibraryEvent } from '../core/types.ts';
+import { EmbedWorkerClient } from '../embed/embed-worker-client.ts';
+import { listCachedModels, MODEL_CACHE_NAME } from '../models/model-cache.ts';
 import { LibraryStore } from '../store/library-store.ts';
 import { openLibraryDb } from '../store/schema.ts';
+import { SettingsStore } from '../store/settings-store.ts';
+import { VectorStore } from '../store/vector-store.ts';
 import { Library } from './library.ts';
 import { ParseWorkerClient } from './parse-worker-client.ts';
+import { SemanticSetup, type EmbedHost } from './semantic-setup.ts';
 
 const CONTROL_CHANNEL = 'docqa-control';
+/** Chunks per embedding call in the browser: WASM gains nothing from larger batches, and a question waits behind at most one. */
+const BROWSER_EMBED_BATCH = 8;
 const WRITER_LOCK = 'docqa-writer';
 
 /**
@@ -35,26 +42,53 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     });
     // Files are read in a worker of their own, under a watchdog: a slow or hostile file never holds up questions.
     const preparer = new ParseWorkerClient(() => new Worker(new URL('../../workers/parse.worker.ts', import.meta.url), { type: 'module', name: 'parse' }));
-    const library = new Library(new LibraryStore(db), emit, { preparer });
+    const library = new Library(new LibraryStore(db), emit, { preparer, embedding: { batchSize: BROWSER_EMBED_BATCH, notifyPage } });
     await library.open();
-    return library;
+    // Embeddings are computed in a worker of their own (started by this one), loaded only once a model is chosen.
+    const embedWorker = new EmbedWorkerClient();
+    const host: EmbedHost = {
+      load: (request, onProgress) => embedWorker.load(request, onProgress),
+      embedChunks: (texts) => embedWorker.embedChunks(texts),
+      embedQuery: (text) => embedWorker.embedQuery(text),
+      unload: () => embedWorker.unload(),
+      // Read here, from the Cache API this worker shares with the embed worker: listing models must not
+      // start the embed worker (and load transformers.js) in a tab that never uses one.
+      listCached: async () => listCachedModels(await caches.open(MODEL_CACHE_NAME)),
+      deleteCached: (repo, revision) => embedWorker.deleteCached(repo, revision),
+      importFiles: (model, files) => embedWorker.importFiles(model, files),
+    };
+    const semantic = new SemanticSetup(library, host, new SettingsStore(db), new VectorStore(db), self.location.origin, () => control.postMessage('semantic'));
+    // A model chosen earlier is loaded from the browser's model cache; questions meanwhile use keywords.
+    void semantic.start().catch((err: unknown) => console.warn('semantic search not started', err));
+    return { library, semantic };
   })();
   // A library that cannot open (a database from a newer app version, storage disabled) fails every call
   // with that error, which the page shows; nothing else is attempted.
   opening.catch(() => undefined);
 
-  void opening.then((library) => {
+  void opening.then(({ library, semantic }) => {
     let writer = false;
     let reconcileTimer: ReturnType<typeof setTimeout> | undefined;
     // Only other tabs' events arrive here (a channel never hears itself): a document they deleted, or
     // one the writer committed, is brought into this tab's index from the store.
+    let vectorsTimer: ReturnType<typeof setTimeout> | undefined;
     events.onmessage = (e: MessageEvent<LibraryEvent>) => {
+      // The writer tab stored more vectors: this tab adds them to its dense index (at most once a second).
+      if (e.data.type === 'embedding' && !writer && !superseded) {
+        vectorsTimer ??= setTimeout(() => {
+          vectorsTimer = undefined;
+          library.semantic.wake();
+        }, 1000);
+        return;
+      }
       if (e.data.type !== 'changed' || superseded) return;
       clearTimeout(reconcileTimer);
       reconcileTimer = setTimeout(() => void library.reconcile(), 100);
     };
-    control.onmessage = () => {
-      if (writer) void library.processQueue();
+    control.onmessage = (e: MessageEvent<string>) => {
+      // Another tab changed the semantic-search settings: follow them (load or drop the model).
+      if (e.data === 'semantic') void semantic.start().catch((err: unknown) => console.warn('semantic search not restarted', err));
+      else if (writer) void library.processQueue();
     };
     void navigator.locks.request(WRITER_LOCK, async () => {
       if (superseded) return;
@@ -72,24 +106,31 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
 
   return {
     async ready() {
-      const library = await opening;
+      const { library } = await opening;
       return { chunks: library.indexedChunks };
     },
     async addFiles(files) {
-      await (await opening).enqueue(files);
+      await (await opening).library.enqueue(files);
       control.postMessage('process');
     },
-    listLibrary: async () => (await opening).listLibrary(),
-    deleteDocument: async (docId) => (await opening).deleteDocument(docId),
-    dismissQueued: async (id) => (await opening).dismissQueued(id),
-    retryQueued: async (id) => (await opening).retryQueued(id),
-    reportReaderMemory: async (bytes) => (await opening).reportReaderMemory(bytes),
-    dismissFailed: async () => (await opening).dismissFailed(),
-    setTags: async (docId, tags) => (await opening).setTags(docId, tags),
-    ask: async (question, filter) => (await opening).ask(question, filter),
-    getSource: async (request) => (await opening).getSource(request),
-    setKeepOriginals: async (keep) => (await opening).setKeepOriginals(keep),
-    getOriginal: async (docId) => (await opening).getOriginal(docId),
+    listLibrary: async () => (await opening).library.listLibrary(),
+    deleteDocument: async (docId) => (await opening).library.deleteDocument(docId),
+    dismissQueued: async (id) => (await opening).library.dismissQueued(id),
+    retryQueued: async (id) => (await opening).library.retryQueued(id),
+    reportReaderMemory: async (bytes) => (await opening).library.reportReaderMemory(bytes),
+    dismissFailed: async () => (await opening).library.dismissFailed(),
+    setTags: async (docId, tags) => (await opening).library.setTags(docId, tags),
+    ask: async (question, filter) => (await opening).library.ask(question, filter),
+    getSource: async (request) => (await opening).library.getSource(request),
+    setKeepOriginals: async (keep) => (await opening).library.setKeepOriginals(keep),
+    getOriginal: async (docId) => (await opening).library.getOriginal(docId),
+    semanticStatus: async () => (await opening).library.embeddingStatus,
+    listModels: async () => (await opening).semantic.listModels(),
+    useModel: async (id) => (await opening).semantic.useModel(id),
+    stopSemantic: async () => (await opening).semantic.stopSemantic(),
+    deleteModel: async (id) => (await opening).semantic.deleteModel(id),
+    importModel: async (files) => (await opening).semantic.importModel(files),
+    setMirror: async (url) => (await opening).semantic.setMirror(url),
     async storageEstimate() {
       const estimate = await navigator.storage.estimate();
       const persisted = (await navigator.storage.persisted?.()) ?? false;

@@ -33,17 +33,26 @@ function figureOf(model: EmbeddingModel): string | undefined {
   return r ? `${r.benchmark} ${r.metric} ${r.value}` : undefined;
 }
 
-/** A mirror address must be an http(s) URL; anything else is refused with what to type. */
-export function checkMirror(url: string | undefined): string | undefined {
+/**
+ * A mirror address: an http(s) URL on the app's own site (`origin`), where a self-hosted copy of the
+ * hub's files is served (`<base>/<owner>/<model>/resolve/main/<file>`). Other sites are refused: the
+ * app's content security policy lets it talk only to its own site and huggingface.co, so that nothing
+ * (a document's text least of all) can be sent anywhere else. Relative addresses ("/models/") are
+ * taken on the app's site.
+ */
+export function checkMirror(url: string | undefined, origin: string): string | undefined {
   if (url === undefined || url.trim() === '') return undefined;
   let parsed: URL;
   try {
-    parsed = new URL(url.trim());
+    parsed = new URL(url.trim(), origin);
   } catch {
-    throw new DocQaError('internal', `"${url}" is not a web address: type the mirror's base URL, such as https://models.example.org/`);
+    throw new DocQaError('invalid-setting', `"${url}" is not a web address: type the mirror's address on this site, such as ${origin}/models/`);
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new DocQaError('internal', `"${url}" is not an http or https address`);
-  return parsed.href;
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new DocQaError('invalid-setting', `"${url}" is not an http or https address`);
+  if (parsed.origin !== origin) {
+    throw new DocQaError('invalid-setting', `models can only be downloaded from huggingface.co or from this app's own site (${origin}): serve the mirror under it, such as ${origin}/models/, or import the model folder instead`);
+  }
+  return parsed.href.endsWith('/') ? parsed.href : `${parsed.href}/`;
 }
 
 /**
@@ -60,6 +69,8 @@ export class SemanticSetup {
     private readonly host: EmbedHost,
     private readonly settings: SettingsStore,
     private readonly vectors: VectorStore,
+    /** The app's own origin: the only one a mirror may be on. */
+    private readonly origin: string,
     /** Tells the other tabs the settings changed (they call {@link start} again). */
     private readonly announce: () => void = () => {},
   ) {}
@@ -82,7 +93,7 @@ export class SemanticSetup {
 
   private sourceFor(model: EmbeddingModel, settings: StoredSettings): ModelSource {
     // Imported models are in the model cache only: the mirror or the hub is never asked for them.
-    if (settings.imported?.some((m) => m.id === model.id)) return { kind: 'mirror', baseUrl: 'https://model-files.invalid/' };
+    if (settings.imported?.some((m) => m.id === model.id)) return { kind: 'cache' };
     return settings.mirror ? { kind: 'mirror', baseUrl: settings.mirror } : { kind: 'hub' };
   }
 
@@ -181,7 +192,7 @@ export class SemanticSetup {
   }
 
   async setMirror(url: string | undefined): Promise<void> {
-    await this.write({ mirror: checkMirror(url) });
+    await this.write({ mirror: checkMirror(url, this.origin) });
   }
 
   private async load(model: EmbeddingModel, settings: StoredSettings): Promise<void> {

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ModelEntry } from '../core/library-api.ts';
 import { filesFromInput } from './collect-files.ts';
 import { formatBytes } from './format.ts';
-import { deleteModel, importModel, models, modelsNote, modelsOpen, setMirror, stopSemantic, useModel } from './models-state.ts';
+import { deleteModel, importModel, models, modelsNote, modelsOpen, refreshModels, setMirror, stopSemantic, useModel } from './models-state.ts';
 import { semantic } from './state.ts';
 
 function languages(m: ModelEntry): string {
@@ -86,6 +86,11 @@ export function ModelsDialog() {
     if (!modelsOpen.value && dialog.open) dialog.close();
   }, [modelsOpen.value]);
   useEffect(() => setMirrorText(view?.settings.mirror ?? ''), [view?.settings.mirror]);
+  // Counts of prepared passages and kept files change as a model loads and the library is embedded.
+  const state = semantic.value.state;
+  useEffect(() => {
+    if (modelsOpen.value) void refreshModels().catch(() => undefined);
+  }, [state]);
   const used = view?.models.reduce((sum, m) => sum + m.cachedBytes, 0) ?? 0;
   return (
     <dialog ref={ref} aria-label="Semantic search models" class="models" onClose={() => (modelsOpen.value = false)}>

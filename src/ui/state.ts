@@ -166,7 +166,7 @@ export async function start(): Promise<void> {
   }
   ready.value = true;
   await api.setKeepOriginals(keepOriginals.value);
-  semantic.value = (await api.listModels()).status;
+  semantic.value = await api.semanticStatus();
   // Best effort: the worker usually finishes a delete posted as the page goes; else the document stays.
   addEventListener('pagehide', () => void flushDeletes());
   watchReaderMemory(api, () => queue.value !== undefined || Object.keys(percents.value).length > 0);

@@ -25,9 +25,14 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Serves `dist/` (built by `npm run test:browser`) on a free local port. */
-export async function serveApp(port = 0): Promise<Served> {
-  const server: PreviewServer = await preview({ logLevel: 'silent', preview: { port: port || 20000 + Math.floor(Math.random() * 20000), strictPort: false, open: false } });
+/**
+ * Serves `dist/` (built by `npm run test:browser`) on a free local port. `mirror` also serves a test hub
+ * (`hub-server.ts`) under `/hub-mirror/` on the app's own origin, as a site hosting its own model mirror
+ * would (the app's CSP lets it download models only from its own site and huggingface.co).
+ */
+export async function serveApp(port = 0, options: { mirror?: string } = {}): Promise<Served> {
+  const proxy = options.mirror ? { '/hub-mirror': { target: options.mirror, changeOrigin: true, rewrite: (p: string) => p.replace(/^\/hub-mirror/, '') } } : undefined;
+  const server: PreviewServer = await preview({ logLevel: 'silent', preview: { port: port || 20000 + Math.floor(Math.random() * 20000), strictPort: false, open: false, proxy } });
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('preview server has no URL');
   return {
