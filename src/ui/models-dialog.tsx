@@ -128,7 +128,7 @@ export function ModelsDialog() {
         }}
       >
         <label>
-          Download models from (a mirror's address; empty for huggingface.co){' '}
+          Download models from (a mirror on this app's own site; empty for huggingface.co){' '}
           <input type="url" aria-label="Model mirror address" placeholder="https://huggingface.co" value={mirror} onInput={(e) => setMirrorText(e.currentTarget.value)} />
         </label>{' '}
         <button type="submit">Save address</button>
