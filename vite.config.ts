@@ -33,6 +33,9 @@ export default defineConfig({
         skipWaiting: true,
         // bcmap, pfb, ttf: pdf.js's CMaps and standard fonts (pdfjsAssets; ~2.5 MB, each file < 200 KB).
         globPatterns: ['**/*.{js,mjs,css,html,svg,png,wasm,json,webmanifest,bcmap,pfb,ttf}'],
+        // ONNX Runtime's 27 MB WASM is needed only once semantic search is set up: the embed worker keeps it
+        // in a cache of its own the first time it loads (embed-handler.ts), not every visitor at install.
+        globIgnores: ['**/ort-wasm*.wasm'],
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
       },
     }),

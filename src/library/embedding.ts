@@ -1,5 +1,5 @@
 import { serializeError } from '../core/errors.ts';
-import type { ChunkId, DocId } from '../core/ids.ts';
+import type { ChunkId, DocId, ModelId } from '../core/ids.ts';
 import type { EmbeddingEvent, LibraryEvent } from '../core/types.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
 import { checkVectors } from '../embed/pool.ts';
@@ -42,6 +42,8 @@ export class Embedding {
   private running: Promise<void> | undefined;
   private again = false;
   private last: EmbeddingEvent = { type: 'embedding', state: 'off', done: 0, total: 0 };
+  /** Called when every chunk has a vector of the model in use (a switch of models completes then). */
+  onReady: ((model: ModelId) => Promise<void> | void) | undefined;
 
   constructor(
     private readonly store: LibraryStore,
@@ -193,6 +195,7 @@ export class Embedding {
       }
     }
     this.report({ state: 'ready', done: dense.size, total: this.keeper.owners.size });
+    if (this.embedder === embedder) await this.onReady?.(embedder.model.id);
   }
 
   /** Another tab embeds: adds the vectors it stored since, drops those of chunks gone. */

@@ -26,6 +26,8 @@ const SETTINGS_KEY = 'semantic';
 /** The settings record: the page's view of it plus the models imported from folders. */
 interface StoredSettings extends SemanticSettings {
   imported?: EmbeddingModel[];
+  /** The model used before a switch, whose vectors go once the new model has embedded every chunk. */
+  replacing?: ModelId;
 }
 
 function figureOf(model: EmbeddingModel): string | undefined {
@@ -73,7 +75,9 @@ export class SemanticSetup {
     private readonly origin: string,
     /** Tells the other tabs the settings changed (they call {@link start} again). */
     private readonly announce: () => void = () => {},
-  ) {}
+  ) {
+    library.semantic.onReady = (model) => this.switchDone(model).catch((err: unknown) => console.warn('old vectors not deleted', err));
+  }
 
   private async read(): Promise<StoredSettings> {
     const value = await this.settings.get(SETTINGS_KEY);
@@ -128,7 +132,7 @@ export class SemanticSetup {
         imported: Boolean(settings.imported?.some((i) => i.id === m.id)),
       };
     });
-    const { imported: _imported, ...visible } = settings;
+    const { imported: _imported, replacing: _replacing, ...visible } = settings;
     return { models, settings: visible, status: this.library.embeddingStatus };
   }
 
@@ -137,8 +141,20 @@ export class SemanticSetup {
     const settings = await this.read();
     const model = this.known(settings).find((m) => m.id === id);
     if (!model) throw new DocQaError('model-files-missing', `no model "${id}" in the catalogue or among imported models`);
-    await this.write({ model: id });
+    const previous = settings.model !== id ? settings.model : undefined;
+    await this.write({ model: id, replacing: previous ?? settings.replacing });
     await this.load(model, { ...settings, model: id });
+  }
+
+  /**
+   * The model in use has a vector for every chunk: a switch from another model is complete, and that
+   * model's vectors are deleted only now (until then they were kept, so switching back cost nothing).
+   */
+  private async switchDone(model: ModelId): Promise<void> {
+    const settings = await this.read();
+    if (settings.model !== model || !settings.replacing || settings.replacing === model) return;
+    await this.vectors.deleteModel(settings.replacing);
+    await this.write({ replacing: undefined });
   }
 
   async stopSemantic(): Promise<void> {

@@ -1,3 +1,4 @@
+import { DB_VERSION } from '../../src/store/schema.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, removeProfile, serveApp, type Page, type Served, type Session } from '../support/browser.ts';
 import { askQuestion, libraryStatus, waitForIndexed } from '../support/app-page.ts';
@@ -132,18 +133,19 @@ describe('two tabs under stress, and database upgrades across tabs', () => {
     const newer = await session.newPage();
     await newer.goto(new URL('/icon.svg', served.url).href);
     const outcome = await newer.evaluate(
-      () =>
+      (version) =>
         new Promise<string>((resolve) => {
-          const req = indexedDB.open('docqa', 3);
+          const req = indexedDB.open('docqa', version);
           req.onupgradeneeded = () => req.result.createObjectStore('dummy');
           req.onsuccess = () => (req.result.close(), resolve('opened'));
           req.onerror = () => resolve(`error: ${String(req.error)}`);
           // An app tab that does not step aside keeps the upgrade waiting forever: give up, and say so.
           setTimeout(() => resolve('still waiting after 10 s'), 10_000);
         }),
+      DB_VERSION + 1,
     );
     expect(outcome).toBe('opened');
-    expect(await dbVersion(newer)).toBe(3);
+    expect(await dbVersion(newer)).toBe(DB_VERSION + 1);
     const alert = app.getByRole('alert');
     await alert.waitFor({ timeout: 10_000 });
     expect(await alert.textContent()).toContain('updated in another tab');
@@ -198,7 +200,7 @@ describe('two tabs under stress, and database upgrades across tabs', () => {
     await waitForReady(app);
     await alert.waitFor({ state: 'detached', timeout: 10_000 });
     await waitForIndexed(app, 1, 10_000);
-    expect(await dbVersion(app)).toBe(2);
+    expect(await dbVersion(app)).toBe(DB_VERSION);
     expect((await libraryStatus(app)).map((r) => r.name)).toEqual(['harbour.txt']);
     expect(await askQuestion(app, 'harbour lighthouse painted')).toContain('1921');
 
