@@ -5,32 +5,38 @@
  *
  *   offset  size            field
  *   0       4               magic "DQVI"
- *   4       2  u16          version (1)
- *   6       1  u8           storage: 1 = f32, 2 = int8
+ *   4       2  u16          version (2)
+ *   6       1  u8           storage: 1 = f32, 2 = int8, 3 = binary
  *   7       1               reserved (0)
  *   8       4  u32          dimensions
  *   12      4  u32          count (vectors)
  *   16      4  u32          total bytes of the UTF-8 chunk ids
  *   20      4               reserved (0)
  *   24      4 × count       u32 byte length of each chunk id, in row order
- *   …       f32:  4 × count × dimensions   vectors, row after row
- *           int8: 4 × count (f32 scales), then count × dimensions codes, padded to 4
+ *   …       f32, binary: 4 × count × dimensions   vectors, row after row (binary's sign codes are
+ *                             recomputed on load)
+ *           int8: 4 × count (f32 steps), then count × dimensions codes, padded to 4, then
+ *                 count × ⌈dimensions / 2⌉ 4-bit residuals (two a byte, low nibble first), padded to 4
  *   …       chunk ids, UTF-8, back to back
+ *
+ * Version 1 (int8 without residuals, no binary) is refused: its int8 rows cannot be re-scored.
  */
 import { DocQaError } from '../core/errors.ts';
 import { asChunkId, type ChunkId } from '../core/ids.ts';
 
-export const VECTOR_SNAPSHOT_VERSION = 1;
+export const VECTOR_SNAPSHOT_VERSION = 2;
 const MAGIC = [0x44, 0x51, 0x56, 0x49]; // "DQVI"
 const HEADER_BYTES = 24;
-const STORAGE_CODE = { f32: 1, int8: 2 } as const;
+const STORAGE_CODE = { f32: 1, int8: 2, binary: 3 } as const;
+type Storage = keyof typeof STORAGE_CODE;
 
 export interface VectorSnapshot {
-  storage: 'f32' | 'int8';
+  storage: Storage;
   dimensions: number;
   ids: ChunkId[];
   f32?: Float32Array | undefined;
   codes?: Int8Array | undefined;
+  residuals?: Uint8Array | undefined;
   scales?: Float32Array | undefined;
 }
 
@@ -38,6 +44,11 @@ export interface VectorSnapshot {
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 const pad4 = (n: number) => (n + 3) & ~3;
+const residualBytes = (dims: number) => (dims + 1) >> 1;
+
+function vectorBytes(storage: Storage, n: number, dims: number): number {
+  return storage === 'int8' ? 4 * n + pad4(n * dims) + pad4(n * residualBytes(dims)) : 4 * n * dims;
+}
 
 export function encodeVectorIndex(s: VectorSnapshot): Uint8Array {
   if (!LITTLE_ENDIAN) throw new DocQaError('internal', 'vector index: big-endian platforms are not supported');
@@ -45,8 +56,7 @@ export function encodeVectorIndex(s: VectorSnapshot): Uint8Array {
   const encoder = new TextEncoder();
   const idBytes = s.ids.map((id) => encoder.encode(id));
   const idTotal = idBytes.reduce((sum, b) => sum + b.length, 0);
-  const vectorBytes = s.storage === 'f32' ? 4 * n * s.dimensions : 4 * n + pad4(n * s.dimensions);
-  const out = new Uint8Array(HEADER_BYTES + 4 * n + vectorBytes + idTotal);
+  const out = new Uint8Array(HEADER_BYTES + 4 * n + vectorBytes(s.storage, n, s.dimensions) + idTotal);
   const view = new DataView(out.buffer);
   out.set(MAGIC, 0);
   view.setUint16(4, VECTOR_SNAPSHOT_VERSION, true);
@@ -58,7 +68,7 @@ export function encodeVectorIndex(s: VectorSnapshot): Uint8Array {
   const lengths = new Uint32Array(out.buffer, off, n);
   idBytes.forEach((b, i) => (lengths[i] = b.length));
   off += 4 * n;
-  if (s.storage === 'f32') {
+  if (s.storage !== 'int8') {
     new Float32Array(out.buffer, off, n * s.dimensions).set(s.f32!);
     off += 4 * n * s.dimensions;
   } else {
@@ -66,6 +76,8 @@ export function encodeVectorIndex(s: VectorSnapshot): Uint8Array {
     off += 4 * n;
     new Int8Array(out.buffer, off, n * s.dimensions).set(s.codes!);
     off += pad4(n * s.dimensions);
+    out.set(s.residuals!, off);
+    off += pad4(n * residualBytes(s.dimensions));
   }
   for (const b of idBytes) {
     out.set(b, off);
@@ -85,13 +97,12 @@ export function decodeVectorIndex(bytes: Uint8Array): VectorSnapshot {
     throw new DocQaError('schema-version', `vector index snapshot version ${version} is not supported (expected ${VECTOR_SNAPSHOT_VERSION}); the vectors will be rebuilt`);
   }
   const code = view.getUint8(6);
-  const storage = code === STORAGE_CODE.f32 ? 'f32' : code === STORAGE_CODE.int8 ? 'int8' : undefined;
+  const storage = (Object.keys(STORAGE_CODE) as Storage[]).find((k) => STORAGE_CODE[k] === code);
   if (!storage) throw corrupt(`unknown storage ${code}`);
   const dimensions = view.getUint32(8, true);
   const n = view.getUint32(12, true);
   const idTotal = view.getUint32(16, true);
-  const vectorBytes = storage === 'f32' ? 4 * n * dimensions : 4 * n + pad4(n * dimensions);
-  if (dimensions < 1 || bytes.length !== HEADER_BYTES + 4 * n + vectorBytes + idTotal) throw corrupt('wrong length');
+  if (dimensions < 1 || bytes.length !== HEADER_BYTES + 4 * n + vectorBytes(storage, n, dimensions) + idTotal) throw corrupt('wrong length');
   // Typed-array views need aligned offsets: copy once when the caller's bytes are not aligned.
   const buf = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const base = buf.byteOffset;
@@ -99,7 +110,7 @@ export function decodeVectorIndex(bytes: Uint8Array): VectorSnapshot {
   const lengths = new Uint32Array(buf.buffer, base + off, n);
   off += 4 * n;
   const s: VectorSnapshot = { storage, dimensions, ids: [] };
-  if (storage === 'f32') {
+  if (storage !== 'int8') {
     s.f32 = new Float32Array(buf.buffer, base + off, n * dimensions);
     off += 4 * n * dimensions;
   } else {
@@ -107,6 +118,8 @@ export function decodeVectorIndex(bytes: Uint8Array): VectorSnapshot {
     off += 4 * n;
     s.codes = new Int8Array(buf.buffer, base + off, n * dimensions);
     off += pad4(n * dimensions);
+    s.residuals = new Uint8Array(buf.buffer, base + off, n * residualBytes(dimensions));
+    off += pad4(n * residualBytes(dimensions));
   }
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let sum = 0;

@@ -4,7 +4,7 @@ import { DocQaError } from '../../src/core/errors.ts';
 import { asChunkId, type ChunkId } from '../../src/core/ids.ts';
 import type { Hit } from '../../src/index/search-index.ts';
 import { VECTOR_SNAPSHOT_VERSION } from '../../src/index/vector-codec.ts';
-import { byScoreThenChunkId, VectorIndex, type VectorStorage } from '../../src/index/vector-index.ts';
+import { byScoreThenChunkId, VectorIndex, type VectorIndexOptions } from '../../src/index/vector-index.ts';
 import { clusteredVectors, rowOf } from '../../tools/vectors/clustered-vectors.ts';
 
 const id = (i: number) => asChunkId(`c${String(i).padStart(4, '0')}`);
@@ -15,8 +15,18 @@ function bruteForce(vectors: Map<ChunkId, Float32Array>, query: Float32Array, k:
   return hits.sort(byScoreThenChunkId).slice(0, k);
 }
 
-function build(storage: VectorStorage, dims: number, vectors: Map<ChunkId, Float32Array>): VectorIndex {
-  const index = new VectorIndex({ dimensions: dims, storage });
+type Kind = Omit<VectorIndexOptions, 'dimensions'>;
+/** Every storage, and int8/binary with the smallest shortlist (k rows and their ties), so the cheap scan's cut is exercised on small data too. */
+const KINDS: [string, Kind][] = [
+  ['f32', { storage: 'f32' }],
+  ['int8', { storage: 'int8' }],
+  ['int8, oversample 1', { storage: 'int8', oversample: 1 }],
+  ['binary', { storage: 'binary' }],
+  ['binary, oversample 1', { storage: 'binary', oversample: 1 }],
+];
+
+function build(kind: Kind | Kind['storage'], dims: number, vectors: Map<ChunkId, Float32Array>): VectorIndex {
+  const index = new VectorIndex({ dimensions: dims, ...(typeof kind === 'string' ? { storage: kind } : kind) });
   index.add([...vectors].map(([chunkId, vector]) => ({ chunkId, vector })));
   return index;
 }
@@ -71,11 +81,11 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ type: fc.constant('remove' as const), ids: fc.array(fc.integer({ min: 0, max: 25 }), { maxLength: 6 }) }),
 );
 
-describe.each(['f32', 'int8'] as const)('VectorIndex (%s): incremental updates', (storage) => {
+describe.each(KINDS)('VectorIndex (%s): incremental updates', (_, kind) => {
   it('after random adds and removes equals an index rebuilt from the survivors, also after serialize/load', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 30 }), intVector, fc.integer({ min: 1, max: 30 }), (ops, q, k) => {
-        const index = new VectorIndex({ dimensions: DIMS, storage });
+        const index = new VectorIndex({ dimensions: DIMS, ...kind });
         const alive = new Map<ChunkId, Float32Array>();
         ops.forEach((o, step) => {
           if (o.type === 'add') {
@@ -88,11 +98,11 @@ describe.each(['f32', 'int8'] as const)('VectorIndex (%s): incremental updates',
             for (const i of o.ids) alive.delete(id(i));
           }
         });
-        const rebuilt = build(storage, DIMS, alive);
+        const rebuilt = build(kind, DIMS, alive);
         expect(index.size).toBe(alive.size);
         expect(index.search(q, k)).toEqual(rebuilt.search(q, k));
-        const reloaded = VectorIndex.load(index.serialize());
-        expect(reloaded.storage).toBe(storage);
+        const reloaded = VectorIndex.load(index.serialize(), { oversample: index.oversample });
+        expect(reloaded.storage).toBe(kind.storage);
         expect(reloaded.search(q, k)).toEqual(rebuilt.search(q, k));
         expect(new Set(reloaded.chunkIds())).toEqual(new Set(alive.keys()));
       }),
@@ -100,38 +110,77 @@ describe.each(['f32', 'int8'] as const)('VectorIndex (%s): incremental updates',
   });
 });
 
-describe('VectorIndex (int8)', () => {
-  it('recall@10 against exact f32 is at least 0.99 on 5,000 clustered 384-d vectors', () => {
-    // Clustered data (topics around a shared mean), not uniform noise: see tools/vectors/clustered-vectors.ts.
-    const dims = 384;
-    const n = 5_000;
-    const queries = 100;
-    const block = clusteredVectors({ count: n + queries, dimensions: dims, seed: 42 });
-    const entries = Array.from({ length: n }, (_, i) => ({ chunkId: id(i), vector: rowOf(block, dims, i) }));
-    const exact = new VectorIndex({ dimensions: dims, storage: 'f32' });
-    const int8 = new VectorIndex({ dimensions: dims, storage: 'int8' });
-    exact.add(entries);
-    int8.add(entries);
-    let found = 0;
-    for (let i = n; i < n + queries; i++) {
-      const q = rowOf(block, dims, i);
-      const truth = new Set(exact.search(q, 10).map((h) => h.chunkId));
-      found += int8.search(q, 10).filter((h) => truth.has(h.chunkId)).length;
+/** recall@10 of `storage` against exact f32 on 5,000 clustered 384-d vectors (100 queries from the same distribution), and both indexes. */
+function clusteredRecall(storage: 'int8' | 'binary'): { recall: number; approx: VectorIndex; exact: VectorIndex; maxScoreError: number } {
+  // Clustered data (topics around a shared mean), not uniform noise: see tools/vectors/clustered-vectors.ts.
+  const dims = 384;
+  const n = 5_000;
+  const queries = 100;
+  const block = clusteredVectors({ count: n + queries, dimensions: dims, seed: 42 });
+  const entries = Array.from({ length: n }, (_, i) => ({ chunkId: id(i), vector: rowOf(block, dims, i) }));
+  const exact = new VectorIndex({ dimensions: dims, storage: 'f32' });
+  const approx = new VectorIndex({ dimensions: dims, storage });
+  exact.add(entries);
+  approx.add(entries);
+  let found = 0;
+  let maxScoreError = 0;
+  for (let i = n; i < n + queries; i++) {
+    const q = rowOf(block, dims, i);
+    const truth = new Map(exact.search(q, 10).map((h) => [h.chunkId, h.score]));
+    for (const h of approx.search(q, 10)) {
+      if (!truth.has(h.chunkId)) continue;
+      found++;
+      maxScoreError = Math.max(maxScoreError, Math.abs(h.score - truth.get(h.chunkId)!));
     }
-    expect(found / (10 * queries)).toBeGreaterThanOrEqual(0.99);
-    expect(int8.bytesPerVector).toBe(388);
-    expect(int8.serialize().length).toBeLessThan(exact.serialize().length / 3);
+  }
+  return { recall: found / (10 * queries), approx, exact, maxScoreError };
+}
+
+describe('VectorIndex (int8)', () => {
+  it('recall@10 against exact f32 is at least 0.99 on 5,000 clustered 384-d vectors, scores within 1e-3', () => {
+    const { recall, approx, exact, maxScoreError } = clusteredRecall('int8');
+    expect(recall).toBeGreaterThanOrEqual(0.99);
+    expect(maxScoreError).toBeLessThan(1e-3);
+    // 384 codes + 192 bytes of residuals + one step.
+    expect(approx.bytesPerVector).toBe(580);
+    expect(approx.serialize().length).toBeLessThan(exact.serialize().length / 2);
+  });
+});
+
+describe('VectorIndex (binary)', () => {
+  it('recall@10 against exact f32 is at least 0.99 on 5,000 clustered 384-d vectors, with exact scores', () => {
+    const { recall, approx, maxScoreError } = clusteredRecall('binary');
+    expect(recall).toBeGreaterThanOrEqual(0.99);
+    expect(maxScoreError).toBe(0);
+    expect(approx.bytesPerVector).toBe(4 * 384 + 48);
+  });
+
+  it('equals brute force (hits, order, ties, scores) when the shortlist covers every row', () => {
+    fc.assert(
+      fc.property(fc.array(intVector, { maxLength: 60 }), intVector, fc.integer({ min: 1, max: 70 }), (vs, q, k) => {
+        const vectors = new Map(vs.map((v, i) => [id(i), v]));
+        expect(build({ storage: 'binary', oversample: 60 }, DIMS, vectors).search(q, k)).toEqual(bruteForce(vectors, q, k));
+      }),
+    );
+  });
+
+  it('with a small shortlist still ranks exactly within it: a query equal to a stored vector finds it first', () => {
+    const dims = 64;
+    const block = clusteredVectors({ count: 300, dimensions: dims, seed: 9 });
+    const index = new VectorIndex({ dimensions: dims, storage: 'binary', oversample: 1 });
+    index.add(Array.from({ length: 300 }, (_, i) => ({ chunkId: id(i), vector: rowOf(block, dims, i) })));
+    for (const i of [0, 150, 299]) expect(index.search(rowOf(block, dims, i), 1)[0]!.chunkId).toBe(id(i));
   });
 });
 
 describe('VectorIndex filters', () => {
-  it.each(['f32', 'int8'] as const)('%s: a Set or a predicate returns the best allowed chunks, as brute force over them', (storage) => {
+  it.each(KINDS)('%s: a Set or a predicate returns the best allowed chunks, as an index of only those', (_, kind) => {
     fc.assert(
       fc.property(fc.array(intVector, { maxLength: 40 }), intVector, fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }), fc.integer({ min: 1, max: 15 }), (vs, q, allow, k) => {
         const all = new Map(vs.map((v, i) => [id(i), v]));
         const allowed = new Map([...all].filter((_, i) => allow[i]));
-        const index = build(storage, DIMS, all);
-        const want = build(storage, DIMS, allowed).search(q, k);
+        const index = build(kind, DIMS, all);
+        const want = build(kind, DIMS, allowed).search(q, k);
         // A Set may name chunks the index does not hold.
         expect(index.search(q, k, new Set([...allowed.keys(), asChunkId('absent')]))).toEqual(want);
         expect(index.search(q, k, (c) => allowed.has(c))).toEqual(want);
@@ -174,13 +223,39 @@ describe('VectorIndex refusals and edges', () => {
     expect(index.chunkIds()).toEqual([id(0)]);
   });
 
+  it('refuses an unknown storage and an oversample out of range', () => {
+    expectCode(() => new VectorIndex({ dimensions: 3, storage: 'pq' as 'f32' }), 'invalid-vector', /unknown storage "pq" \(f32, int8 or binary\)/);
+    expectCode(() => new VectorIndex({ dimensions: 3, storage: 'int8', oversample: 0 }), 'invalid-vector', /oversample must be an integer from 1 to 10000, got 0/);
+    expect(new VectorIndex({ dimensions: 3, storage: 'binary' }).oversample).toBe(50);
+  });
+
+  it.each(['int8', 'binary'] as const)('%s: odd dimensions (33: a half-filled residual byte, a second sign word) score as f32 and round-trip', (storage) => {
+    const dims = 33;
+    const block = clusteredVectors({ count: 200, dimensions: dims, seed: 5 });
+    const vectors = new Map(Array.from({ length: 200 }, (_, i) => [id(i), rowOf(block, dims, i)]));
+    const index = build({ storage, oversample: 4 }, dims, vectors);
+    const reloaded = VectorIndex.load(index.serialize(), { oversample: 4 });
+    for (const i of [3, 77, 199]) {
+      const q = rowOf(block, dims, i);
+      const got = index.search(q, 5);
+      expect(got[0]!.chunkId).toBe(id(i));
+      // Each hit's score is its exact dot product (binary), or within 1e-3 of it (int8 at 12 bits).
+      for (const h of got) expect(Math.abs(h.score - vectors.get(h.chunkId)!.reduce((s, x, d) => s + x * q[d]!, 0))).toBeLessThan(storage === 'binary' ? 1e-6 : 1e-3);
+      expect(reloaded.search(q, 5)).toEqual(got);
+    }
+  });
+
   it('refuses a snapshot of an unknown version, and damaged bytes', () => {
     const index = new VectorIndex({ dimensions: 2 });
     index.add([{ chunkId: id(0), vector: new Float32Array([1, 0]) }]);
     const bytes = index.serialize();
     const future = bytes.slice();
     new DataView(future.buffer).setUint16(4, VECTOR_SNAPSHOT_VERSION + 1, true);
-    expectCode(() => VectorIndex.load(future), 'schema-version', /version 2 is not supported/);
+    expectCode(() => VectorIndex.load(future), 'schema-version', new RegExp(`version ${VECTOR_SNAPSHOT_VERSION + 1} is not supported`));
+    // Version 1 (int8 without residuals) is refused too: its rows cannot be re-scored.
+    const v1 = bytes.slice();
+    new DataView(v1.buffer).setUint16(4, 1, true);
+    expectCode(() => VectorIndex.load(v1), 'schema-version', /version 1 is not supported \(expected 2\)/);
     expectCode(() => VectorIndex.load(bytes.subarray(0, bytes.length - 1)), 'corrupt-file', /damaged/);
     expectCode(() => VectorIndex.load(new TextEncoder().encode('{"version":1}')), 'corrupt-file', /not a vector index/);
   });
@@ -194,7 +269,7 @@ describe('VectorIndex refusals and edges', () => {
     expect(VectorIndex.load(shifted.subarray(1)).search(new Float32Array([1, 0, 0]), 1)).toEqual([{ chunkId: id(7), score: 0.5 }]);
   });
 
-  it.each(['f32', 'int8'] as const)('%s: an empty index searches to nothing and round-trips', (storage) => {
+  it.each(['f32', 'int8', 'binary'] as const)('%s: an empty index searches to nothing and round-trips', (storage) => {
     const index = new VectorIndex({ dimensions: 4, storage });
     expect(index.search(new Float32Array(4), 10)).toEqual([]);
     const reloaded = VectorIndex.load(index.serialize());
