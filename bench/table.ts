@@ -37,10 +37,12 @@ const vectorRows = (set: string): Row[] => [
   { label: `${set}: naive JS scan + sort p50 / p95`, key: `naive_js_p50_ms_${set}`, unit: 'ms' },
   { label: `${set}: flat f32 p50 / p95`, key: `flat_f32_p50_ms_${set}`, unit: 'ms' },
   { label: `${set}: flat int8 p50 / p95`, key: `flat_int8_p50_ms_${set}`, unit: 'ms' },
+  { label: `${set}: binary + exact re-score p50 / p95`, key: `binary_rescore_p50_ms_${set}`, unit: 'ms' },
   { label: `${set}: voy p50 / p95`, key: `voy_p50_ms_${set}`, unit: 'ms' },
   { label: `${set}: int8 recall@10 vs f32`, key: `int8_recall_at_10_${set}`, unit: '', target: { text: '≥ 0.99', ok: (x) => x >= 0.99 } },
-  { label: `${set}: snapshot f32 / int8`, key: `f32_snapshot_bytes_${set}`, unit: 'bytes' },
-  { label: `${set}: load f32 / int8`, key: `f32_load_ms_${set}`, unit: 'ms' },
+  { label: `${set}: binary re-score recall@10 vs f32`, key: `binary_rescore_recall_at_10_${set}`, unit: '' },
+  { label: `${set}: snapshot f32 / int8 / binary`, key: `f32_snapshot_bytes_${set}`, unit: 'bytes' },
+  { label: `${set}: load f32 / int8 / binary`, key: `f32_load_ms_${set}`, unit: 'ms' },
 ];
 
 const ROWS: Array<[string, Row[]]> = [
@@ -66,10 +68,11 @@ const ROWS: Array<[string, Row[]]> = [
       ...vectorRows('10k'),
       ...vectorRows('100k'),
       ...vectorRows('500k'),
-      { label: 'bytes per vector f32 / int8', key: 'bytes_per_vector_f32', unit: 'bytes' },
+      { label: 'bytes per vector f32 / int8 / binary', key: 'bytes_per_vector_f32', unit: 'bytes' },
       { label: '100k: best flat vs naive', key: 'speedup_best_flat_vs_naive_100k', unit: '×', target: { text: '≥ 5', ok: (x) => x >= 5 } },
       { label: '100k: best flat vs voy', key: 'speedup_best_flat_vs_voy_100k', unit: '×', target: { text: '≥ 5', ok: (x) => x >= 5 } },
       { label: 'int8 recall@10 at 100k', key: 'int8_recall_at_10', unit: '', target: { text: '≥ 0.99', ok: (x) => x >= 0.99 } },
+      { label: 'binary re-score recall@10 at 100k', key: 'binary_rescore_recall_at_10', unit: '' },
     ],
   ],
   [
@@ -89,14 +92,14 @@ const COMPANIONS: Record<string, string[]> = {
   serialize_ms_scifact: ['load_ms_scifact'],
   serialize_ms_100k: ['load_ms_100k'],
   cold_start_files: ['cold_start_chunks'],
-  bytes_per_vector_f32: ['bytes_per_vector_int8'],
+  bytes_per_vector_f32: ['bytes_per_vector_int8', 'bytes_per_vector_binary'],
   embed_tiny_b1_chunks_per_s: ['embed_tiny_b32_chunks_per_s'],
   embed_minilm_shape_b1_chunks_per_s: ['embed_minilm_shape_b32_chunks_per_s'],
   ...Object.fromEntries(
     ['10k', '100k', '500k'].flatMap((s) => [
-      ...['naive_js', 'flat_f32', 'flat_int8', 'voy'].map((p) => [`${p}_p50_ms_${s}`, [`${p}_p95_ms_${s}`]]),
-      [`f32_snapshot_bytes_${s}`, [`int8_snapshot_bytes_${s}`]],
-      [`f32_load_ms_${s}`, [`int8_load_ms_${s}`]],
+      ...['naive_js', 'flat_f32', 'flat_int8', 'binary_rescore', 'voy'].map((p) => [`${p}_p50_ms_${s}`, [`${p}_p95_ms_${s}`]]),
+      [`f32_snapshot_bytes_${s}`, [`int8_snapshot_bytes_${s}`, `binary_snapshot_bytes_${s}`]],
+      [`f32_load_ms_${s}`, [`int8_load_ms_${s}`, `binary_load_ms_${s}`]],
     ]),
   ),
 };
