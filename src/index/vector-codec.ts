@@ -15,7 +15,8 @@
  *   24      4 × count       u32 byte length of each chunk id, in row order
  *   …       f32, binary: 4 × count × dimensions   vectors, row after row (binary's sign codes are
  *                             recomputed on load)
- *           int8: 4 × count (f32 steps), then count × dimensions codes, padded to 4, then
+ *           int8: 4 × count (f32 steps), then count × ⌈dimensions / 4⌉ × 4 codes (each row padded
+ *                 with zero codes to whole 32-bit words), then
  *                 count × ⌈dimensions / 2⌉ 4-bit residuals (two a byte, low nibble first), padded to 4
  *   …       chunk ids, UTF-8, back to back
  *
@@ -47,7 +48,7 @@ const pad4 = (n: number) => (n + 3) & ~3;
 const residualBytes = (dims: number) => (dims + 1) >> 1;
 
 function vectorBytes(storage: Storage, n: number, dims: number): number {
-  return storage === 'int8' ? 4 * n + pad4(n * dims) + pad4(n * residualBytes(dims)) : 4 * n * dims;
+  return storage === 'int8' ? 4 * n + n * pad4(dims) + pad4(n * residualBytes(dims)) : 4 * n * dims;
 }
 
 export function encodeVectorIndex(s: VectorSnapshot): Uint8Array {
@@ -74,8 +75,8 @@ export function encodeVectorIndex(s: VectorSnapshot): Uint8Array {
   } else {
     new Float32Array(out.buffer, off, n).set(s.scales!);
     off += 4 * n;
-    new Int8Array(out.buffer, off, n * s.dimensions).set(s.codes!);
-    off += pad4(n * s.dimensions);
+    new Int8Array(out.buffer, off, n * pad4(s.dimensions)).set(s.codes!);
+    off += n * pad4(s.dimensions);
     out.set(s.residuals!, off);
     off += pad4(n * residualBytes(s.dimensions));
   }
@@ -116,8 +117,8 @@ export function decodeVectorIndex(bytes: Uint8Array): VectorSnapshot {
   } else {
     s.scales = new Float32Array(buf.buffer, base + off, n);
     off += 4 * n;
-    s.codes = new Int8Array(buf.buffer, base + off, n * dimensions);
-    off += pad4(n * dimensions);
+    s.codes = new Int8Array(buf.buffer, base + off, n * pad4(dimensions));
+    off += n * pad4(dimensions);
     s.residuals = new Uint8Array(buf.buffer, base + off, n * residualBytes(dimensions));
     off += pad4(n * residualBytes(dimensions));
   }

@@ -11,7 +11,7 @@ import type { ChunkId } from '../core/ids.ts';
 import type { Hit } from './search-index.ts';
 import { topK } from './top-k.ts';
 import { decodeVectorIndex, encodeVectorIndex } from './vector-codec.ts';
-import { dotF32, dotI8, dotI8Fine, hamming, quantiseQuery, quantiseRow, residualBytes, ScoreHeap, signRow, signWords } from './vector-kernels.ts';
+import { codeStride, dotF32, dotI8, dotI8Fine, hamming, quantiseQuery, quantiseRow, residualBytes, ScoreHeap, signRow, signWords } from './vector-kernels.ts';
 
 export type VectorStorage = 'f32' | 'int8' | 'binary';
 const STORAGES: readonly VectorStorage[] = ['f32', 'int8', 'binary'];
@@ -61,8 +61,9 @@ export class VectorIndex {
   private capacity = 0;
   /** f32 and binary: `capacity × dimensions` floats. */
   private f32 = new Float32Array(0);
-  /** int8: `capacity × dimensions` codes, 4-bit residuals (two a byte) and one step per row. */
+  /** int8: `capacity × codeStride(dimensions)` codes (and a 32-bit view of them), 4-bit residuals (two a byte), one step per row. */
   private codes = new Int8Array(0);
+  private codeWords = new Int32Array(0);
   private residuals = new Uint8Array(0);
   private scales = new Float32Array(0);
   /** binary: `capacity × signWords(dimensions)` sign codes. */
@@ -85,7 +86,7 @@ export class VectorIndex {
     this.dimensions = dimensions;
     this.storage = storage;
     this.oversample = oversample;
-    this.queryCode = new Int32Array(storage === 'binary' ? signWords(dimensions) : dimensions);
+    this.queryCode = new Int32Array(storage === 'binary' ? signWords(dimensions) : codeStride(dimensions));
   }
 
   /** Number of vectors indexed. */
@@ -96,7 +97,7 @@ export class VectorIndex {
   /** Bytes of storage per vector (ids and map entries not counted). */
   get bytesPerVector(): number {
     const dims = this.dimensions;
-    if (this.storage === 'int8') return dims + residualBytes(dims) + 4;
+    if (this.storage === 'int8') return codeStride(dims) + residualBytes(dims) + 4;
     return 4 * dims + (this.storage === 'binary' ? 4 * signWords(dims) : 0);
   }
 
@@ -173,14 +174,14 @@ export class VectorIndex {
   private scanInt8(query: Float32Array, rows: Int32Array | null, n: number, wanted: number): Int32Array {
     const q = this.queryCode;
     quantiseQuery(query, q);
-    const codes = this.codes;
+    const words = this.codeWords;
     const scales = this.scales;
     const scores = this.scratch;
-    const dims = this.dimensions;
+    const wordsPerRow = codeStride(this.dimensions) >> 2;
     const heap = new ScoreHeap(wanted);
     for (let j = 0; j < n; j++) {
       const row = rows ? rows[j]! : j;
-      const s = dotI8(codes, row, q, dims) * scales[row]!;
+      const s = dotI8(words, row, q, wordsPerRow) * scales[row]!;
       scores[j] = s;
       if (s > heap.threshold) heap.push(s);
     }
@@ -240,7 +241,7 @@ export class VectorIndex {
       dimensions: dims,
       ids: this.ids,
       f32: int8 ? undefined : this.f32.subarray(0, n * dims),
-      codes: int8 ? this.codes.subarray(0, n * dims) : undefined,
+      codes: int8 ? this.codes.subarray(0, n * codeStride(dims)) : undefined,
       residuals: int8 ? this.residuals.subarray(0, n * residualBytes(dims)) : undefined,
       scales: int8 ? this.scales.subarray(0, n) : undefined,
     });
@@ -312,7 +313,8 @@ export class VectorIndex {
   private moveRow(from: number, to: number): void {
     const dims = this.dimensions;
     if (this.storage === 'int8') {
-      this.codes.copyWithin(to * dims, from * dims, (from + 1) * dims);
+      const c = codeStride(dims);
+      this.codes.copyWithin(to * c, from * c, (from + 1) * c);
       const r = residualBytes(dims);
       this.residuals.copyWithin(to * r, from * r, (from + 1) * r);
       this.scales[to] = this.scales[from]!;
@@ -332,7 +334,8 @@ export class VectorIndex {
     const size = this.size;
     const dims = this.dimensions;
     if (this.storage === 'int8') {
-      this.codes = grow(this.codes, new Int8Array(capacity * dims), size * dims);
+      this.codes = grow(this.codes, new Int8Array(capacity * codeStride(dims)), size * codeStride(dims));
+      this.codeWords = new Int32Array(this.codes.buffer);
       this.residuals = grow(this.residuals, new Uint8Array(capacity * residualBytes(dims)), size * residualBytes(dims));
       this.scales = grow(this.scales, new Float32Array(capacity), size);
     } else {
