@@ -12,6 +12,7 @@ import type { ModelId } from '../core/ids.ts';
 import type { EmbeddingModel } from '../models/catalogue.ts';
 import { bindCache, deleteCachedModel, importModelFiles, listCachedModels, MODEL_CACHE_NAME, type BoundCache, type CacheLike, type CachedModel, type ImportFile, type ImportResult } from '../models/model-cache.ts';
 import { chunkEmbedderOf } from './chunk-embedder.ts';
+import { takeNotice, withWasmFallback, type DeviceState } from './device-fallback.ts';
 import { chooseDevice, wasmThreads, type DeviceProbe } from './choose-device.ts';
 import { loadEmbedder, remotePrefixFor, type Embedder, type LoadProgress, type ModelSource } from './embedder.ts';
 
@@ -64,6 +65,8 @@ export interface EmbedApi {
    * input is split where it fits and its pieces' vectors averaged (`chunk-embedder.ts`), never truncated.
    */
   embedChunks(texts: string[], options?: { batchSize?: number }): Promise<Float32Array>;
+  /** Says, once, that the device changed since the load (WebGPU stopped working: now WASM), and why. */
+  takeDeviceNotice(): Promise<string | undefined>;
   embedQuery(text: string): Promise<Float32Array>;
   /** Frees the loaded model's session; the model files stay cached. */
   unload(): Promise<void>;
@@ -167,12 +170,23 @@ export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi 
   const platformOnce = (options.platform ?? readPlatform)();
   const cacheOnce = (options.openCache ?? defaultCache)();
   let embedder: Embedder | undefined;
+  /** The device the loaded model runs on, and a notice when it had to change (WebGPU lost → WASM). */
+  const state: DeviceState = { device: 'cpu' };
+  /** How to load the current model again on WASM (set by each load). */
+  let reopenOnWasm: (() => Promise<Embedder>) | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   /** Runs calls one at a time: transformers.js's `env` is global and a load must not overlap another call. */
   const serial = <T>(run: () => Promise<T>): Promise<T> => {
     const next = queue.then(run, run);
     queue = next.catch(() => undefined);
     return next;
+  };
+  /** The model again, on WASM, after WebGPU failed under it. */
+  const reloadOnWasm = async () => {
+    if (!reopenOnWasm) throw new DocQaError('internal', 'embed worker: no model to load again');
+    const previous = embedder;
+    embedder = await reopenOnWasm();
+    await previous?.dispose().catch(() => undefined);
   };
   const loaded = (): Embedder => {
     if (!embedder) throw new DocQaError('internal', 'embed worker: no model is loaded: call load() first');
@@ -218,6 +232,9 @@ export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi 
     } else {
       ({ embedder, device, notice } = await chooseAndLoad({ ...platform, ...(forced ? { threads: forced } : {}) }, open, onProgress));
     }
+    state.device = device;
+    state.notice = undefined;
+    reopenOnWasm = () => open('wasm');
     const notKept = bound?.putErrors[0];
     return {
       modelId: model.id,
@@ -241,12 +258,13 @@ export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi 
       }),
     embedChunks: (texts, opts) =>
       serial(async () => {
-        const data = await chunkEmbedderOf(loaded(), opts).embedChunks(texts);
+        const data = await withWasmFallback(state, () => chunkEmbedderOf(loaded(), opts).embedChunks(texts), reloadOnWasm);
         return transfer(data, [data.buffer]);
       }),
+    takeDeviceNotice: () => serial(async () => takeNotice(state)),
     embedQuery: (text) =>
       serial(async () => {
-        const vector = await loaded().embedQuery(text);
+        const vector = await withWasmFallback(state, () => loaded().embedQuery(text), reloadOnWasm);
         return transfer(vector, [vector.buffer]);
       }),
     unload: () =>

@@ -51,6 +51,11 @@ export class EmbedWorkerClient {
     return this.call((api) => api.embedChunks(texts, options));
   }
 
+  /** Once after WebGPU failed and the model moved to WASM: the notice to show; else undefined. */
+  takeDeviceNotice(): Promise<string | undefined> {
+    return this.call((api) => api.takeDeviceNotice());
+  }
+
   embedQuery(text: string): Promise<Float32Array> {
     return this.call((api) => api.embedQuery(text));
   }

@@ -50,6 +50,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
       load: (request, onProgress) => embedWorker.load(request, onProgress),
       embedChunks: (texts) => embedWorker.embedChunks(texts),
       embedQuery: (text) => embedWorker.embedQuery(text),
+      takeDeviceNotice: () => embedWorker.takeDeviceNotice(),
       unload: () => embedWorker.unload(),
       // Read here, from the Cache API this worker shares with the embed worker: listing models must not
       // start the embed worker (and load transformers.js) in a tab that never uses one.

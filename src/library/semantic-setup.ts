@@ -15,6 +15,8 @@ export interface EmbedHost {
   /** One vector per text, too-long texts split and averaged (`embed/chunk-embedder.ts`). */
   embedChunks(texts: string[]): Promise<Float32Array>;
   embedQuery(text: string): Promise<Float32Array>;
+  /** Once after the device changed under the model (WebGPU stopped working: now WASM), why. */
+  takeDeviceNotice(): Promise<string | undefined>;
   unload(): Promise<void>;
   listCached(): Promise<Array<{ repo: string; revision: string; bytes: number }>>;
   deleteCached(repo: string, revision?: string): Promise<number>;
@@ -211,6 +213,21 @@ export class SemanticSetup {
     await this.write({ mirror: checkMirror(url, this.origin) });
   }
 
+  /**
+   * Runs an embed call; if the embed worker had stopped (it ran out of memory, say: a fresh one starts
+   * with no model), the model is loaded again, from the browser's model cache, and the call retried once.
+   */
+  private async afterRestart<T>(request: { model: EmbeddingModel; source: ModelSource }, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (!(err instanceof DocQaError && err.code === 'internal' && /embed worker stopped|no model is loaded/.test(err.message))) throw err;
+      console.warn('embed worker restarted; loading the model again', err);
+      await this.host.load(request);
+      return run();
+    }
+  }
+
   private async load(model: EmbeddingModel, settings: StoredSettings): Promise<void> {
     // One load at a time: a second choice waits for the first to settle.
     while (this.loadingModel) await this.loadingModel.catch(() => undefined);
@@ -218,12 +235,18 @@ export class SemanticSetup {
       const embedding = this.library.semantic;
       embedding.loading(model.label);
       try {
-        const loaded = await this.host.load({ model, source: this.sourceFor(model, settings) }, progressReporter((download) => embedding.loading(model.label, download)));
+        const request = { model, source: this.sourceFor(model, settings) };
+        const loaded = await this.host.load(request, progressReporter((download) => embedding.loading(model.label, download)));
         embedding.device = loaded.notKept ? `${loaded.notice}. ${loaded.notKept.message}` : loaded.notice;
         const embedder: ChunkEmbedder = {
           model,
-          embedChunks: (texts) => this.host.embedChunks([...texts]),
-          embedQuery: (text) => this.host.embedQuery(text),
+          embedChunks: async (texts) => {
+            const data = await this.afterRestart(request, () => this.host.embedChunks([...texts]));
+            const notice = await this.host.takeDeviceNotice();
+            if (notice) embedding.device = notice;
+            return data;
+          },
+          embedQuery: (text) => this.afterRestart(request, () => this.host.embedQuery(text)),
         };
         await this.library.useEmbedder(embedder);
       } catch (err) {

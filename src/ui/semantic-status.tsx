@@ -20,7 +20,7 @@ export function semanticLine(s: EmbeddingEvent): string {
       return `Preparing semantic search: ${count(s.done)} of ${count(s.total)} passages${doc}${eta}. Passages not ready yet are found by keywords.`;
     }
     case 'ready':
-      return `Semantic search on (${s.model}): ${count(s.done)} passages.`;
+      return `Semantic search on (${s.model}): ${count(s.done)} passages.${s.device ? ` Runs on ${s.device}.` : ''}`;
     case 'failed':
       return `Semantic search stopped: ${s.message ?? 'unknown error'}`;
   }

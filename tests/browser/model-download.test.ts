@@ -166,7 +166,8 @@ describe('model download in Chromium (embed worker, hub-layout mirror)', () => {
       expect(loaded.notKept).toEqual({ code: 'storage-full', message: `model files: ${REPO} could not be kept for offline use: storage full: delete documents or free disk space` });
       expect(loaded.stored).not.toContain('onnx/model.onnx');
       expect(await embedQuery('storage full')).toHaveLength(32);
-      expect((await listed()).find((m) => m.repo === REPO)?.files.map((f) => f.path)).not.toContain('onnx/model.onnx');
+      // Nothing of the model may be kept at all (ONNX Runtime's 27 MB binary, kept earlier, already fills the quota).
+      expect((await listed()).find((m) => m.repo === REPO)?.files.map((f) => f.path) ?? []).not.toContain('onnx/model.onnx');
     } finally {
       await cdp.send('Storage.overrideQuotaForOrigin', { origin: app.origin });
     }

@@ -85,7 +85,7 @@ describe('semantic search with a downloaded model', () => {
     await expect.poll(() => dialog.locator('.models-note').textContent()).toContain('Models will be downloaded from');
     await recordStatus();
     await dialog.getByRole('button', { name: `Download and use ${LABEL}` }).click();
-    await expect.poll(status, { timeout: 60_000 }).toMatch(/^Semantic search on \(BGE small \(English\)\): \d+ passages\.$/);
+    await expect.poll(status, { timeout: 60_000 }).toMatch(/^Semantic search on \(BGE small \(English\)\): \d+ passages\. Runs on WASM.*\.$/);
     expect(hub.requestCount(REPO)).toBeGreaterThan(0);
     expect(statusLines.some((l) => l.startsWith('Loading BGE small (English)') || l.startsWith('Downloading BGE small (English)'))).toBe(true);
     // The model's row now says its files are kept, and how many passages it prepared.

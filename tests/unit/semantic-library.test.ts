@@ -4,7 +4,7 @@
 // (the embedder is not called again), identical chunks embedded once, deletes, refusals, and an
 // upgrade from a version-2 library.
 import { openDB } from 'idb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { IncomingFile } from '../../src/core/library-api.ts';
 import type { EmbeddingEvent, LibraryEvent } from '../../src/core/types.ts';
 import { chunkEmbedderOf, type ChunkEmbedder } from '../../src/embed/chunk-embedder.ts';
@@ -200,5 +200,33 @@ describe('semantic search in the library', () => {
     expect(library.indexedChunks).toBe(old.indexedChunks);
     expect(library.embeddedChunks).toBe(library.indexedChunks);
     expect((await library.ask('When is the rent paid?')).citations[0]?.passage.docName).toBe('lease.md');
+  });
+
+  it('storage full while embedding: whole batches only, a clear message, BM25 still answers; it finishes once space is freed', async () => {
+    const name = freshName();
+    const { library, store } = await open(name);
+    await library.enqueue([file('lease.md', LEASE), file('loan.md', LOAN)]);
+    await library.processQueue();
+    const vectors = new VectorStore(store.db);
+    const put = VectorStore.prototype.put;
+    let batches = 0;
+    const full = vi.spyOn(VectorStore.prototype, 'put').mockImplementation(function (this: VectorStore, model, list) {
+      // The second batch does not fit.
+      if (++batches === 2) return Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+      return put.call(this, model, list);
+    });
+    await library.useEmbedder(counting());
+    await library.embeddingIdle();
+    expect(library.embeddingStatus).toMatchObject({ state: 'failed', message: expect.stringMatching(/^storage full.*Search still works, by keywords only\.$/) });
+    // The batch that did not fit left nothing: only the first batch (2 chunks) is stored and indexed.
+    expect((await vectors.chunkIds(MODEL.id)).length).toBe(2);
+    expect(library.embeddedChunks).toBe(2);
+    expect((await library.ask('When is the rent paid?')).found).toBe(true);
+
+    full.mockRestore();
+    await library.useEmbedder(counting());
+    await library.embeddingIdle();
+    expect(library.embeddingStatus.state).toBe('ready');
+    expect(library.embeddedChunks).toBe(library.indexedChunks);
   });
 });

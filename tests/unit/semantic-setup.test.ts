@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocQaError } from '../../src/core/errors.ts';
 import { asModelId } from '../../src/core/ids.ts';
 import type { IncomingFile } from '../../src/core/library-api.ts';
 import { chunkEmbedderOf, type ChunkEmbedder } from '../../src/embed/chunk-embedder.ts';
@@ -37,6 +38,7 @@ function inProcessHost(): EmbedHost & { loads: string[] } {
     },
     embedChunks: (texts) => current!.embedChunks(texts),
     embedQuery: (text) => current!.embedQuery(text),
+    takeDeviceNotice: async () => undefined,
     unload: async () => void (current = undefined),
     listCached: async () => [],
     deleteCached: async () => 0,
@@ -112,5 +114,28 @@ describe('SemanticSetup', () => {
     const setup = new SemanticSetup(library, inProcessHost(), new SettingsStore(db), new VectorStore(db), ORIGIN);
     const files = (await folderFiles('tiny-encoder')).filter((f) => f.name !== 'config.json');
     await expect(setup.importModel(files)).rejects.toThrow(/no config\.json: choose the folder that holds the model/);
+  });
+
+  it('loads the model again when the embed worker stopped (out of memory), and goes on', async () => {
+    const db = await openLibraryDb(`setup-restart-${Date.now()}`);
+    const library = new Library(new LibraryStore(db), () => undefined, { chunk: { maxChars: 300, overlapChars: 40, parentChars: 900 }, embedding: { batchSize: 2 } });
+    await library.open();
+    await library.startWriting();
+    const host = inProcessHost();
+    const embedChunks = host.embedChunks;
+    let calls = 0;
+    // The worker dies on the second call: a fresh worker has no model until it is loaded again.
+    host.embedChunks = (texts) => (++calls === 2 ? Promise.reject(new DocQaError('internal', 'embed worker stopped (out of memory?): load the model again')) : embedChunks(texts));
+    const setup = new SemanticSetup(library, host, new SettingsStore(db), new VectorStore(db), ORIGIN);
+    const sections = ['Payment', 'Repairs', 'Deposit', 'Notice', 'Pets', 'Keys'].map((h, i) => `## ${h}\n\n${`Clause ${i}: the parties agree on the ${h.toLowerCase()} terms set out here in full. `.repeat(4)}`);
+    await library.enqueue([{ name: 'lease.md', folder: '', blob: new Blob([`# Lease\n\n${sections.join('\n\n')}\n`]) }]);
+    await library.processQueue();
+    const id = await setup.importModel(await folderFiles('tiny-encoder'));
+    await setup.useModel(id);
+    await library.embeddingIdle();
+    expect(library.indexedChunks).toBeGreaterThan(2);
+    expect(host.loads).toEqual([id, id]);
+    expect(library.embeddingStatus.state).toBe('ready');
+    expect(library.embeddedChunks).toBe(library.indexedChunks);
   });
 });
