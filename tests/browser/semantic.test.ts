@@ -4,12 +4,15 @@
 // background with progress, answers show "Why this passage" with both ranks, a reload reuses the stored
 // vectors and the cached model (no download, no embedding), it works offline, and Delete removes the
 // model's files and vectors.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askQuestion, waitForIndexed } from '../support/app-page.ts';
 import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
 import { writeTree } from '../support/fixture-folder.ts';
 import { startHubServer, type HubServer } from '../support/hub-server.ts';
-import { generateTinyModel, TINY_SPEC } from '../../tools/models/tiny-models.ts';
+import { generateTinyModel, TINY_SPEC, writeTinyModels } from '../../tools/models/tiny-models.ts';
 
 const REPO = 'Xenova/bge-small-en-v1.5';
 const LABEL = 'BGE small (English)';
@@ -111,6 +114,8 @@ describe('semantic search with a downloaded model', () => {
   });
 
   it('works offline: the model loads from this browser and questions use both retrievers', async () => {
+    // The app itself comes from the service worker's precache, once it controls the page.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
     await hub.stop();
     await session.context.setOffline(true);
     await page.reload();
@@ -144,5 +149,27 @@ describe('semantic search with a downloaded model', () => {
         }),
     );
     expect(vectors).toBe(0);
+  });
+
+  it('imports a model folder the person picks and uses it with no network at all', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'picked-model-'));
+    await writeTinyModels(dir);
+    await hub.stop();
+    try {
+      await page.getByRole('button', { name: 'Set up semantic search' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Semantic search models' });
+      await dialog.getByLabel('Import a model folder').setInputFiles(join(dir, 'tiny-encoder'));
+      await expect.poll(() => dialog.locator('.models-note').textContent()).toBe('Imported imported:tiny-encoder: choose Use to turn it on');
+      await dialog.getByRole('button', { name: 'Use tiny-encoder (imported)' }).click();
+      await expect.poll(status, { timeout: 60_000 }).toMatch(/^Semantic search on \(tiny-encoder \(imported\)\): \d+ passages\./);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await askQuestion(page, 'When is the rent paid?');
+      await page.getByRole('button', { name: 'Why this passage' }).first().click();
+      expect(await page.locator('.why-ranks').first().textContent()).toContain('Dense #');
+      expect(hub.requestCount()).toBe(0);
+    } finally {
+      await hub.start();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
