@@ -14,8 +14,12 @@ export interface EmbeddingOptions {
    * hear the writer's progress, not every tab's. Default: the library's `emit`.
    */
   notifyPage?: (event: LibraryEvent) => void;
-  /** Chunks per embedding call and per stored transaction. Default 32; range 1–256. */
-  batchSize?: number;
+  /**
+   * Chunks per embedding call and per stored transaction. Default 32; range 1–256. A number, or per
+   * device (the device the model runs on, `embedding.deviceKind`): WASM gains nothing from big batches
+   * and a question waits behind one, a GPU gains from them.
+   */
+  batchSize?: number | { wasm: number; webgpu: number };
   /** Longest wait for a question's vector before it is searched with BM25 alone. Default 10 000 ms. */
   queryTimeoutMs?: number;
 }
@@ -158,7 +162,9 @@ export class Embedding {
     const embedder = this.embedder;
     const dense = this.keeper.set.dense;
     if (!embedder || !dense || dense.model !== embedder.model.id) return;
-    const batchSize = Math.max(1, Math.min(256, this.options.batchSize ?? 32));
+    const option = this.options.batchSize ?? 32;
+    const wanted = typeof option === 'number' ? option : option[this.deviceKind === 'webgpu' ? 'webgpu' : 'wasm'];
+    const batchSize = Math.max(1, Math.min(256, wanted));
     const { work, done: before, total } = await this.plan(dense);
     let done = before;
     const started = Date.now();
@@ -230,5 +236,9 @@ export class Embedding {
   /** Where the model runs, and why: shown with the state from now on. */
   set device(notice: string | undefined) {
     this.last = { ...this.last, device: notice };
+    this.deviceKind = notice?.startsWith('WebGPU') ? 'webgpu' : 'wasm';
   }
+
+  /** The kind of device the model runs on (from its notice), for the batch size. */
+  private deviceKind: 'wasm' | 'webgpu' = 'wasm';
 }

@@ -11,8 +11,12 @@ import { ParseWorkerClient } from './parse-worker-client.ts';
 import { SemanticSetup, type EmbedHost } from './semantic-setup.ts';
 
 const CONTROL_CHANNEL = 'docqa-control';
-/** Chunks per embedding call in the browser: WASM gains nothing from larger batches, and a question waits behind at most one. */
-const BROWSER_EMBED_BATCH = 8;
+/**
+ * Chunks per embedding call in the browser: on WASM, 8 (batch 32 was no faster than 1 in `npm run bench
+ * -- embed`, and a question waits behind at most one batch); on WebGPU, 32 (GPUs gain from batches;
+ * published figures: WebGPU is 28-61× faster than WASM at batch 32 × 512 tokens).
+ */
+const BROWSER_EMBED_BATCH = { wasm: 8, webgpu: 32 };
 const WRITER_LOCK = 'docqa-writer';
 
 /**
