@@ -126,8 +126,8 @@ export function findModel(id: ModelId): EmbeddingModel | undefined {
   return CATALOGUE.find((m) => m.id === id);
 }
 
-/** Total download size of a model, and whether any part of it is approximate. */
-export function downloadSize(model: EmbeddingModel): { bytes: number; approximate: boolean } {
+/** Total download size of a model (an embedding model or a reranker), and whether any part of it is approximate. */
+export function downloadSize(model: Pick<EmbeddingModel, 'files'>): { bytes: number; approximate: boolean } {
   return {
     bytes: model.files.reduce((sum, f) => sum + f.bytes, 0),
     approximate: model.files.some((f) => f.approximate),
@@ -211,6 +211,112 @@ export function modelFromFolder(facts: FolderFacts): EmbeddingModel {
     passagePrefix: known?.passagePrefix,
     maxTokens: Math.min(known?.maxTokens ?? 512, facts.config.max_position_embeddings ?? 512),
     dtype,
+    languages: known?.languages,
+  });
+}
+
+/**
+ * A cross-encoder that scores (question, passage) pairs for reranking (`src/rerank/reranker.ts`): a
+ * sequence-classification model with one label, whose logit is the relevance score.
+ */
+export interface RerankerModel {
+  id: ModelId;
+  /** Shown to the person. */
+  label: string;
+  /** A hub repository for catalogue models, or a folder name under the local root for {@link localReranker}. */
+  repo: string;
+  /** Hub revision; `main` for local folders. */
+  revision: string;
+  /** Weights file variant: `q8` is `onnx/model_quantized.onnx`, `fp32` is `onnx/model.onnx`. */
+  dtype: 'q8' | 'fp32';
+  files: ModelFile[];
+  /**
+   * Longest (question, passage) pair in the model's tokens, special tokens included: what it was trained
+   * on. A longer pair keeps the question whole and the passage's first tokens (see the reranker).
+   */
+  maxTokens: number;
+  /** BCP 47 codes; `[]` when unknown. */
+  languages: string[];
+  /** Ranking figures published on the model card; `[]` when none was found. */
+  published: RetrievalFigure[];
+}
+
+export const MS_MARCO_MINILM_L6: RerankerModel = {
+  id: asModelId('ms-marco-MiniLM-L-6-v2'),
+  label: 'MS MARCO MiniLM-L6 reranker (English)',
+  repo: 'Xenova/ms-marco-MiniLM-L-6-v2',
+  revision: 'main',
+  dtype: 'q8',
+  // Sizes: not found in the reference material searched; rounded from a 22.7M-parameter BERT (6 layers,
+  // 384 hidden) quantised to 8 bits and the bert-base-uncased tokenizer.json (~711 kB).
+  files: [
+    { path: 'config.json', bytes: 800, approximate: true },
+    { path: 'tokenizer_config.json', bytes: 1_300, approximate: true },
+    { path: 'tokenizer.json', bytes: 711_000, approximate: true },
+    { path: 'onnx/model_quantized.onnx', bytes: 23_000_000, approximate: true },
+  ],
+  // The card loads it with `CrossEncoder(..., max_length=512)`.
+  maxTokens: 512,
+  languages: ['en'],
+  published: [
+    { benchmark: 'TREC Deep Learning 2019', metric: 'nDCG@10', value: 74.3, source: 'Performance table of the cross-encoder/ms-marco-MiniLM-L-6-v2 model card (huggingface.co), also at sbert.net/docs/pretrained-models/ce-msmarco.html' },
+    { benchmark: 'MS MARCO passage dev', metric: 'MRR@10', value: 39.01, source: 'same table' },
+  ],
+};
+
+/** The rerankers offered for download, the default first. */
+export const RERANKER_CATALOGUE: readonly RerankerModel[] = [MS_MARCO_MINILM_L6];
+
+/** The catalogue reranker with this id, or undefined. */
+export function findReranker(id: ModelId): RerankerModel | undefined {
+  return RERANKER_CATALOGUE.find((m) => m.id === id);
+}
+
+/** What a person (or a test) says about a cross-encoder folder they bring themselves. */
+export interface LocalRerankerConfig {
+  /** Folder name under the local root (the root is given when loading). */
+  folder: string;
+  /** Default 512. */
+  maxTokens?: number;
+  /** Default `fp32` (`onnx/model.onnx`). */
+  dtype?: 'q8' | 'fp32';
+  /** Default `[]` (unknown). */
+  languages?: string[];
+}
+
+/**
+ * A reranker entry for a cross-encoder folder: the generated tiny cross-encoder, air-gapped installs.
+ * Its id is `local:<folder>`.
+ *
+ * @example localReranker({ folder: 'tiny-cross-encoder' })
+ */
+export function localReranker(config: LocalRerankerConfig): RerankerModel {
+  const dtype = config.dtype ?? 'fp32';
+  const weights = dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+  return {
+    id: asModelId(`local:${config.folder}`),
+    label: config.folder,
+    repo: config.folder,
+    revision: 'main',
+    dtype,
+    files: ['config.json', 'tokenizer.json', 'tokenizer_config.json', weights].map((path) => ({ path, bytes: 0, approximate: true })),
+    maxTokens: config.maxTokens ?? 512,
+    languages: config.languages ?? [],
+    published: [],
+  };
+}
+
+/**
+ * A reranker entry for any cross-encoder folder (`npm run eval -- --reranker <folder>`): a folder named
+ * like a catalogue reranker takes its input length and languages; the length never exceeds the
+ * folder's `max_position_embeddings`.
+ */
+export function rerankerFromFolder(facts: Pick<FolderFacts, 'folder' | 'config' | 'hasFp32'>): RerankerModel {
+  const known = RERANKER_CATALOGUE.find((m) => m.repo.split('/').at(-1) === facts.folder);
+  return localReranker({
+    folder: facts.folder,
+    maxTokens: Math.min(known?.maxTokens ?? 512, facts.config.max_position_embeddings ?? 512),
+    dtype: facts.hasFp32 ? 'fp32' : 'q8',
     languages: known?.languages,
   });
 }

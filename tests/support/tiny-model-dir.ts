@@ -6,14 +6,17 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { env } from '@huggingface/transformers';
-import { generateTinyModel, writeTinyModels } from '../../tools/models/tiny-models.ts';
+import { generateTinyModel, writeTinyModels, type TinyModelName } from '../../tools/models/tiny-models.ts';
 
 export interface TinyModelDir {
   dir: string;
   /** URLs transformers.js tried to fetch (each answered 404). */
   fetched: string[];
-  /** Writes a copy of tiny-encoder named `folder`, without `omit` files and with `config` fields changed. */
-  variant(folder: string, change: { omit?: string[]; config?: Record<string, unknown> }): Promise<void>;
+  /**
+   * Writes a copy of `change.base` (default tiny-encoder) named `folder`, without `omit` files and with
+   * `config` fields changed (a field set to undefined is removed).
+   */
+  variant(folder: string, change: { base?: TinyModelName; omit?: string[]; config?: Record<string, unknown> }): Promise<void>;
   remove(): Promise<void>;
 }
 
@@ -31,7 +34,7 @@ export async function createTinyModelDir(): Promise<TinyModelDir> {
     dir,
     fetched,
     async variant(folder, change) {
-      for (const [path, bytes] of generateTinyModel('tiny-encoder')) {
+      for (const [path, bytes] of generateTinyModel(change.base ?? 'tiny-encoder')) {
         if (change.omit?.includes(path)) continue;
         let out = bytes;
         if (path === 'config.json' && change.config) {
