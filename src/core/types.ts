@@ -188,6 +188,12 @@ export interface EmbeddingEvent {
   message?: string;
 }
 
+/** Where a reranker put a passage: 1-based rank among the reranked candidates and the cross-encoder's score (its logit). */
+export interface RerankPlace {
+  rank: number;
+  score: number;
+}
+
 /** Where a passage stood in one retriever. */
 export interface RetrieverRank {
   /** "BM25", "Dense". */
@@ -205,7 +211,9 @@ export interface Passage {
   score: number;
   /** Each retriever that ranked this chunk. */
   ranks: RetrieverRank[];
-  /** What "Why this passage" shows: "BM25 #3 · Dense #1 · RRF 0.0325". */
+  /** Where the cross-encoder put this chunk among the reranked candidates; absent when nothing reranked. */
+  rerank?: RerankPlace;
+  /** What "Why this passage" shows: "BM25 #3 · Dense #1 · RRF 0.0325" (then " · Rerank #1 (7.21)" when reranked). */
   why: string;
   docId: DocId;
   docName: string;

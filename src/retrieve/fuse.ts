@@ -1,5 +1,6 @@
 import type { ChunkId } from '../core/ids.ts';
 import type { Hit } from '../index/search-index.ts';
+import { describeRerank, type RerankPlace } from '../rerank/rerank.ts';
 
 /** One retriever's ranked hits (best first), with the name the "Why this passage" line shows ("BM25", "Dense"). */
 export interface RankedList {
@@ -21,6 +22,8 @@ export interface FusedHit {
   score: number;
   /** By retriever name, for each list that holds the chunk. */
   ranks: Record<string, RetrieverRank>;
+  /** Set when a cross-encoder reranked this hit (`rerankedSearch`): its place among the reranked candidates. */
+  rerank?: RerankPlace;
 }
 
 export interface FusionOptions {
@@ -57,8 +60,11 @@ export function reciprocalRankFusion(lists: readonly RankedList[], options: Fusi
   return [...fused.values()].sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0));
 }
 
-/** "BM25 #3 · Dense #1 · RRF 0.0325": what the "Why this passage" button reveals. */
+/**
+ * "BM25 #3 · Dense #1 · RRF 0.0325", and "… · Rerank #1 (7.21)" for a reranked hit: what the "Why this
+ * passage" button reveals.
+ */
 export function describeFusion(hit: FusedHit, names: readonly string[]): string {
   const parts = names.map((name) => (hit.ranks[name] ? `${name} #${hit.ranks[name].rank}` : `${name} –`));
-  return [...parts, `RRF ${hit.score.toFixed(4)}`].join(' · ');
+  return [...parts, `RRF ${hit.score.toFixed(4)}`, ...(hit.rerank ? [describeRerank(hit.rerank)] : [])].join(' · ');
 }

@@ -81,6 +81,7 @@ export async function retrievePassages(search: RankedSearch, source: PassageSour
       hitStart: location.start - location.parentStart,
       hitEnd: location.end - location.parentStart,
       ranks: Object.entries(hit.ranks).map(([name, r]) => ({ name, rank: r.rank, score: r.score })),
+      ...(hit.rerank ? { rerank: hit.rerank } : {}),
       why: describeFusion(hit, options.retrievers ?? Object.keys(hit.ranks).sort()),
     });
     if (passages.length >= k) break;

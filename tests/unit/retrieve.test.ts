@@ -3,6 +3,7 @@ import { asChunkId, asDocId, type ChunkId, type DocId } from '../../src/core/ids
 import type { BlockRecord, ChunkRecord, DocRecord, DocType, IndexEntry } from '../../src/core/types.ts';
 import { IndexSet } from '../../src/index/index-set.ts';
 import { hybridSearch, type RankedSearch } from '../../src/retrieve/hybrid.ts';
+import { rerankedSearch } from '../../src/retrieve/reranked-search.ts';
 import { allowedDocuments, retrievePassages, type PassageSource } from '../../src/retrieve/retrieve.ts';
 
 function doc(id: string, folder: string, type: DocType, tags: string[] = []): DocRecord {
@@ -68,6 +69,18 @@ describe('retrievePassages', () => {
     const [first] = await retrievePassages(index, source, { text: 'heating repairs' }, { k: 3, retrievers: ['BM25', 'Dense'] });
     expect(first!.ranks).toEqual([{ name: 'BM25', rank: 1, score: expect.any(Number) }]);
     expect(first!.why).toBe(`BM25 #1 · Dense – · RRF ${(1 / 61).toFixed(4)}`);
+  });
+
+  it('passes a reranked hit\'s place and score on to the passage and its "Why this passage" line', async () => {
+    const { index, source } = await setup();
+    // A scorer that prefers the rent sentence, which BM25 ranks below the heating one for this question.
+    const reranked = rerankedSearch(index, async (list) => list.map((id) => id as string), async (_q, texts) => Float32Array.from(texts.map((t) => (t.includes('rent') ? 5 : -1))));
+    const passages = await retrievePassages(reranked, source, { text: 'heating repairs rent' }, { k: 2, retrievers: ['BM25'] });
+    expect(passages[0]!.window.slice(passages[0]!.hitStart, passages[0]!.hitEnd)).toBe('The rent is due on the first day.');
+    expect(passages[0]!.rerank).toEqual({ rank: 1, score: 5 });
+    expect(passages[0]!.why).toMatch(/^BM25 #\d+ · RRF 0\.\d{4} · Rerank #1 \(5\.00\)$/);
+    const plain = await retrievePassages(index, source, { text: 'heating repairs' }, { k: 1 });
+    expect(plain[0]!.rerank).toBeUndefined();
   });
 
   it('resolves hits to their parent window with the hit range inside it', async () => {
