@@ -1,9 +1,11 @@
 /**
- * Evaluation CLI: `npm run eval -- --data <BEIR dir> [--split test] [--mode bm25|dense|hybrid]
- * [--model <model folder>] [--unanswerable <queries.jsonl>] [--json]`.
- * Uses the app's own ingest, index, embedding, retrieval and answer code with default settings. `dense`
- * and `hybrid` embed every chunk with the transformers.js model folder given (`npm run fixtures:models`
- * writes tiny ones); hybrid fuses BM25 and dense with Reciprocal Rank Fusion, as the app does. When the collection
+ * Evaluation CLI: `npm run eval -- --data <BEIR dir> [--split test] [--mode bm25|dense|hybrid|rerank]
+ * [--model <model folder>] [--reranker <cross-encoder folder>] [--unanswerable <queries.jsonl>] [--json]`.
+ * Uses the app's own ingest, index, embedding, retrieval, reranking and answer code with default settings. `dense`,
+ * `hybrid` and `rerank` embed every chunk with the transformers.js model folder given (`npm run fixtures:models`
+ * writes tiny ones); hybrid fuses BM25 and dense with Reciprocal Rank Fusion, as the app does; rerank
+ * fuses them too, then reranks the fused top 40 with the cross-encoder folder given by `--reranker`
+ * (which also reranks any other mode's list when given). When the collection
  * has SciFact's `claims_dev.jsonl`, it also checks that answers cite the documents each claim comes from
  * and quote its rationale sentences. `--unanswerable` asks another collection's questions (any BEIR-style
  * `queries.jsonl`) and counts how often the answer is "Not found in your documents.".
@@ -12,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { loadBeir, loadClaims, loadQueryTexts } from '../src/eval/beir.ts';
 import { evaluateAnswers, evaluateNotFound } from '../src/eval/evaluate-answers.ts';
 import { EVAL_MODES, evaluateRetrieval, indexCollection, type EvalMode } from '../src/eval/evaluate.ts';
-import { loadFolderEmbedder } from './model-folder.ts';
+import { loadFolderEmbedder, loadFolderReranker } from './model-folder.ts';
 
 const { values } = parseArgs({
   options: {
@@ -21,21 +23,24 @@ const { values } = parseArgs({
     unanswerable: { type: 'string' },
     mode: { type: 'string', default: 'bm25' },
     model: { type: 'string' },
+    reranker: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
 const mode = values.mode as EvalMode;
-if (!values.data || !EVAL_MODES.includes(mode) || (mode !== 'bm25' && !values.model)) {
-  console.error('usage: npm run eval -- --data <dir in BEIR layout> [--split test] [--mode bm25|dense|hybrid] [--model <model folder>] [--unanswerable <queries.jsonl>] [--json]');
-  console.error('       dense and hybrid need --model: a transformers.js model folder (config.json, tokenizer.json, onnx/)');
+if (!values.data || !EVAL_MODES.includes(mode) || (mode !== 'bm25' && !values.model) || (mode === 'rerank' && !values.reranker)) {
+  console.error('usage: npm run eval -- --data <dir in BEIR layout> [--split test] [--mode bm25|dense|hybrid|rerank] [--model <model folder>] [--reranker <cross-encoder folder>] [--unanswerable <queries.jsonl>] [--json]');
+  console.error('       dense, hybrid and rerank need --model: a transformers.js model folder (config.json, tokenizer.json, onnx/)');
+  console.error('       rerank needs --reranker: a cross-encoder folder (one-label sequence classification); with another mode, --reranker reranks its top 40');
   process.exit(2);
 }
 const collection = await loadBeir(values.data, values.split);
 const embedder = values.model && mode !== 'bm25' ? await loadFolderEmbedder(values.model, 32) : undefined;
-const indexed = await indexCollection(collection, { mode }, embedder);
+const reranker = values.reranker ? await loadFolderReranker(values.reranker) : undefined;
+const indexed = await indexCollection(collection, { mode }, embedder, reranker);
 const report = await evaluateRetrieval(collection, indexed);
 console.log(`collection   ${values.data} (${values.split}): ${report.documents} documents, ${report.chunks} chunks, ${report.queries} queries`);
-console.log(`mode         ${mode}${report.model ? ` (model ${report.model}; embedding took ${report.embed_ms} ms)` : ''}`);
+console.log(`mode         ${mode}${report.model ? ` (model ${report.model}; embedding took ${report.embed_ms} ms)` : ''}${report.reranker ? `, fused top 40 reranked by ${report.reranker}` : ''}`);
 console.log(`skipped      ${report.skipped} empty records (no title, no text)`);
 console.log(`nDCG@10      ${report['ndcg@10'].toFixed(4)}`);
 console.log(`recall@100   ${report['recall@100'].toFixed(4)}`);

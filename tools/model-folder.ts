@@ -1,20 +1,20 @@
 /**
- * Loads a transformers.js model folder from disk, in Node, through the app's own loader (the folder
- * source: nothing remote). Used by `npm run eval -- --model <folder>` and the embedding bench and tests.
+ * Loads a transformers.js model folder from disk, in Node, through the app's own loaders (the folder
+ * source: nothing remote). Used by `npm run eval -- --model <folder> --reranker <folder>` and the
+ * benches and tests.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { chunkEmbedderOf, type ChunkEmbedder } from '../src/embed/chunk-embedder.ts';
 import { loadEmbedder } from '../src/embed/embedder.ts';
-import { modelFromFolder } from '../src/models/catalogue.ts';
+import { modelFromFolder, rerankerFromFolder } from '../src/models/catalogue.ts';
+import { loadReranker, type Reranker } from '../src/rerank/reranker.ts';
 
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 
 /** The embedder of the model in `folder` (which holds config.json, tokenizer.json, onnx/...). */
 export async function loadFolderEmbedder(folder: string, batchSize?: number): Promise<ChunkEmbedder> {
-  const path = resolve(folder);
-  const configPath = join(path, 'config.json');
-  if (!existsSync(configPath)) throw new Error(`${path}: no config.json here; pass the folder that holds the model's config.json, tokenizer.json and onnx/`);
+  const { path, configPath } = modelFolder(folder);
   const poolingPath = join(path, '1_Pooling', 'config.json');
   const model = modelFromFolder({
     folder: basename(path),
@@ -24,4 +24,23 @@ export async function loadFolderEmbedder(folder: string, batchSize?: number): Pr
   });
   const embedder = await loadEmbedder(model, { source: { kind: 'folder', root: dirname(path) } });
   return chunkEmbedderOf(embedder, { batchSize });
+}
+
+/** The folder's absolute path and its config.json, which must exist. */
+function modelFolder(folder: string): { path: string; configPath: string } {
+  const path = resolve(folder);
+  const configPath = join(path, 'config.json');
+  if (!existsSync(configPath)) throw new Error(`${path}: no config.json here; pass the folder that holds the model's config.json, tokenizer.json and onnx/`);
+  return { path, configPath };
+}
+
+/** The reranker of the cross-encoder in `folder` (config.json with a one-label classification head, tokenizer.json, onnx/...). */
+export async function loadFolderReranker(folder: string): Promise<Reranker> {
+  const { path, configPath } = modelFolder(folder);
+  const model = rerankerFromFolder({
+    folder: basename(path),
+    config: readJson(configPath) as { max_position_embeddings?: number },
+    hasFp32: existsSync(join(path, 'onnx', 'model.onnx')),
+  });
+  return loadReranker(model, { source: { kind: 'folder', root: dirname(path) } });
 }

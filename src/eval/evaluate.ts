@@ -7,21 +7,31 @@ import { IndexSet } from '../index/index-set.ts';
 import { DenseIndex } from '../index/dense-index.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
 import { hybridSearch, type HybridOptions, type RankedSearch, type Retriever } from '../retrieve/hybrid.ts';
+import { rerankedSearch, type RerankedSearchOptions } from '../retrieve/reranked-search.ts';
+import { rerankText } from '../rerank/rerank.ts';
+import type { Reranker } from '../rerank/reranker.ts';
 import { beirDocToMarkdown, type BeirCollection, type BeirDoc } from './beir.ts';
 import { MemorySource } from './memory-source.ts';
 import { bestPerDocument, mrrAt, ndcgAt, percentile, recallAt } from './metrics.ts';
 import { headerTitleOf } from '../core/doc-title.ts';
 import { DocQaError } from '../core/errors.ts';
 import type { PendingQuery } from '../index/search-index.ts';
+import type { ChunkId } from '../core/ids.ts';
 
-/** Which retrievers answer: BM25 alone, the dense index alone, or both fused with RRF. */
-export type EvalMode = 'bm25' | 'dense' | 'hybrid';
-export const EVAL_MODES: readonly EvalMode[] = ['bm25', 'dense', 'hybrid'];
+/**
+ * Which retrievers answer: BM25 alone, the dense index alone, both fused with RRF, or both fused and
+ * the fused top 40 reranked by a cross-encoder (`rerank`; any other mode is reranked too when a
+ * reranker is given).
+ */
+export type EvalMode = 'bm25' | 'dense' | 'hybrid' | 'rerank';
+export const EVAL_MODES: readonly EvalMode[] = ['bm25', 'dense', 'hybrid', 'rerank'];
 
 export interface EvalReport {
   mode: EvalMode;
   /** The embedding model's id ('' in bm25 mode). */
   model: string;
+  /** The cross-encoder's id ('' when nothing was reranked). */
+  reranker: string;
   'ndcg@10': number;
   'recall@100': number;
   'mrr@10': number;
@@ -42,9 +52,11 @@ export interface EvalSettings {
   lexical: LexicalOptions;
   mode: EvalMode;
   fusion: HybridOptions;
+  /** With a reranker: how many fused hits it reads (default 40). */
+  rerank: RerankedSearchOptions;
 }
 
-export const DEFAULT_EVAL_SETTINGS: EvalSettings = { chunk: DEFAULT_CHUNK_OPTIONS, lexical: DEFAULT_LEXICAL_OPTIONS, mode: 'bm25', fusion: {} };
+export const DEFAULT_EVAL_SETTINGS: EvalSettings = { chunk: DEFAULT_CHUNK_OPTIONS, lexical: DEFAULT_LEXICAL_OPTIONS, mode: 'bm25', fusion: {}, rerank: {} };
 
 /** A BEIR collection indexed with the app's own ingest and index, and readable as retrieval reads the store. */
 export interface IndexedCollection {
@@ -54,7 +66,9 @@ export interface IndexedCollection {
   lexical: LexicalIndex;
   dense?: DenseIndex;
   embedder?: ChunkEmbedder;
-  /** The mode's retrievers fused, as the app searches. */
+  /** The cross-encoder that reranks the fused hits, when one was given. */
+  reranker?: Reranker;
+  /** The mode's retrievers fused (then reranked, with a reranker), as the app searches. */
   search: RankedSearch;
   retrievers: string[];
   source: MemorySource;
@@ -68,6 +82,8 @@ export interface IndexedCollection {
 
 /** Chunks embedded per call while indexing a collection. */
 const EMBED_BATCH = 64;
+/** Pairs per call when reranking (all 40 candidates at once; see `npm run bench -- rerank`). */
+const RERANK_BATCH = 40;
 
 /** Whether a BEIR record has any text to index. */
 export function isEmptyRecord(record: BeirDoc): boolean {
@@ -76,12 +92,16 @@ export function isEmptyRecord(record: BeirDoc): boolean {
 
 /**
  * Indexes every record as the Markdown file a person would drop (`# title` + text), skipping empty ones,
- * with the app's ingest, chunk ownership and indexes; `dense` and `hybrid` modes embed every chunk with
- * `embedder` (required there), as the app's background embedding does.
+ * with the app's ingest, chunk ownership and indexes; `dense`, `hybrid` and `rerank` modes embed every
+ * chunk with `embedder` (required there), as the app's background embedding does. With `reranker`
+ * (required in `rerank` mode), the search reranks the fused top `settings.rerank.candidates` (default
+ * 40): the cross-encoder reads each chunk after its document's title (`rerankText`); hits past the
+ * candidates keep their fused order after them.
  */
-export async function indexCollection(collection: BeirCollection, settings: Partial<EvalSettings> = {}, embedder?: ChunkEmbedder): Promise<IndexedCollection> {
-  const { chunk, lexical: lexicalOptions, mode, fusion } = { ...DEFAULT_EVAL_SETTINGS, ...settings };
+export async function indexCollection(collection: BeirCollection, settings: Partial<EvalSettings> = {}, embedder?: ChunkEmbedder, reranker?: Reranker): Promise<IndexedCollection> {
+  const { chunk, lexical: lexicalOptions, mode, fusion, rerank } = { ...DEFAULT_EVAL_SETTINGS, ...settings };
   if (mode !== 'bm25' && !embedder) throw new DocQaError('model-files-missing', `eval: mode ${mode} needs an embedding model (--model <folder>)`);
+  if (mode === 'rerank' && !reranker) throw new DocQaError('model-files-missing', 'eval: mode rerank needs a cross-encoder (--reranker <folder>)');
   const encoder = new TextEncoder();
   const set = IndexSet.create(lexicalOptions);
   const { owners, lexical } = set;
@@ -115,13 +135,16 @@ export async function indexCollection(collection: BeirCollection, settings: Part
     set.dense = dense;
   }
   const retrievers: Retriever[] = mode === 'bm25' ? [{ index: lexical }] : mode === 'dense' ? [{ index: dense! }] : [{ index: lexical }, { index: dense! }];
+  const fused = hybridSearch(retrievers, fusion);
+  const textsOf = async (ids: readonly ChunkId[]) => (await source.getChunks(ids)).map((c, i) => rerankText(owners.titleOf(ids[i]!), c?.text ?? ''));
   return {
     mode,
     owners,
     lexical,
     dense,
     embedder: mode === 'bm25' ? undefined : embedder,
-    search: hybridSearch(retrievers, fusion),
+    reranker,
+    search: reranker ? rerankedSearch(fused, textsOf, (query, passages) => reranker.score(query, passages, { batchSize: RERANK_BATCH }), rerank) : fused,
     retrievers: retrievers.map((r) => r.index.name),
     source,
     beirIdOf,
@@ -163,6 +186,7 @@ export async function evaluateRetrieval(collection: BeirCollection, indexed: Ind
   return {
     mode: indexed.mode,
     model: indexed.embedder?.model.id ?? '',
+    reranker: indexed.reranker?.model.id ?? '',
     'ndcg@10': round(mean(ndcg)),
     'recall@100': round(mean(recall)),
     'mrr@10': round(mean(mrr)),

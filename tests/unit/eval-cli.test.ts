@@ -1,8 +1,9 @@
-// `npm run eval -- --mode bm25|dense|hybrid --model <folder>` end to end, as a person runs it: the CLI
-// in a child process, on a BEIR-layout collection written here and the generated tiny encoder written
-// by `npm run fixtures:models`. Proves the dense and hybrid paths (ingest → embed → vector index →
-// RRF → metrics) run in Node on any transformers.js model folder. The tiny model's weights are random,
-// so only BM25's figures are checked for quality.
+// `npm run eval -- --mode bm25|dense|hybrid|rerank --model <folder> --reranker <folder>` end to end, as
+// a person runs it: the CLI in a child process, on a BEIR-layout collection written here and the
+// generated tiny encoder and cross-encoder written by `npm run fixtures:models`. Proves the dense,
+// hybrid and rerank paths (ingest → embed → vector index → RRF → cross-encoder → metrics) run in Node
+// on any transformers.js model folders. The tiny models' weights are random, so only BM25's figures
+// are checked for quality.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,9 +43,9 @@ describe('npm run eval --mode', () => {
   it('runs bm25, dense and hybrid on a generated model folder, with mode and model in the JSON', async () => {
     const model = join(dir, 'models', 'tiny-encoder');
     const [bm25, dense, hybrid] = await Promise.all([evalJson('--mode', 'bm25'), evalJson('--mode', 'dense', '--model', model), evalJson('--mode', 'hybrid', '--model', model)]);
-    expect(bm25).toMatchObject({ mode: 'bm25', model: '', 'ndcg@10': 1, queries: 2, chunks: 3 });
+    expect(bm25).toMatchObject({ mode: 'bm25', model: '', reranker: '', 'ndcg@10': 1, queries: 2, chunks: 3 });
     for (const report of [dense, hybrid]) {
-      expect(report).toMatchObject({ model: 'local:tiny-encoder', queries: 2, chunks: 3, documents: 3 });
+      expect(report).toMatchObject({ model: 'local:tiny-encoder', reranker: '', queries: 2, chunks: 3, documents: 3 });
       expect(report['ndcg@10']).toBeGreaterThan(0);
       expect(report.embed_ms).toBeGreaterThan(0);
     }
@@ -54,8 +55,30 @@ describe('npm run eval --mode', () => {
     expect(Object.keys(dense).sort()).toEqual(Object.keys(bm25).sort());
   }, 180_000);
 
+  it('runs rerank (BM25 and dense fused, then reranked by the tiny cross-encoder), and reranks bm25 with --reranker', async () => {
+    const model = join(dir, 'models', 'tiny-encoder');
+    const reranker = join(dir, 'models', 'tiny-cross-encoder');
+    const [rerank, bm25] = await Promise.all([evalJson('--mode', 'rerank', '--model', model, '--reranker', reranker), evalJson('--mode', 'bm25', '--reranker', reranker)]);
+    expect(rerank).toMatchObject({ mode: 'rerank', model: 'local:tiny-encoder', reranker: 'local:tiny-cross-encoder', queries: 2, chunks: 3, documents: 3 });
+    expect(rerank['ndcg@10']).toBeGreaterThan(0);
+    expect(rerank['recall@100']).toBe(1); // every document is still ranked: reranking reorders, never drops
+    expect(rerank.embed_ms).toBeGreaterThan(0);
+    expect(bm25).toMatchObject({ mode: 'bm25', model: '', reranker: 'local:tiny-cross-encoder', 'recall@100': 1 });
+    const plain = await evalJson('--mode', 'bm25');
+    expect(Object.keys(rerank).sort()).toEqual(Object.keys(plain).sort());
+  }, 180_000);
+
+  it('says what is missing when rerank has no --reranker, or the reranker folder is an encoder without a head', async () => {
+    await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--mode', 'rerank', '--model', join(dir, 'models', 'tiny-encoder')])).rejects.toMatchObject({
+      stderr: expect.stringContaining('rerank needs --reranker'),
+    });
+    await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--reranker', join(dir, 'models', 'tiny-encoder')])).rejects.toMatchObject({
+      stderr: expect.stringContaining('not a cross-encoder'),
+    });
+  }, 120_000);
+
   it('says what is missing when dense or hybrid has no --model, or the folder is not a model', async () => {
-    await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--mode', 'hybrid'])).rejects.toMatchObject({ stderr: expect.stringContaining('dense and hybrid need --model') });
+    await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--mode', 'hybrid'])).rejects.toMatchObject({ stderr: expect.stringContaining('dense, hybrid and rerank need --model') });
     await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--mode', 'dense', '--model', dir])).rejects.toMatchObject({ stderr: expect.stringContaining('no config.json here') });
   }, 120_000);
 });
