@@ -7,6 +7,7 @@
  *   npm run bench -- --skip cold-start     all but some
  *   npm run bench -- vector                operations named as arguments: same as --only vector
  *   npm run bench -- embed                 embedding chunks/s (tiny and MiniLM-shaped models, Node and Chromium WASM)
+ *   npm run bench -- rerank                reranking pairs/s (tiny and MiniLM-shaped cross-encoders, Node)
  */
 import { parseArgs } from 'node:util';
 import { BenchContext } from './context.ts';
@@ -16,10 +17,11 @@ import { benchMemory } from './memory.ts';
 import { benchQuery } from './query.ts';
 import { benchVector } from './vector.ts';
 import { benchEmbed } from './embed.ts';
+import { benchRerank } from './rerank.ts';
 import { report } from './report.ts';
 import { isMain, progress } from './util.ts';
 
-export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed'] as const;
+export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 async function runOperation(ctx: BenchContext, op: Operation): Promise<void> {
@@ -45,6 +47,9 @@ async function runOperation(ctx: BenchContext, op: Operation): Promise<void> {
         break;
       case 'embed':
         await benchEmbed(ctx);
+        break;
+      case 'rerank':
+        await benchRerank(ctx);
         break;
     }
   } catch (err) {
