@@ -5,8 +5,8 @@
  * pairs. Runs in Node (evaluation, tests, bench) and in a worker; it never touches the DOM.
  *
  * **Scores** are the model's raw logit for its one label, with no sigmoid: ms-marco cross-encoders give
- * roughly −11 … +11 (the card's example: 8.6 for a relevant pair, −4.3 for an irrelevant one). A sigmoid
- * would not change the order and squashes the top of the scale (8 and 11 both become 0.9997…), where a
+ * logits several units either side of 0 (the card's example: 8.6 for a relevant pair, −4.3 for an irrelevant one). A sigmoid
+ * would not change the order and squashes the top of the scale (8 and 11 become 0.99966 and 0.99998), where a
  * threshold on relevance has to tell passages apart. Compare scores of one model only.
  *
  * **Long inputs are truncated, never split.** The model sees `[CLS] question [SEP] passage [SEP]` of at
