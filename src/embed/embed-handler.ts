@@ -10,7 +10,8 @@ import { transfer } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
 import type { ModelId } from '../core/ids.ts';
 import type { EmbeddingModel } from '../models/catalogue.ts';
-import { bindCache, deleteCachedModel, importModelFiles, listCachedModels, MODEL_CACHE_NAME, type BoundCache, type CacheLike, type CachedModel, type ImportFile, type ImportResult } from '../models/model-cache.ts';
+import { useRuntimeBinary } from '../models/runtime-binary.ts';
+import { bindCache, deleteCachedModel, importModelFiles, listCachedModels, openModelCache, type BoundCache, type CacheLike, type CachedModel, type ImportFile, type ImportResult } from '../models/model-cache.ts';
 import { chunkEmbedderOf } from './chunk-embedder.ts';
 import { takeNotice, withWasmFallback, type DeviceState } from './device-fallback.ts';
 import { chooseDevice, wasmThreads, type DeviceProbe } from './choose-device.ts';
@@ -122,42 +123,6 @@ async function readPlatform(): Promise<Platform> {
   return platform;
 }
 
-async function defaultCache(): Promise<CacheLike | undefined> {
-  const storage = (globalThis as { caches?: CacheStorage }).caches;
-  if (!storage) return undefined;
-  try {
-    return await storage.open(MODEL_CACHE_NAME);
-  } catch {
-    return undefined; // e.g. an opaque origin: models still load, they are just not kept
-  }
-}
-
-/** Cache API cache holding ONNX Runtime's WASM binary (27 MB), filled the first time a model loads. */
-export const RUNTIME_CACHE_NAME = 'docqa-runtime-v1';
-
-/**
- * ONNX Runtime's WASM binary: from the runtime cache, else downloaded from the app and kept there. Not
- * precached at install (every visitor would download 27 MB for a feature they may never turn on).
- * Undefined where there is no Cache API or the download fails: ONNX Runtime then fetches it itself.
- */
-async function runtimeBinary(url: string): Promise<ArrayBuffer | undefined> {
-  const storage = (globalThis as { caches?: CacheStorage }).caches;
-  if (!storage) return undefined;
-  try {
-    const cache = await storage.open(RUNTIME_CACHE_NAME);
-    const hit = await cache.match(url);
-    if (hit) return await hit.arrayBuffer();
-    const response = await fetch(url);
-    if (!response.ok) return undefined;
-    const bytes = await response.arrayBuffer();
-    await cache.put(url, new Response(bytes, { headers: { 'Content-Type': 'application/wasm' } })).catch((err: unknown) => console.warn('ONNX Runtime binary not kept for offline use', err));
-    return bytes;
-  } catch (err) {
-    console.warn('ONNX Runtime binary not read from the runtime cache', err);
-    return undefined;
-  }
-}
-
 async function timeMs(run: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await run();
@@ -168,7 +133,7 @@ async function timeMs(run: () => Promise<unknown>): Promise<number> {
 export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi {
   const baseFetch = options.fetch ?? (env.fetch as Fetch);
   const platformOnce = (options.platform ?? readPlatform)();
-  const cacheOnce = (options.openCache ?? defaultCache)();
+  const cacheOnce = (options.openCache ?? openModelCache)();
   let embedder: Embedder | undefined;
   /** The device the loaded model runs on, and a notice when it had to change (WebGPU lost → WASM). */
   const state: DeviceState = { device: 'cpu' };
@@ -203,12 +168,7 @@ export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi 
     const wasm = env.backends.onnx.wasm;
     if (platform.inBrowser && wasm) {
       wasm.numThreads = threads; // read once, when the first session starts
-      if (options.wasmUrl) {
-        wasm.wasmPaths = { wasm: options.wasmUrl };
-        // The binary is handed to ONNX Runtime from the app's own cache, so the model works offline once
-        // it has loaded online (a nested worker's requests are not reliably served by the service worker).
-        wasm.wasmBinary ??= await runtimeBinary(options.wasmUrl);
-      }
+      if (options.wasmUrl) await useRuntimeBinary(options.wasmUrl);
       env.useWasmCache = false; // a blob: factory would break the CSP
     }
     const cache = await cacheOnce;

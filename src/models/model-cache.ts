@@ -254,3 +254,14 @@ export async function importModelFiles(cache: CacheLike, target: { repo: string;
   }
   return result;
 }
+
+/** The model files cache of this origin, where the Cache API exists (a browser); undefined elsewhere. */
+export async function openModelCache(): Promise<CacheLike | undefined> {
+  const storage = (globalThis as { caches?: CacheStorage }).caches;
+  if (!storage) return undefined;
+  try {
+    return await storage.open(MODEL_CACHE_NAME);
+  } catch {
+    return undefined; // e.g. an opaque origin: models still load, they are just not kept
+  }
+}
