@@ -1,38 +1,17 @@
 import type { ChunkId, DocId, QueueId } from '../core/ids.ts';
-import { asQueueId } from '../core/ids.ts';
-import { DocQaError, forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
+import { DocQaError } from '../core/errors.ts';
 import { headerTitleOf } from '../core/doc-title.ts';
-import type { BlockRecord, ChunkLocation, ChunkRecord, DequeueOutcome, DocRecord, IndexEntry, Manifest, PreparedDocument, QueueEntry } from '../core/types.ts';
+import type { BlockRecord, ChunkLocation, ChunkRecord, DequeueOutcome, DocRecord, IndexEntry, Manifest, PreparedDocument } from '../core/types.ts';
 import type { IDBPTransaction } from 'idb';
-import type { LibraryDb, LibrarySchema, Snapshot } from './schema.ts';
+import type { LibrarySchema, Snapshot } from './schema.ts';
+import { QueueStore } from './queue-store.ts';
+import { abortQuietly, settle } from './transactions.ts';
 
 const WRITE_STORES = ['documents', 'manifests', 'blocks', 'chunks', 'queue', 'entryStatus', 'originals', 'vectors'] as const;
 type WriteTx = IDBPTransaction<LibrarySchema, typeof WRITE_STORES, 'readwrite'>;
 
-/** A file to add to the persisted queue. */
-export interface NewQueueItem {
-  name: string;
-  folder: string;
-  path: string;
-  blob: Blob;
-}
-
-/** 64 random bits as hex: two tabs dropping in the same millisecond never produce the same key. */
-function randomTag(): string {
-  const words = crypto.getRandomValues(new Uint32Array(2));
-  return [...words].map((w) => w.toString(16).padStart(8, '0')).join('');
-}
-
-/** Queue keys sort by time, then by position in the drop; a random part makes them unique across tabs. */
-function queueKey(now: number, i: number, tag: string): QueueId {
-  return asQueueId(`${now.toString().padStart(15, '0')}-${String(i).padStart(7, '0')}-${tag}`);
-}
-
 /** What removing a queue row did (see {@link DequeueOutcome}), with what to take out of the index. */
 export type DequeueResult = { outcome: Exclude<DequeueOutcome, 'deleted'> } | { outcome: 'deleted'; docId: DocId; removed: IndexEntry[] };
-
-/** Failures worth keeping the file's bytes for, so Try again can read it again. */
-const RETRIABLE: ReadonlySet<string> = new Set(['read-limit', 'too-slow', 'interrupted', 'storage-full', 'internal']);
 
 /** Index entries of a document's chunks, headed by its real title (never the file-name stand-in). */
 function entriesFor(chunks: Iterable<{ id: ChunkId; text: string }>, doc: DocRecord): IndexEntry[] {
@@ -41,130 +20,12 @@ function entriesFor(chunks: Iterable<{ id: ChunkId; text: string }>, doc: DocRec
 }
 
 /**
- * Waits for a transaction's requests, then for the transaction itself, and throws the transaction's own
- * error: when a transaction aborts (quota exceeded, say) its requests fail first with a generic
- * AbortError, and the real cause is only on the transaction.
- */
-async function settle(done: Promise<void>, writes: ReadonlyArray<Promise<unknown>>): Promise<void> {
-  done.catch(() => undefined);
-  await Promise.allSettled(writes);
-  await done;
-}
-
-/**
- * Rolls back a write transaction after an error. A request that throws synchronously (a value that
- * cannot be cloned, say) does not abort the transaction by itself: without this, the writes issued
- * before it would commit, leaving half a document (or, when replacing, the old version deleted and
- * the new one missing). Pending requests and `done` reject with AbortError; those are expected here.
- */
-function abortQuietly(tx: { abort(): void; done: Promise<void> }, pending: ReadonlyArray<Promise<unknown>>): void {
-  for (const p of [...pending, tx.done]) p.catch(() => undefined);
-  try {
-    tx.abort();
-  } catch {
-    // Already committed or aborted.
-  }
-}
-
-/**
  * All reads and writes of the library. Every change that must be all-or-nothing is one IndexedDB
  * transaction: a document, its blocks, manifest and chunk locations, and the removal of its queue entry
- * commit together or not at all.
+ * commit together or not at all. The queue's own reads and writes come from {@link QueueStore}; the
+ * transactions that span the queue and the documents ({@link commitDocument}, {@link dequeue}) are here.
  */
-export class LibraryStore {
-  constructor(readonly db: LibraryDb) {}
-
-  /**
-   * Adds files to the persisted queue in one transaction. When storage is too full to hold them all,
-   * each file is tried alone, and a file that does not fit is recorded as failed with "storage full"
-   * (without its contents), so the person sees which files to add again.
-   */
-  async enqueue(items: readonly NewQueueItem[], now = Date.now(), onRefused?: (entry: QueueEntry, error: SerializedError) => void): Promise<QueueEntry[]> {
-    const tag = randomTag();
-    const entries = items.map<QueueEntry>((item, i) => ({
-      id: queueKey(now, i, tag),
-      name: item.name,
-      folder: item.folder,
-      path: item.path,
-      size: item.blob.size,
-      blob: item.blob,
-      addedAt: now,
-      state: 'queued',
-    }));
-    try {
-      await this.putQueueEntries(entries);
-      return entries;
-    } catch (err) {
-      if (!isQuotaError(err)) throw err;
-    }
-    const stored: QueueEntry[] = [];
-    for (const entry of entries) {
-      try {
-        await this.putQueueEntries([entry]);
-        stored.push(entry);
-      } catch (err) {
-        if (!isQuotaError(err)) throw err;
-        const { blob: _blob, ...rest } = entry;
-        const error = forFile(serializeError(err), entry.name);
-        // Over its quota the browser may refuse even this small record: then the caller says so instead.
-        await this.putQueueEntries([{ ...rest, state: 'failed', error }]).catch((e: unknown) => {
-          if (!isQuotaError(e)) throw e;
-          onRefused?.(entry, error);
-        });
-      }
-    }
-    return stored;
-  }
-
-  private async putQueueEntries(entries: readonly QueueEntry[]): Promise<void> {
-    const tx = this.db.transaction('queue', 'readwrite');
-    const writes: Array<Promise<unknown>> = [];
-    try {
-      for (const e of entries) writes.push(tx.store.put(e));
-      await settle(tx.done, writes);
-    } catch (err) {
-      abortQuietly(tx, writes);
-      throw err;
-    }
-  }
-
-  /** The oldest entry still waiting (after entry `after`, when given), if any. */
-  async nextQueued(after?: QueueId): Promise<QueueEntry | undefined> {
-    const tx = this.db.transaction(['queue', 'entryStatus']);
-    const statuses = new Map((await tx.objectStore('entryStatus').getAll()).map((s) => [s.queueId, s]));
-    let cursor = await tx.objectStore('queue').openCursor(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true));
-    while (cursor) {
-      const status = statuses.get(cursor.value.id);
-      if (cursor.value.state === 'queued' && !status?.error) return status?.insist ? { ...cursor.value, insist: true } : cursor.value;
-      cursor = await cursor.continue();
-    }
-    return undefined;
-  }
-
-  /** How many files (and bytes) wait in the queue, failed ones left out. */
-  async waitingTotals(): Promise<{ files: number; bytes: number }> {
-    const queue = await this.listQueue();
-    const waiting = queue.filter((q) => q.state === 'queued');
-    return { files: waiting.length, bytes: waiting.reduce((s, q) => s + q.size, 0) };
-  }
-
-  /** Queue entries without their file contents (only whether they are kept), in drop order. */
-  async listQueue(): Promise<Array<QueueEntry & { hasContents: boolean }>> {
-    const tx = this.db.transaction(['queue', 'entryStatus']);
-    const [all, statuses] = await Promise.all([tx.objectStore('queue').getAll(), tx.objectStore('entryStatus').getAll()]);
-    const errors = new Map(statuses.flatMap((s) => (s.error ? [[s.queueId, s.error] as const] : [])));
-    return all.map(({ blob, ...rest }) => {
-      const error = errors.get(rest.id);
-      return { ...rest, ...(error ? { state: 'failed' as const, error } : {}), hasContents: !!blob };
-    });
-  }
-
-  /** Removes a queue entry (its file was found to be in the library already). */
-  async removeQueued(id: QueueId): Promise<void> {
-    const tx = this.db.transaction(['queue', 'entryStatus'], 'readwrite');
-    await Promise.all([tx.objectStore('queue').delete(id), tx.objectStore('entryStatus').delete(id), tx.done]);
-  }
-
+export class LibraryStore extends QueueStore {
   /**
    * Removes a queue row, whatever became of it: a waiting or failed entry is dequeued; an entry that was
    * committed meanwhile (its row still said "Indexing 95%") has its document deleted, in one transaction.
@@ -183,108 +44,6 @@ export class LibraryStore {
       await tx.objectStore('entryStatus').delete(id);
       await tx.done;
       return result;
-    } catch (err) {
-      abortQuietly(tx, []);
-      throw err;
-    }
-  }
-
-  /** Puts a failed entry back in the queue, to be read with relaxed limits (Try again). False when its contents are gone. */
-  async retryQueued(id: QueueId): Promise<boolean> {
-    const tx = this.db.transaction(['queue', 'entryStatus'], 'readwrite');
-    const entry = await tx.objectStore('queue').get(id);
-    const ok = !!entry?.blob;
-    if (ok) await tx.objectStore('entryStatus').put({ queueId: id, reads: 0, insist: true });
-    await tx.done;
-    return ok;
-  }
-
-  /** Removes every failed entry (their messages) from the queue; returns how many. */
-  async removeFailed(): Promise<number> {
-    const tx = this.db.transaction(['queue', 'entryStatus'], 'readwrite');
-    const statuses = tx.objectStore('entryStatus');
-    const failed = new Set((await statuses.getAll()).flatMap((s) => (s.error ? [s.queueId] : [])));
-    let removed = 0;
-    for (let cursor = await tx.objectStore('queue').openCursor(); cursor; cursor = await cursor.continue()) {
-      if (cursor.value.state !== 'failed' && !failed.has(cursor.value.id)) continue;
-      await cursor.delete();
-      await statuses.delete(cursor.value.id);
-      removed++;
-    }
-    await tx.done;
-    return removed;
-  }
-
-  /**
-   * Removes the failed entries (failed at enqueue or when read) of the given paths: the same file dropped
-   * again replaces its failed row instead of adding one beside it. Entries in `alsoFailed` count as
-   * failed too (failures storage was too full to record). Returns the ids removed.
-   */
-  async removeFailedAt(paths: ReadonlySet<string>, alsoFailed: ReadonlySet<QueueId> = new Set()): Promise<QueueId[]> {
-    if (!paths.size) return [];
-    const tx = this.db.transaction(['queue', 'entryStatus'], 'readwrite');
-    const statuses = tx.objectStore('entryStatus');
-    const failed = new Set((await statuses.getAll()).flatMap((s) => (s.error ? [s.queueId] : [])));
-    const removed: QueueId[] = [];
-    for (let cursor = await tx.objectStore('queue').openCursor(); cursor; cursor = await cursor.continue()) {
-      const { id, path, state } = cursor.value;
-      if (!paths.has(path) || (state !== 'failed' && !failed.has(id) && !alsoFailed.has(id))) continue;
-      await cursor.delete();
-      await statuses.delete(id);
-      removed.push(id);
-    }
-    await tx.done;
-    return removed;
-  }
-
-  /**
-   * Records that reading an entry starts, and returns how many earlier reads started and never ended
-   * (the app stopped during them). The record goes when the entry is committed, failed or removed.
-   */
-  async startAttempt(id: QueueId): Promise<number> {
-    const tx = this.db.transaction('entryStatus', 'readwrite');
-    const status = await tx.store.get(id);
-    const before = status?.reads ?? 0;
-    await tx.store.put({ ...status, queueId: id, reads: before + 1 });
-    await tx.done;
-    return before;
-  }
-
-  /**
-   * Marks an entry failed, keeping the message for the Library list. When Try again could succeed (too
-   * large or too slow to read, storage full, unexpected errors) the entry keeps its contents and the
-   * failure is a small record beside it (the Blob is never written again, which a full disk would refuse);
-   * otherwise the contents are dropped. Returns false, changing nothing, when storage is too full for
-   * even that (over its quota, every write fails, however small): the entry stays queued with its
-   * contents, and the caller keeps the failure in memory (deleting the entry would lose the file).
-   */
-  async failQueued(id: QueueId, error: SerializedError): Promise<boolean> {
-    const attempts = RETRIABLE.has(error.code) ? [() => this.recordFailure(id, error), () => this.dropContents(id, error)] : [() => this.dropContents(id, error)];
-    for (const attempt of attempts) {
-      try {
-        await attempt();
-        return true;
-      } catch (err) {
-        if (!isQuotaError(err)) throw err;
-      }
-    }
-    return false;
-  }
-
-  private async recordFailure(id: QueueId, error: SerializedError): Promise<void> {
-    await this.db.put('entryStatus', { queueId: id, reads: 0, error });
-  }
-
-  private async dropContents(id: QueueId, error: SerializedError): Promise<void> {
-    const tx = this.db.transaction(['queue', 'entryStatus'], 'readwrite');
-    try {
-      const entry = await tx.objectStore('queue').get(id);
-      if (entry) {
-        const { blob: _blob, insist: _insist, ...rest } = entry;
-        await tx.objectStore('queue').put({ ...rest, state: 'failed', error });
-      }
-      await tx.objectStore('entryStatus').delete(id);
-      await tx.done;
     } catch (err) {
       abortQuietly(tx, []);
       throw err;
