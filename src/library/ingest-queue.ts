@@ -1,0 +1,280 @@
+import { DocQaError, forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
+import type { DocId, QueueId } from '../core/ids.ts';
+import type { LibraryEvent, QueueEntry } from '../core/types.ts';
+import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
+import { docIdOf } from '../ingest/hash.ts';
+import type { PreparedDocument } from '../ingest/prepare-document.ts';
+import { DEFAULT_READ_LIMITS, relaxedLimits, type ReadLimits } from '../ingest/read-limits.ts';
+import type { IndexEntry } from '../index/search-index.ts';
+import type { LibraryStore } from '../store/library-store.ts';
+import type { IndexKeeper } from './index-keeper.ts';
+import { inProcessPreparer, type Preparer } from './preparer.ts';
+import { QueueProgress } from './queue-progress.ts';
+
+/** Default for {@link IngestOptions.maxFileBytes}. */
+const DEFAULT_MAX_FILE_BYTES = 256 * 2 ** 20;
+/** A file whose reading was interrupted this many times (the app stopped meanwhile) is not read again unasked. */
+const MAX_INTERRUPTED_READS = 2;
+
+/** What preparing a queued file produced, kept until its turn to commit. */
+type EntryResult = { kind: 'prepared'; prepared: PreparedDocument } | { kind: 'duplicate'; matches: string } | { kind: 'failed'; error: unknown };
+
+/** How the queue reads files (part of {@link LibraryOptions}). */
+export interface IngestOptions {
+  chunk?: ChunkOptions;
+  /** Largest file indexed, in bytes. Default 256 MB; larger files fail with "too large". */
+  maxFileBytes?: number;
+  /** Reads files into prepared documents. Default: in this thread (Node); the browser passes a parse worker. */
+  preparer?: Preparer;
+  /** Size caps checked before decompressing. Default {@link DEFAULT_READ_LIMITS}; Try again quadruples them. */
+  readLimits?: ReadLimits;
+  /** Pause before the queue loop starts again after an unexpected failure (a storage error, say). Default 2000 ms. */
+  queueRetryMs?: number;
+  /**
+   * Most memory the parse worker may use, where the page can measure it ({@link IngestQueue.reportReaderMemory}).
+   * Default 1 GiB; Try again doubles it.
+   */
+  maxReaderBytes?: number;
+}
+
+/**
+ * The ingest queue runner of the writer tab: reads the persisted queue's files in order (the next one
+ * prepared while the one before it commits), commits each with its index entries, reports progress, and
+ * records failures (in memory when storage is too full to record them). The {@link Library} owns it.
+ */
+export class IngestQueue {
+  private processing: Promise<void> | undefined;
+  private progress = new QueueProgress();
+  /** Last percent reported per file in flight (at most two: one committing, the next being prepared). */
+  private percents = new Map<QueueId, number>();
+  private lookAgain = false;
+  private readonly preparer: Preparer;
+  /** The queue entry whose file is being read now (the one a Delete or the memory limit stops). */
+  private reading: QueueEntry | undefined;
+  /**
+   * Failures that storage was too full to record (see {@link QueueStore.failQueued}): their entries
+   * stay queued, with their contents, and are listed as failed from here until Try again, Delete or a
+   * restart (which reads them again). The {@link Library}'s Delete, Try again and a drop of the same
+   * path forget entries from it.
+   */
+  readonly unrecorded = new Map<QueueId, SerializedError>();
+  /** "Keep original files": each committed document keeps the file it was read from. Default on. */
+  keepOriginals = true;
+
+  constructor(
+    private readonly store: LibraryStore,
+    private readonly keeper: IndexKeeper,
+    private readonly emit: (event: LibraryEvent) => void,
+    /** Only the writer tab indexes: the loop starts again after a failure only while this holds. */
+    private readonly isWriter: () => boolean,
+    private readonly options: IngestOptions = {},
+  ) {
+    this.preparer = options.preparer ?? inProcessPreparer();
+  }
+
+  /** Counts files just added to the queue in the current run's progress. */
+  countAdded(entries: readonly QueueEntry[]): void {
+    this.progress.add(entries.length, entries.reduce((s, e) => s + e.size, 0));
+  }
+
+  /** Stops reading entry `id`, if its file is the one being read (Delete on its row). */
+  stopReading(id: QueueId): void {
+    if (this.reading?.id === id) this.preparer.abort(new DocQaError('cancelled', 'removed while it was being read'));
+  }
+
+  /**
+   * Indexes queued files in order until the queue is empty. While one file is being committed, the next
+   * one is already read, parsed and hashed (hashing is asynchronous and committing is I/O, so the two
+   * overlap). Safe to call repeatedly: a call during a run makes the run look at the queue once more
+   * before it ends, so a file enqueued just as the run found the queue empty is never left waiting.
+   */
+  processQueue(): Promise<void> {
+    if (this.processing) {
+      this.lookAgain = true;
+      void this.countWaiting();
+      return this.processing;
+    }
+    this.processing = (async () => {
+      try {
+        await this.runQueue();
+      } catch (err) {
+        // The loop itself failed (the database went away, say): no file is lost, they are still queued.
+        console.error('ingest queue stopped; starting it again shortly', err);
+        setTimeout(() => {
+          if (this.isWriter()) void this.processQueue();
+        }, this.options.queueRetryMs ?? 2000);
+      } finally {
+        this.processing = undefined;
+        this.progress.reset();
+        if (this.keeper.dirty) void this.keeper.saveSnapshot();
+      }
+    })();
+    return this.processing;
+  }
+
+  private async runQueue(): Promise<void> {
+    let ahead: Promise<EntryResult> | undefined;
+    try {
+      do {
+        this.lookAgain = false;
+        await this.countWaiting();
+        let entry = await this.nextQueued();
+        ahead = entry && this.prepareEntry(entry);
+        while (entry && ahead) {
+          const result = await ahead;
+          ahead = undefined;
+          const next = await this.nextQueued(entry.id);
+          ahead = next && this.prepareEntry(next);
+          await this.finishEntry(entry, result);
+          entry = next;
+        }
+      } while (this.lookAgain);
+    } finally {
+      // Never leave a read running unobserved: the next run must not start a second one beside it.
+      await ahead;
+    }
+  }
+
+  /** Brings the overall progress up to the files waiting in the persisted queue (whichever tab added them). */
+  private async countWaiting(): Promise<void> {
+    try {
+      const waiting = await this.store.waitingTotals();
+      this.progress.expect(waiting.files, waiting.bytes);
+      this.emitQueue();
+    } catch (err) {
+      console.warn('queue totals not read', err);
+    }
+  }
+
+  /** The next queued entry after `after`, passing over those whose failure is only {@link unrecorded}. */
+  private async nextQueued(after?: QueueId): Promise<QueueEntry | undefined> {
+    let entry = await this.store.nextQueued(after);
+    while (entry && this.unrecorded.has(entry.id)) entry = await this.store.nextQueued(entry.id);
+    return entry;
+  }
+
+  private emitQueue(): void {
+    this.emit({ type: 'queue', ...this.progress.figures() });
+  }
+
+  /** Reads, hashes, parses and chunks a queued file. Never throws: a failure is returned, for its turn. */
+  private async prepareEntry(entry: QueueEntry): Promise<EntryResult> {
+    this.progress.ensure(entry.size);
+    this.percents.set(entry.id, 0);
+    this.emit({ type: 'file-progress', queueId: entry.id, path: entry.path, percent: 0 });
+    try {
+      if (!entry.blob) throw new DocQaError('corrupt-file', `${entry.name}: the file's contents were lost; add it again`);
+      const max = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+      if (entry.size > max) {
+        throw new DocQaError('too-large', `${entry.name}: too large to index here (${Math.round(entry.size / 2 ** 20)} MB; the limit is ${Math.round(max / 2 ** 20)} MB): split it into smaller files`);
+      }
+      // A file whose reading the app did not survive (the tab ran out of memory, say) would otherwise be
+      // read again at every start, forever: it is given up until the person presses Try again.
+      if ((await this.store.startAttempt(entry.id)) >= MAX_INTERRUPTED_READS) {
+        throw new DocQaError('interrupted', `${entry.name}: the app stopped twice while reading this file; it was skipped. Press Try again to insist, or split it into smaller files`);
+      }
+      const bytes = new Uint8Array(await entry.blob.arrayBuffer());
+      const docId = await docIdOf(bytes);
+      const stored = await this.store.getDocument(docId);
+      if (stored) return { kind: 'duplicate', matches: stored.path };
+      const limits = this.options.readLimits ?? DEFAULT_READ_LIMITS;
+      this.reading = entry;
+      const request = {
+        name: entry.name,
+        folder: entry.folder,
+        blob: entry.blob,
+        docId,
+        addedAt: Date.now(),
+        chunk: this.options.chunk ?? DEFAULT_CHUNK_OPTIONS,
+        limits: entry.insist ? relaxedLimits(limits) : limits,
+      };
+      const prepared = await this.preparer.prepare(request, (f) => this.reportProgress(entry, f), entry.insist);
+      return { kind: 'prepared', prepared };
+    } catch (error) {
+      return { kind: 'failed', error };
+    } finally {
+      if (this.reading === entry) this.reading = undefined;
+    }
+  }
+
+  /** Commits a prepared file (or records why it was not), in queue order. Never throws. */
+  private async finishEntry(entry: QueueEntry, result: EntryResult): Promise<void> {
+    try {
+      await this.commitEntry(entry, result);
+    } catch (err) {
+      const error = forFile(serializeError(err), entry.name);
+      if (error.code === 'cancelled') this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'cancelled' });
+      else {
+        if (error.code === 'internal') console.error(err);
+        const recorded = await this.store.failQueued(entry.id, error).catch((e: unknown) => console.error(`${entry.path}: failure not recorded`, e));
+        if (recorded === false) this.unrecorded.set(entry.id, error);
+        this.emit({ type: 'file-failed', queueId: entry.id, path: entry.path, error });
+      }
+    }
+    this.percents.delete(entry.id);
+    this.progress.fileDone(entry.size);
+    this.emitQueue();
+    this.emit({ type: 'changed' });
+  }
+
+  private async commitEntry(entry: QueueEntry, result: EntryResult): Promise<void> {
+    if (result.kind === 'failed') throw result.error;
+    // Checked again: the file just before this one in the queue may have had the same bytes.
+    const stored = result.kind === 'duplicate' ? undefined : await this.store.getDocument(result.prepared.doc.id);
+    if (result.kind === 'duplicate' || stored) {
+      await this.store.removeQueued(entry.id);
+      const matches = result.kind === 'duplicate' ? result.matches : stored?.path;
+      this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'already-in-library', matches });
+      return;
+    }
+    // Only a file that came with a folder replaces an older version at the same path: two different
+    // files that are both just "notes.txt" are two documents.
+    const older = entry.folder ? (await this.store.findByPath(entry.path)).map((d) => d.id) : [];
+    const docId = result.prepared.doc.id;
+    const { added, removed } = await this.commitWithOriginal(entry, result.prepared, older);
+    // Add before remove: chunks the new version shares with the old one are never re-indexed.
+    await this.keeper.add(docId, added);
+    await this.keeper.remove(removed);
+    this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: older.length ? 'replaced' : 'indexed' });
+    this.keeper.scheduleSnapshot();
+  }
+
+  private reportProgress(entry: QueueEntry, fraction: number): void {
+    const percent = Math.min(99, Math.floor(fraction * 100));
+    if (percent === this.percents.get(entry.id)) return;
+    this.percents.set(entry.id, percent);
+    this.progress.partial(entry.size * fraction);
+    this.emit({ type: 'file-progress', queueId: entry.id, path: entry.path, percent });
+    this.emitQueue();
+  }
+
+  /**
+   * The page measured the parse worker's memory (browsers that can: `measureUserAgentSpecificMemory`,
+   * cross-origin isolated). A read past the limit is stopped and the file fails with "too large to read
+   * here", keeping its bytes for Try again, before it can take the tab down.
+   */
+  reportReaderMemory(bytes: number): void {
+    const entry = this.reading;
+    if (!entry) return;
+    const limit = (this.options.maxReaderBytes ?? 2 ** 30) * (entry.insist ? 2 : 1);
+    if (bytes <= limit) return;
+    const mb = (n: number) => `${Math.round(n / 2 ** 20)} MB`;
+    this.preparer.abort(
+      new DocQaError('read-limit', `${entry.name}: too large to read here: reading it took ${mb(bytes)} of memory (the limit is ${mb(limit)}). Split it into smaller files, or press Try again to insist`),
+    );
+  }
+
+  /**
+   * Commits a prepared document with its original file when originals are kept. Too little room for both
+   * is not a failure: the document is committed again without it (its sources then show the text view).
+   */
+  private async commitWithOriginal(entry: QueueEntry, prepared: PreparedDocument, older: readonly DocId[]): Promise<{ added: IndexEntry[]; removed: IndexEntry[] }> {
+    if (!this.keepOriginals || !entry.blob) return this.store.commitDocument(prepared, entry.id, older);
+    try {
+      return await this.store.commitDocument(prepared, entry.id, older, entry.blob);
+    } catch (err) {
+      if (!isQuotaError(err)) throw err;
+      return this.store.commitDocument(prepared, entry.id, older);
+    }
+  }
+}
