@@ -14,10 +14,13 @@ export interface IncomingFile {
 /** An embedding model as the model manager lists it. */
 export interface ModelEntry {
   id: ModelId;
+  /** An embedding model (semantic search) or a cross-encoder (reranking). */
+  kind: 'embedding' | 'reranker';
   label: string;
   /** BCP 47 codes, or `['multilingual']`. */
   languages: string[];
-  dims: number;
+  /** Vector length (embedding models). */
+  dims?: number;
   /** Download size in bytes (`approximate` when the catalogue rounds it). */
   downloadBytes: number;
   approximate: boolean;
@@ -34,8 +37,10 @@ export interface ModelEntry {
 
 /** Semantic-search settings, kept in the library database. */
 export interface SemanticSettings {
-  /** The model in use; none: keyword search only. */
+  /** The embedding model in use; none: keyword search only. */
   model?: ModelId;
+  /** The cross-encoder reranking each question's candidates; none: fused order. */
+  reranker?: ModelId;
   /** Base URL of a self-hosted mirror in the Hugging Face layout; none: huggingface.co. */
   mirror?: string;
 }
@@ -76,8 +81,8 @@ export interface LibraryApi {
    * (progress in `embedding` events), loads it, then embeds the library in the background.
    */
   useModel(id: ModelId): Promise<void>;
-  /** Back to keyword search only; the model's files and vectors stay for later. */
-  stopSemantic(): Promise<void>;
+  /** Stops using a model (an embedding model: back to keyword search; a reranker: fused order); files and vectors stay. */
+  stopModel(id: ModelId): Promise<void>;
   /** Deletes a model's downloaded files and its vectors (stopping it first if in use). */
   deleteModel(id: ModelId): Promise<void>;
   /** Keeps a model folder the person picked or dropped (files with their folder paths); returns its id. */

@@ -185,6 +185,8 @@ export interface EmbeddingEvent {
   download?: { loaded: number; total: number; files: Array<{ file: string; loaded: number; total: number }> };
   /** Where the model runs, and why ("WASM: this browser has no WebGPU"). */
   device?: string;
+  /** The cross-encoder reranking each question's candidates, when one is in use. */
+  reranker?: string;
   message?: string;
 }
 

@@ -216,6 +216,17 @@ export class Embedding {
     this.report({ state: dense.size >= total ? 'ready' : 'embedding', done: dense.size, total });
   }
 
+  /** Reports a state again as it was (after a reranker's download showed as `loading`). */
+  restore(status: EmbeddingEvent): void {
+    this.report({ ...status, reranker: this.last.reranker });
+  }
+
+  /** The reranker in use, named in every report from now on (reported at once). */
+  set reranker(label: string | undefined) {
+    this.last = { ...this.last, reranker: label };
+    if (this.last.state !== 'loading') this.report({ state: this.last.state });
+  }
+
   /** A model is being downloaded or loaded (by the model manager): reported as `loading`. */
   loading(model: string, download?: EmbeddingEvent['download']): void {
     this.report({ state: 'loading', model, download });
@@ -228,7 +239,7 @@ export class Embedding {
 
   /** Reports a state; figures not given keep their last values (an ETA or a document only when given). */
   private report(figures: Partial<Omit<EmbeddingEvent, 'type'>> & Pick<EmbeddingEvent, 'state'>): void {
-    this.last = { type: 'embedding', model: this.embedder?.model.label, device: this.last.device, done: this.last.done, total: this.last.total, ...figures };
+    this.last = { type: 'embedding', model: this.embedder?.model.label, device: this.last.device, reranker: this.last.reranker, done: this.last.done, total: this.last.total, ...figures };
     if (this.writer) this.emit(this.last);
     else (this.options.notifyPage ?? this.emit)(this.last);
   }

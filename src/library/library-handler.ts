@@ -8,6 +8,7 @@ import { SettingsStore } from '../store/settings-store.ts';
 import { VectorStore } from '../store/vector-store.ts';
 import { Library } from './library.ts';
 import { ParseWorkerClient } from './parse-worker-client.ts';
+import { RerankWorkerClient } from '../rerank/rerank-worker-client.ts';
 import { SemanticSetup, type EmbedHost } from './semantic-setup.ts';
 
 const CONTROL_CHANNEL = 'docqa-control';
@@ -62,7 +63,17 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
       deleteCached: (repo, revision) => embedWorker.deleteCached(repo, revision),
       importFiles: (model, files) => embedWorker.importFiles(model, files),
     };
-    const semantic = new SemanticSetup(library, host, new SettingsStore(db), new VectorStore(db), self.location.origin, () => control.postMessage('semantic'));
+    // Reranking runs in a worker of its own: a question never waits behind a batch of background embedding.
+    const rerankWorker = new RerankWorkerClient();
+    const semantic = new SemanticSetup({
+      library,
+      embed: host,
+      rerank: rerankWorker,
+      settings: new SettingsStore(db),
+      vectors: new VectorStore(db),
+      origin: self.location.origin,
+      announce: () => control.postMessage('semantic'),
+    });
     // A model chosen earlier is loaded from the browser's model cache; questions meanwhile use keywords.
     void semantic.start().catch((err: unknown) => console.warn('semantic search not started', err));
     return { library, semantic };
@@ -132,7 +143,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     semanticStatus: async () => (await opening).library.embeddingStatus,
     listModels: async () => (await opening).semantic.listModels(),
     useModel: async (id) => (await opening).semantic.useModel(id),
-    stopSemantic: async () => (await opening).semantic.stopSemantic(),
+    stopModel: async (id) => (await opening).semantic.stopModel(id),
     deleteModel: async (id) => (await opening).semantic.deleteModel(id),
     importModel: async (files) => (await opening).semantic.importModel(files),
     setMirror: async (url) => (await opening).semantic.setMirror(url),

@@ -1,12 +1,14 @@
 import { DocQaError } from '../core/errors.ts';
 import { describeBlock } from '../core/block-label.ts';
-import type { DocId, QueueId } from '../core/ids.ts';
+import type { ChunkId, DocId, ModelId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
 import type { Answer, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
 import { extractiveAnswerer, type Answerer } from '../generate/answerer.ts';
 import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
-import { hybridSearch, type HybridOptions } from '../retrieve/hybrid.ts';
+import { rerankText, type PairScorer } from '../rerank/rerank.ts';
+import { hybridSearch, type HybridOptions, type RankedSearch } from '../retrieve/hybrid.ts';
+import { rerankedSearch } from '../retrieve/reranked-search.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
 import { VectorStore } from '../store/vector-store.ts';
 import { Embedding, type EmbeddingOptions } from './embedding.ts';
@@ -28,6 +30,8 @@ export interface LibraryOptions extends IngestOptions {
   fusion?: HybridOptions;
   /** Background embedding: batch size, the wait for a question's vector. */
   embedding?: EmbeddingOptions;
+  /** Cross-encoder reranking: fused candidates scored (default 40, range 1–200), longest wait (default 15 s). */
+  rerank?: { candidates?: number; timeoutMs?: number };
 }
 
 /**
@@ -39,6 +43,8 @@ export class Library {
   private readonly keeper: IndexKeeper;
   /** Semantic search: vectors for every chunk, in the background, once a model is in use. */
   private readonly embedding: Embedding;
+  /** The cross-encoder reranking each question's fused candidates, when one is in use. */
+  private reranker: { model: { id: ModelId; label: string }; score: PairScorer } | undefined;
   /** Reads queued files and commits them, in the writer tab. */
   private readonly ingest: IngestQueue;
   private writer = false;
@@ -224,7 +230,8 @@ export class Library {
     // BM25 starts at once; the dense index waits for the question's vector (embedded in the embed worker).
     const vector = this.embedding.queryVector(question);
     const retrievers = this.keeper.set.indexes().map((index) => ({ index }));
-    const passages = await retrievePassages(hybridSearch(retrievers, this.options.fusion), this.store, { text: question, vector }, {
+    const fused = hybridSearch(retrievers, this.options.fusion);
+    const passages = await retrievePassages(this.reranked(fused), this.store, { text: question, vector }, {
       k: 5,
       filter,
       chunkFilter: (docIds) => this.keeper.owners.ownedBy(docIds),
@@ -233,6 +240,42 @@ export class Library {
     // The index's term counts weigh the relevance rule: a rare word of the question counts for more.
     return (this.options.answerer ?? extractiveAnswerer).answer(question, passages, this.keeper.lexical);
   }
+
+  /**
+   * Reranks a question's top fused hits with the cross-encoder in use (its title, then the chunk, as the
+   * pair's passage). The person asked a question, not for a reranker: when it fails or takes longer
+   * than `rerank.timeoutMs`, the fused order answers, and the failure is logged.
+   */
+  private reranked(fused: RankedSearch): RankedSearch {
+    const reranker = this.reranker;
+    if (!reranker) return fused;
+    const options = this.options.rerank ?? {};
+    const textsOf = async (ids: readonly ChunkId[]) => {
+      const chunks = await this.store.getChunks(ids);
+      return ids.map((id, i) => rerankText(this.keeper.owners.titleOf(id), chunks[i]?.text ?? ''));
+    };
+    const score: PairScorer = (query, passages) => withTimeout(reranker.score(query, passages), options.timeoutMs ?? 15_000, 'reranking took too long');
+    const search = rerankedSearch(fused, textsOf, score, { candidates: options.candidates });
+    return async (query, k, filter) => {
+      try {
+        return await search(query, k, filter);
+      } catch (err) {
+        console.warn('reranking failed; answering in fused order', err);
+        return fused(query, k, filter);
+      }
+    };
+  }
+
+  /** Uses a cross-encoder to rerank each question's fused candidates from now on (undefined: none). */
+  useReranker(reranker: { model: { id: ModelId; label: string }; score: PairScorer } | undefined): void {
+    this.reranker = reranker;
+  }
+
+  /** The reranker in use, if any. */
+  get rerankerModel(): { id: ModelId; label: string } | undefined {
+    return this.reranker?.model;
+  }
+
 
   /** Turns "Keep original files" on or off for documents committed from now on (kept ones stay). */
   setKeepOriginals(keep: boolean): void {
@@ -260,4 +303,13 @@ export class Library {
       context: clampRange(request.context, record.text.length),
     };
   }
+}
+
+/** `promise`, or a DocQaError 'too-slow' after `ms`. */
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DocQaError('too-slow', `${what} (over ${Math.round(ms / 1000)} s)`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

@@ -4,7 +4,7 @@ import type { IncomingFile, ModelEntry, ModelsView, SemanticSettings } from '../
 import type { EmbeddingEvent } from '../core/types.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
 import type { LoadProgress, ModelSource } from '../embed/embedder.ts';
-import { CATALOGUE, downloadSize, modelFromFolder, type EmbeddingModel, type FolderFacts } from '../models/catalogue.ts';
+import { CATALOGUE, downloadSize, modelFromFolder, RERANKER_CATALOGUE, rerankerFromFolder, type EmbeddingModel, type FolderFacts, type RerankerModel } from '../models/catalogue.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { VectorStore } from '../store/vector-store.ts';
 import type { Library } from './library.ts';
@@ -23,17 +23,39 @@ export interface EmbedHost {
   importFiles(model: Pick<EmbeddingModel, 'repo' | 'revision' | 'files'>, files: Array<{ path: string; blob: Blob }>): Promise<unknown>;
 }
 
+/** What semantic setup needs of the rerank worker (`rerank/rerank-worker-client.ts` provides it). */
+export interface RerankHost {
+  load(request: { model: RerankerModel; source: ModelSource }, onProgress?: (event: LoadProgress) => void): Promise<{ notice: string; notKept?: { message: string } }>;
+  score(query: string, passages: readonly string[]): Promise<Float32Array>;
+  unload(): Promise<void>;
+}
+
+export interface SemanticParts {
+  library: Library;
+  /** The embed worker (or the same API in-process). */
+  embed: EmbedHost;
+  /** The rerank worker (or the same API in-process). */
+  rerank: RerankHost;
+  settings: SettingsStore;
+  vectors: VectorStore;
+  /** The app's own origin: the only one a mirror may be on. */
+  origin: string;
+  /** Tells the other tabs the settings changed (they call `start` again). Default: nothing. */
+  announce?: () => void;
+}
+
 const SETTINGS_KEY = 'semantic';
 
 /** The settings record: the page's view of it plus the models imported from folders. */
 interface StoredSettings extends SemanticSettings {
   imported?: EmbeddingModel[];
+  importedRerankers?: RerankerModel[];
   /** The model used before a switch, whose vectors go once the new model has embedded every chunk. */
   replacing?: ModelId;
 }
 
-function figureOf(model: EmbeddingModel): string | undefined {
-  const r = model.retrieval;
+function figureOf(model: EmbeddingModel | RerankerModel): string | undefined {
+  const r = 'retrieval' in model ? model.retrieval : model.published[0];
   return r ? `${r.benchmark} ${r.metric} ${r.value}` : undefined;
 }
 
@@ -68,17 +90,18 @@ export function checkMirror(url: string | undefined, origin: string): string | u
 export class SemanticSetup {
   private loadingModel: Promise<void> | undefined;
 
-  constructor(
-    private readonly library: Library,
-    private readonly host: EmbedHost,
-    private readonly settings: SettingsStore,
-    private readonly vectors: VectorStore,
-    /** The app's own origin: the only one a mirror may be on. */
-    private readonly origin: string,
-    /** Tells the other tabs the settings changed (they call {@link start} again). */
-    private readonly announce: () => void = () => {},
-  ) {
-    library.semantic.onReady = (model) => this.switchDone(model).catch((err: unknown) => console.warn('old vectors not deleted', err));
+  private readonly library: Library;
+  private readonly host: EmbedHost;
+  private readonly rerankHost: RerankHost;
+  private readonly settings: SettingsStore;
+  private readonly vectors: VectorStore;
+  private readonly origin: string;
+  private readonly announce: () => void;
+
+  constructor(parts: SemanticParts) {
+    ({ library: this.library, embed: this.host, rerank: this.rerankHost, settings: this.settings, vectors: this.vectors, origin: this.origin } = parts);
+    this.announce = parts.announce ?? (() => {});
+    this.library.semantic.onReady = (model) => this.switchDone(model).catch((err: unknown) => console.warn('old vectors not deleted', err));
   }
 
   private async read(): Promise<StoredSettings> {
@@ -97,15 +120,25 @@ export class SemanticSetup {
     return [...CATALOGUE, ...(settings.imported ?? [])];
   }
 
-  private sourceFor(model: EmbeddingModel, settings: StoredSettings): ModelSource {
+  private knownRerankers(settings: StoredSettings): RerankerModel[] {
+    return [...RERANKER_CATALOGUE, ...(settings.importedRerankers ?? [])];
+  }
+
+  private sourceFor(model: EmbeddingModel | RerankerModel, settings: StoredSettings): ModelSource {
     // Imported models are in the model cache only: the mirror or the hub is never asked for them.
-    if (settings.imported?.some((m) => m.id === model.id)) return { kind: 'cache' };
+    if ([...(settings.imported ?? []), ...(settings.importedRerankers ?? [])].some((m) => m.id === model.id)) return { kind: 'cache' };
     return settings.mirror ? { kind: 'mirror', baseUrl: settings.mirror } : { kind: 'hub' };
   }
 
-  /** Loads the model in use, if any (at start-up, and when another tab changed the settings). */
+  /** Loads the models in use, if any (at start-up, and when another tab changed the settings). */
   async start(): Promise<void> {
     const settings = await this.read();
+    const reranker = settings.reranker && this.knownRerankers(settings).find((m) => m.id === settings.reranker);
+    if (!reranker) {
+      if (this.library.rerankerModel) this.useReranker(undefined);
+    } else if (this.library.rerankerModel?.id !== reranker.id) {
+      await this.loadReranker(reranker, settings).catch((err: unknown) => console.warn('reranker not loaded', err));
+    }
     const model = settings.model && this.known(settings).find((m) => m.id === settings.model);
     if (!model) {
       if (this.library.semantic.model) await this.library.useEmbedder(undefined);
@@ -118,34 +151,60 @@ export class SemanticSetup {
   async listModels(): Promise<ModelsView> {
     const settings = await this.read();
     const [cached, stored] = await Promise.all([this.host.listCached().catch(() => []), this.vectors.models()]);
-    const models: ModelEntry[] = this.known(settings).map((m) => {
+    const cachedBytes = (repo: string) => cached.filter((c) => c.repo === repo).reduce((sum, c) => sum + c.bytes, 0);
+    const entry = (m: EmbeddingModel | RerankerModel, kind: ModelEntry['kind'], inUse: boolean, imported: boolean): ModelEntry => {
       const size = downloadSize(m);
       return {
         id: m.id,
+        kind,
         label: m.label,
         languages: m.languages,
-        dims: m.dims,
+        dims: 'dims' in m ? m.dims : undefined,
         downloadBytes: size.bytes,
         approximate: size.approximate,
         retrieval: figureOf(m),
-        cachedBytes: cached.filter((c) => c.repo === m.repo).reduce((sum, c) => sum + c.bytes, 0),
+        cachedBytes: cachedBytes(m.repo),
         vectors: stored.get(m.id) ?? 0,
-        inUse: settings.model === m.id,
-        imported: Boolean(settings.imported?.some((i) => i.id === m.id)),
+        inUse,
+        imported,
       };
-    });
-    const { imported: _imported, replacing: _replacing, ...visible } = settings;
+    };
+    const models: ModelEntry[] = [
+      ...this.known(settings).map((m) => entry(m, 'embedding', settings.model === m.id, Boolean(settings.imported?.some((i) => i.id === m.id)))),
+      ...this.knownRerankers(settings).map((m) => entry(m, 'reranker', settings.reranker === m.id, Boolean(settings.importedRerankers?.some((i) => i.id === m.id)))),
+    ];
+    const { imported: _imported, importedRerankers: _rerankers, replacing: _replacing, ...visible } = settings;
     return { models, settings: visible, status: this.library.embeddingStatus };
   }
 
-  /** The person chose a model: it is downloaded (if not cached), loaded, and the library embedded with it. */
+  /**
+   * The person chose a model: it is downloaded (if not cached) and loaded; an embedding model then
+   * embeds the library in the background, a reranker reranks each question's fused candidates.
+   */
   async useModel(id: ModelId): Promise<void> {
     const settings = await this.read();
+    const reranker = this.knownRerankers(settings).find((m) => m.id === id);
+    if (reranker) {
+      await this.write({ reranker: id });
+      await this.loadReranker(reranker, settings);
+      return;
+    }
     const model = this.known(settings).find((m) => m.id === id);
     if (!model) throw new DocQaError('model-files-missing', `no model "${id}" in the catalogue or among imported models`);
     const previous = settings.model !== id ? settings.model : undefined;
     await this.write({ model: id, replacing: previous ?? settings.replacing });
     await this.load(model, { ...settings, model: id });
+  }
+
+  /** Stops using a model (its files, and an embedding model's vectors, stay for later). */
+  async stopModel(id: ModelId): Promise<void> {
+    const settings = await this.read();
+    if (settings.reranker === id) {
+      await this.write({ reranker: undefined });
+      this.useReranker(undefined);
+      await this.rerankHost.unload().catch((err: unknown) => console.warn('rerank worker: unload failed', err));
+    }
+    if (settings.model === id) await this.stopSemantic();
   }
 
   /**
@@ -168,12 +227,14 @@ export class SemanticSetup {
   /** Deletes the model's files from this browser and its vectors from the library (stopping it first if in use). */
   async deleteModel(id: ModelId): Promise<void> {
     const settings = await this.read();
-    const model = this.known(settings).find((m) => m.id === id);
+    const model = [...this.known(settings), ...this.knownRerankers(settings)].find((m) => m.id === id);
     if (!model) throw new DocQaError('model-files-missing', `no model "${id}" to delete`);
-    if (settings.model === id) await this.stopSemantic();
+    await this.stopModel(id);
     await this.host.deleteCached(model.repo);
     await this.vectors.deleteModel(id);
-    if (settings.imported?.some((m) => m.id === id)) await this.write({ imported: settings.imported.filter((m) => m.id !== id) });
+    const after = await this.read();
+    if (after.imported?.some((m) => m.id === id)) await this.write({ imported: after.imported.filter((m) => m.id !== id) });
+    if (after.importedRerankers?.some((m) => m.id === id)) await this.write({ importedRerankers: after.importedRerankers.filter((m) => m.id !== id) });
   }
 
   /**
@@ -202,11 +263,17 @@ export class SemanticSetup {
     } catch (err) {
       throw new DocQaError('model-unsupported', `${config.path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
-    const model = { ...modelFromFolder(facts), id: `imported:${folder}` as ModelId, label: `${folder} (imported)` };
+    // A cross-encoder (a sequence-classification head) is a reranker; anything else is taken as an encoder.
+    const architecture = (facts.config as { architectures?: string[] }).architectures?.[0] ?? '';
+    const isReranker = architecture.endsWith('ForSequenceClassification');
+    const id = `imported:${folder}` as ModelId;
+    const label = `${folder} (imported)`;
+    const model = isReranker ? { ...rerankerFromFolder(facts), id, label } : { ...modelFromFolder(facts), id, label };
     await this.host.importFiles(model, withPaths.filter((f) => inRoot(f.path)).map((f) => ({ path: root ? f.path : `${folder}/${f.path}`, blob: f.blob })));
     const settings = await this.read();
-    await this.write({ imported: [...(settings.imported ?? []).filter((m) => m.id !== model.id), model] });
-    return model.id;
+    if (isReranker) await this.write({ importedRerankers: [...(settings.importedRerankers ?? []).filter((m) => m.id !== id), model as RerankerModel] });
+    else await this.write({ imported: [...(settings.imported ?? []).filter((m) => m.id !== id), model as EmbeddingModel] });
+    return id;
   }
 
   async setMirror(url: string | undefined): Promise<void> {
@@ -226,6 +293,40 @@ export class SemanticSetup {
       await this.host.load(request);
       return run();
     }
+  }
+
+  /** Loads a cross-encoder in the rerank worker (download progress shown like a model's) and reranks with it. */
+  private async loadReranker(model: RerankerModel, settings: StoredSettings): Promise<void> {
+    const embedding = this.library.semantic;
+    const before = embedding.status;
+    embedding.loading(model.label);
+    try {
+      const request = { model, source: this.sourceFor(model, settings) };
+      await this.rerankHost.load(request, progressReporter((download) => embedding.loading(model.label, download)));
+      this.useReranker({
+        model: { id: model.id, label: model.label },
+        // A fresh worker (the last one died) has no model: it is loaded again and the call retried.
+        score: async (query, passages) => {
+          try {
+            return await this.rerankHost.score(query, passages);
+          } catch (err) {
+            if (!(err instanceof DocQaError && err.code === 'internal' && /worker stopped|no model is loaded/.test(err.message))) throw err;
+            await this.rerankHost.load(request);
+            return this.rerankHost.score(query, passages);
+          }
+        },
+      });
+    } catch (err) {
+      this.useReranker(undefined);
+      embedding.restore(before);
+      throw err;
+    }
+    embedding.restore(before);
+  }
+
+  private useReranker(reranker: Parameters<Library['useReranker']>[0]): void {
+    this.library.useReranker(reranker);
+    this.library.semantic.reranker = reranker?.model.label;
   }
 
   private async load(model: EmbeddingModel, settings: StoredSettings): Promise<void> {

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ModelEntry } from '../core/library-api.ts';
 import { filesFromInput } from './collect-files.ts';
 import { formatBytes } from './format.ts';
-import { deleteModel, importModel, models, modelsNote, modelsOpen, refreshModels, setMirror, stopSemantic, useModel } from './models-state.ts';
+import { deleteModel, importModel, models, modelsNote, modelsOpen, refreshModels, setMirror, stopModel, useModel } from './models-state.ts';
 import { semantic } from './state.ts';
 
 function languages(m: ModelEntry): string {
@@ -20,7 +20,8 @@ function ModelRow({ m, busy }: { m: ModelEntry; busy: boolean }) {
         {m.inUse && <span class="badge"> In use</span>}
       </p>
       <p class="model-facts">
-        {languages(m)} · {m.dims} dimensions · {m.cachedBytes ? `${formatBytes(m.cachedBytes)} kept in this browser` : `download ${size}`}
+        {languages(m)}
+        {m.dims !== undefined && ` · ${m.dims} dimensions`} · {m.cachedBytes ? `${formatBytes(m.cachedBytes)} kept in this browser` : `download ${size}`}
         {m.retrieval && ` · ${m.retrieval}`}
         {m.vectors > 0 && ` · ${m.vectors.toLocaleString('en')} passages prepared`}
       </p>
@@ -31,7 +32,7 @@ function ModelRow({ m, busy }: { m: ModelEntry; busy: boolean }) {
           </button>
         )}
         {m.inUse && (
-          <button type="button" disabled={busy} onClick={() => void stopSemantic()}>
+          <button type="button" disabled={busy} aria-label={`Stop using ${m.label}`} onClick={() => void stopModel(m.id, m.label, m.kind)}>
             Stop using
           </button>
         )}
@@ -111,11 +112,28 @@ export function ModelsDialog() {
       )}
       <Download />
       {view ? (
-        <ul class="models-list" aria-label="Models">
-          {view.models.map((m) => (
-            <ModelRow key={m.id} m={m} busy={busy} />
-          ))}
-        </ul>
+        <>
+          <h3>Search by meaning (embedding models)</h3>
+          <ul class="models-list" aria-label="Embedding models">
+            {view.models
+              .filter((m) => m.kind === 'embedding')
+              .map((m) => (
+                <ModelRow key={m.id} m={m} busy={busy} />
+              ))}
+          </ul>
+          <h3>Reranking (optional)</h3>
+          <p class="hint">
+            A reranker reads the question together with each of the 40 best passages and puts them in order of relevance: better
+            sources, at the cost of a few seconds per question on a processor without WebGPU.
+          </p>
+          <ul class="models-list" aria-label="Reranking models">
+            {view.models
+              .filter((m) => m.kind === 'reranker')
+              .map((m) => (
+                <ModelRow key={m.id} m={m} busy={busy} />
+              ))}
+          </ul>
+        </>
       ) : (
         <p>Loading…</p>
       )}

@@ -40,7 +40,8 @@ async function act(run: () => Promise<unknown>, done?: string): Promise<void> {
 }
 
 export const useModel = (id: ModelId, label: string) => act(() => libraryApi()!.useModel(id), `${label} is in use: your documents are being prepared for semantic search`);
-export const stopSemantic = () => act(() => libraryApi()!.stopSemantic(), 'Semantic search is off: answers use keyword search only');
+export const stopModel = (id: ModelId, label: string, kind: 'embedding' | 'reranker') =>
+  act(() => libraryApi()!.stopModel(id), kind === 'reranker' ? `${label} is off: answers keep the fused order` : 'Semantic search is off: answers use keyword search only');
 export const deleteModel = (id: ModelId, label: string) => act(() => libraryApi()!.deleteModel(id), `${label}: its files and vectors were deleted`);
 export const setMirror = (url: string | undefined) => act(() => libraryApi()!.setMirror(url), url ? `Models will be downloaded from ${url}` : 'Models will be downloaded from huggingface.co');
 

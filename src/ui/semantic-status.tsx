@@ -26,12 +26,18 @@ export function semanticLine(s: EmbeddingEvent): string {
   }
 }
 
+/** The line, with the reranker in use named at the end. */
+export function statusLine(s: EmbeddingEvent): string {
+  const line = semanticLine(s);
+  return s.reranker && s.state !== 'loading' ? `${line} Reranked by ${s.reranker}.` : line;
+}
+
 /** The status line under the question box, with the button that opens the model manager. */
 export function SemanticStatus() {
   const s = semantic.value;
   return (
     <p class={`semantic-status ${s.state}`} role="status">
-      <span>{semanticLine(s)}</span>{' '}
+      <span>{statusLine(s)}</span>{' '}
       <button type="button" class="link" onClick={openModels}>
         {s.state === 'off' ? 'Set up semantic search' : 'Semantic search models'}
       </button>

@@ -16,6 +16,15 @@ import { generateTinyModel, TINY_SPEC, writeTinyModels } from '../../tools/model
 
 const REPO = 'Xenova/bge-small-en-v1.5';
 const LABEL = 'BGE small (English)';
+const RERANK_REPO = 'Xenova/ms-marco-MiniLM-L-6-v2';
+const RERANKER = 'MS MARCO MiniLM-L6 reranker (English)';
+
+/** The tiny cross-encoder, laid out as the catalogue's reranker downloads it (q8 file name). */
+function rerankerModel(): Map<string, Uint8Array> {
+  const files = generateTinyModel('tiny-cross-encoder');
+  const weights = files.get('onnx/model.onnx')!;
+  return new Map([...files].filter(([p]) => p !== 'onnx/model.onnx').concat([['onnx/model_quantized.onnx', weights]]));
+}
 
 /** The tiny encoder at bge-small's width (384), one layer: the files the catalogue entry downloads. */
 function bgeShapedModel(): Map<string, Uint8Array> {
@@ -32,7 +41,10 @@ describe('semantic search with a downloaded model', () => {
   const statusLines: string[] = [];
 
   beforeAll(async () => {
-    hub = await startHubServer(new Map([[REPO, bgeShapedModel()]]));
+    hub = await startHubServer(new Map([
+      [REPO, bgeShapedModel()],
+      [RERANK_REPO, rerankerModel()],
+    ]));
     served = await serveApp(0, { mirror: hub.url });
     session = await openSession();
     page = await session.newPage();
@@ -126,6 +138,26 @@ describe('semantic search with a downloaded model', () => {
     expect(await page.locator('.why-ranks').first().textContent()).toContain('Dense #');
     await session.context.setOffline(false);
     await hub.start();
+  });
+
+  it('reranks with a chosen cross-encoder ("Rerank #n" in "Why this passage"), and stops', async () => {
+    await page.getByRole('button', { name: 'Semantic search models' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Semantic search models' });
+    await dialog.getByRole('button', { name: `Download and use ${RERANKER}` }).click();
+    await expect.poll(status, { timeout: 60_000 }).toMatch(new RegExp(`^Semantic search on .* Reranked by ${RERANKER.replace(/[()]/g, '\\$&')}\\.$`));
+    expect(hub.requestCount(RERANK_REPO)).toBeGreaterThan(0);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await askQuestion(page, 'When is the rent paid?');
+    await page.getByRole('button', { name: 'Why this passage' }).first().click();
+    expect(await page.locator('.why-ranks').first().textContent()).toMatch(/BM25 (#\d+|–) · Dense #\d+ · RRF 0\.\d{4} · Rerank #1 \(-?\d+\.\d\d\)$/);
+
+    await page.getByRole('button', { name: 'Semantic search models' }).click();
+    await dialog.getByRole('button', { name: `Stop using ${RERANKER}` }).click();
+    await expect.poll(status).not.toContain('Reranked by');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await askQuestion(page, 'When is the rent paid?');
+    await page.getByRole('button', { name: 'Why this passage' }).first().click();
+    expect(await page.locator('.why-ranks').first().textContent()).not.toContain('Rerank');
   });
 
   it('Delete removes the model files and vectors; search goes back to keywords only', async () => {

@@ -9,9 +9,10 @@ import type { IncomingFile } from '../../src/core/library-api.ts';
 import type { EmbeddingEvent, LibraryEvent } from '../../src/core/types.ts';
 import { chunkEmbedderOf, type ChunkEmbedder } from '../../src/embed/chunk-embedder.ts';
 import { loadEmbedder } from '../../src/embed/embedder.ts';
+import { loadReranker } from '../../src/rerank/reranker.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { Library } from '../../src/library/library.ts';
-import { localModel } from '../../src/models/catalogue.ts';
+import { localModel, localReranker } from '../../src/models/catalogue.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 import { VectorStore } from '../../src/store/vector-store.ts';
@@ -228,5 +229,30 @@ describe('semantic search in the library', () => {
     await library.embeddingIdle();
     expect(library.embeddingStatus.state).toBe('ready');
     expect(library.embeddedChunks).toBe(library.indexedChunks);
+  });
+
+  it('reranks the fused candidates with a cross-encoder ("Rerank #n" in "Why this passage"), and answers in fused order when it fails', async () => {
+    const reranker = await loadReranker(localReranker({ folder: 'tiny-cross-encoder' }), { source: { kind: 'folder', root: tiny.dir } });
+    const { library } = await open(freshName(), counting());
+    await library.enqueue([file('lease.md', LEASE), file('loan.md', LOAN)]);
+    await library.processQueue();
+    await library.embeddingIdle();
+    const pairs: string[][] = [];
+    library.useReranker({ model: { id: reranker.model.id, label: 'tiny' }, score: (q, p) => (pairs.push([q, ...p]), reranker.score(q, p)) });
+    const answer = await library.ask('When is the rent paid?');
+    // Every fused candidate (at most 40) was read with its document's title, as one pair with the question.
+    expect(pairs).toHaveLength(1);
+    expect(pairs[0]![0]).toBe('When is the rent paid?');
+    expect(pairs[0]!.slice(1).some((t) => t.startsWith('Lease '))).toBe(true);
+    const ranks = answer.citations.map((c) => c.passage.rerank?.rank);
+    expect(ranks.every((r) => r !== undefined)).toBe(true);
+    expect([...ranks].sort((a, b) => a! - b!)).toEqual(ranks);
+    expect(answer.citations[0]!.passage.why).toMatch(/ · Rerank #\d+ \(-?\d+\.\d\d\)$/);
+
+    library.useReranker({ model: { id: reranker.model.id, label: 'broken' }, score: () => Promise.reject(new Error('rerank worker stopped')) });
+    const fallback = await library.ask('When is the rent paid?');
+    expect(fallback.citations.length).toBeGreaterThan(0);
+    expect(fallback.citations.every((c) => c.passage.rerank === undefined)).toBe(true);
+    await reranker.dispose();
   });
 });

@@ -10,7 +10,7 @@ import type { IncomingFile } from '../../src/core/library-api.ts';
 import { chunkEmbedderOf, type ChunkEmbedder } from '../../src/embed/chunk-embedder.ts';
 import { loadEmbedder } from '../../src/embed/embedder.ts';
 import { Library } from '../../src/library/library.ts';
-import { checkMirror, SemanticSetup, type EmbedHost } from '../../src/library/semantic-setup.ts';
+import { checkMirror, SemanticSetup, type EmbedHost, type RerankHost } from '../../src/library/semantic-setup.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 import { SettingsStore } from '../../src/store/settings-store.ts';
@@ -46,6 +46,13 @@ function inProcessHost(): EmbedHost & { loads: string[] } {
   };
 }
 
+/** No rerank worker in these tests: nothing here chooses a reranker. */
+const noReranker: RerankHost = {
+  load: () => Promise.reject(new Error('no reranker in this test')),
+  score: () => Promise.reject(new Error('no reranker in this test')),
+  unload: async () => undefined,
+};
+
 async function folderFiles(folder: string): Promise<IncomingFile[]> {
   const paths = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx'];
   return Promise.all(
@@ -75,7 +82,7 @@ describe('SemanticSetup', () => {
     await library.startWriting();
     const host = inProcessHost();
     const vectors = new VectorStore(db);
-    const setup = new SemanticSetup(library, host, new SettingsStore(db), vectors, ORIGIN);
+    const setup = new SemanticSetup({ library, embed: host, rerank: noReranker, settings: new SettingsStore(db), vectors: vectors, origin: ORIGIN });
     await library.enqueue([{ name: 'lease.md', folder: '', blob: new Blob(['# Lease\n\nThe tenant pays the rent on the first day of each month.\n\nThe landlord repairs the heating.\n']) }]);
     await library.processQueue();
 
@@ -111,7 +118,7 @@ describe('SemanticSetup', () => {
     const db = await openLibraryDb(`setup-bad-${Date.now()}`);
     const library = new Library(new LibraryStore(db), () => undefined);
     await library.open();
-    const setup = new SemanticSetup(library, inProcessHost(), new SettingsStore(db), new VectorStore(db), ORIGIN);
+    const setup = new SemanticSetup({ library, embed: inProcessHost(), rerank: noReranker, settings: new SettingsStore(db), vectors: new VectorStore(db), origin: ORIGIN });
     const files = (await folderFiles('tiny-encoder')).filter((f) => f.name !== 'config.json');
     await expect(setup.importModel(files)).rejects.toThrow(/no config\.json: choose the folder that holds the model/);
   });
@@ -126,7 +133,7 @@ describe('SemanticSetup', () => {
     let calls = 0;
     // The worker dies on the second call: a fresh worker has no model until it is loaded again.
     host.embedChunks = (texts) => (++calls === 2 ? Promise.reject(new DocQaError('internal', 'embed worker stopped (out of memory?): load the model again')) : embedChunks(texts));
-    const setup = new SemanticSetup(library, host, new SettingsStore(db), new VectorStore(db), ORIGIN);
+    const setup = new SemanticSetup({ library, embed: host, rerank: noReranker, settings: new SettingsStore(db), vectors: new VectorStore(db), origin: ORIGIN });
     const sections = ['Payment', 'Repairs', 'Deposit', 'Notice', 'Pets', 'Keys'].map((h, i) => `## ${h}\n\n${`Clause ${i}: the parties agree on the ${h.toLowerCase()} terms set out here in full. `.repeat(4)}`);
     await library.enqueue([{ name: 'lease.md', folder: '', blob: new Blob([`# Lease\n\n${sections.join('\n\n')}\n`]) }]);
     await library.processQueue();
