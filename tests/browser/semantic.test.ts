@@ -75,9 +75,11 @@ describe('semantic search with a downloaded model', () => {
       await writeTree({
         'lease.md': '# Lease\n\n## Payment\n\nThe tenant pays the rent of 950 euros on the first day of each month.\n\n## Repairs\n\nThe landlord repairs the heating within ten days of a written notice.\n',
         'loan.md': '# Loan\n\n## Instalments\n\nThe borrower repays 12000 euros in twenty-four monthly instalments.\n',
+        // Enough chunks for several embedding batches (8 chunks each), so progress shows.
+        'handbook.md': `# Handbook\n\n${Array.from({ length: 40 }, (_, i) => `## Rule ${i}\n\n${`Rule ${i} of the handbook covers topic ${i} in detail for every member of staff. `.repeat(14)}`).join('\n\n')}\n`,
       }),
     );
-    await waitForIndexed(page, 2);
+    await waitForIndexed(page, 3);
     expect(await status()).toBe('Keyword search only: semantic search (finding passages by meaning) is not set up.');
     await askQuestion(page, 'When is the rent paid?');
     await page.getByRole('button', { name: 'Why this passage' }).first().click();
@@ -103,6 +105,8 @@ describe('semantic search with a downloaded model', () => {
     await expect.poll(status, { timeout: 60_000 }).toMatch(/^Semantic search on \(BGE small \(English\)\): \d+ passages\. Runs on WASM.*\.$/);
     expect(hub.requestCount(REPO)).toBeGreaterThan(0);
     expect(statusLines.some((l) => l.startsWith('Loading BGE small (English)') || l.startsWith('Downloading BGE small (English)'))).toBe(true);
+    // Embedding progress: passages done of all, the document in progress.
+    expect(statusLines.filter((l) => /^Preparing semantic search: \d+ of \d+ passages \(now docs\/\w+\.md\)/.test(l)).length).toBeGreaterThan(0);
     // The model's row now says its files are kept, and how many passages it prepared.
     await expect.poll(() => dialog.locator('.model').first().textContent()).toMatch(/kept in this browser.*passages prepared/);
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -115,7 +119,7 @@ describe('semantic search with a downloaded model', () => {
   it('after a reload, uses the cached model and the stored vectors: nothing downloaded, nothing embedded again', async () => {
     hub.resetCounts();
     await page.reload();
-    await waitForIndexed(page, 2);
+    await waitForIndexed(page, 3);
     await recordStatus();
     await expect.poll(status, { timeout: 60_000 }).toMatch(/^Semantic search on/);
     expect(hub.requestCount()).toBe(0);
@@ -131,7 +135,7 @@ describe('semantic search with a downloaded model', () => {
     await hub.stop();
     await session.context.setOffline(true);
     await page.reload();
-    await waitForIndexed(page, 2);
+    await waitForIndexed(page, 3);
     await expect.poll(status, { timeout: 60_000 }).toMatch(/^Semantic search on/);
     await askQuestion(page, 'When does the landlord repair the heating?');
     await page.getByRole('button', { name: 'Why this passage' }).first().click();
