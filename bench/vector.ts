@@ -7,7 +7,7 @@
  *              against exact f32 reported)
  *   binary re-score  VectorIndex, storage binary: Hamming scan over sign codes, shortlist of k × 50 rows re-scored
  *              exactly from the f32 vectors (recall@10 reported)
- *   voy        voy-search 0.6.3 (WASM k-d tree), loaded in Node by bench/voy.ts
+ *   voy        voy-search 0.6.3 (WASM k-d tree), loaded in Node by tools/voy-node.ts
  * Latency: ROUNDS rounds over the same queries; within a round each query runs on every side, the order
  * rotating from one query to the next; a figure is the median of the rounds' p50 (or p95), with the
  * rounds' min and max as `_min`/`_max`. Also bytes per vector, snapshot size, serialise and load time.
@@ -18,7 +18,7 @@ import { asChunkId, type ChunkId } from '../src/core/ids.ts';
 import { clusteredVectors, rowOf } from '../tools/vectors/clustered-vectors.ts';
 import type { BenchContext } from './context.ts';
 import { gc, isMain, median, percentile, progress, round } from './util.ts';
-import { loadVoy, type VoyIndex } from './voy.ts';
+import { loadVoy, type VoyIndex } from '../tools/voy-node.ts';
 
 const DIMS = 384;
 const K = 10;

@@ -13,7 +13,9 @@
 import { parseArgs } from 'node:util';
 import { loadBeir, loadClaims, loadQueryTexts } from '../src/eval/beir.ts';
 import { evaluateAnswers, evaluateNotFound } from '../src/eval/evaluate-answers.ts';
-import { EVAL_MODES, evaluateRetrieval, indexCollection, type EvalMode } from '../src/eval/evaluate.ts';
+import { EVAL_MODES, evaluateRetrieval, FLAT_VECTOR_INDEX, indexCollection, type EvalMode, type EvalSettings } from '../src/eval/evaluate.ts';
+import { VoyIndex } from '../src/index/voy-index.ts';
+import { loadVoy } from './voy-node.ts';
 import { loadFolderEmbedder, loadFolderReranker } from './model-folder.ts';
 
 const { values } = parseArgs({
@@ -24,9 +26,13 @@ const { values } = parseArgs({
     mode: { type: 'string', default: 'bm25' },
     model: { type: 'string' },
     reranker: { type: 'string' },
+    'vector-index': { type: 'string', default: 'flat' },
     json: { type: 'boolean', default: false },
   },
 });
+/** voy-search's index behind the same contract (`--vector-index voy`), to compare with the flat default. */
+const voyVectorIndex = (voy: Awaited<ReturnType<typeof loadVoy>>): EvalSettings['vectorIndex'] => ({ name: 'voy', create: (model, dims) => new VoyIndex(voy, model, dims) });
+
 const mode = values.mode as EvalMode;
 if (!values.data || !EVAL_MODES.includes(mode) || (mode !== 'bm25' && !values.model) || (mode === 'rerank' && !values.reranker)) {
   console.error('usage: npm run eval -- --data <dir in BEIR layout> [--split test] [--mode bm25|dense|hybrid|rerank] [--model <model folder>] [--reranker <cross-encoder folder>] [--unanswerable <queries.jsonl>] [--json]');
@@ -37,7 +43,12 @@ if (!values.data || !EVAL_MODES.includes(mode) || (mode !== 'bm25' && !values.mo
 const collection = await loadBeir(values.data, values.split);
 const embedder = values.model && mode !== 'bm25' ? await loadFolderEmbedder(values.model, 32) : undefined;
 const reranker = values.reranker ? await loadFolderReranker(values.reranker) : undefined;
-const indexed = await indexCollection(collection, { mode }, embedder, reranker);
+if (!['flat', 'voy'].includes(values['vector-index'] ?? 'flat')) {
+  console.error("--vector-index is flat (the app's default) or voy");
+  process.exit(2);
+}
+const vectorIndex = values['vector-index'] === 'voy' ? voyVectorIndex(await loadVoy()) : FLAT_VECTOR_INDEX;
+const indexed = await indexCollection(collection, { mode, vectorIndex }, embedder, reranker);
 const report = await evaluateRetrieval(collection, indexed);
 console.log(`collection   ${values.data} (${values.split}): ${report.documents} documents, ${report.chunks} chunks, ${report.queries} queries`);
 console.log(`mode         ${mode}${report.model ? ` (model ${report.model}; embedding took ${report.embed_ms} ms)` : ''}${report.reranker ? `, fused top 40 reranked by ${report.reranker}` : ''}`);

@@ -1,10 +1,11 @@
+import type { ModelId } from '../core/ids.ts';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
 import { prepareAhead } from '../ingest/prepare-ahead.ts';
 import { prepareDocument } from '../ingest/prepare-document.ts';
 import { DEFAULT_LEXICAL_OPTIONS, type LexicalIndex, type LexicalOptions } from '../index/lexical-index.ts';
 import type { ChunkOwners } from '../index/chunk-owners.ts';
 import { IndexSet } from '../index/index-set.ts';
-import { DenseIndex } from '../index/dense-index.ts';
+import { DenseIndex, type DenseRetriever } from '../index/dense-index.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
 import { hybridSearch, type HybridOptions, type RankedSearch, type Retriever } from '../retrieve/hybrid.ts';
 import { rerankedSearch, type RerankedSearchOptions } from '../retrieve/reranked-search.ts';
@@ -31,6 +32,8 @@ export interface EvalReport {
   /** The embedding model's id ('' in bm25 mode). */
   model: string;
   /** The cross-encoder's id ('' when nothing was reranked). */
+  /** The dense index built ('flat', the app's, or 'voy'); '' without one. */
+  vector_index: string;
   reranker: string;
   'ndcg@10': number;
   'recall@100': number;
@@ -54,9 +57,13 @@ export interface EvalSettings {
   fusion: HybridOptions;
   /** With a reranker: how many fused hits it reads (default 40). */
   rerank: RerankedSearchOptions;
+  /** The dense index to build: the app's flat index (default) or another behind the same contract (voy). */
+  vectorIndex: { name: string; create(model: ModelId, dims: number): DenseRetriever };
 }
 
-export const DEFAULT_EVAL_SETTINGS: EvalSettings = { chunk: DEFAULT_CHUNK_OPTIONS, lexical: DEFAULT_LEXICAL_OPTIONS, mode: 'bm25', fusion: {}, rerank: {} };
+export const FLAT_VECTOR_INDEX: EvalSettings['vectorIndex'] = { name: 'flat', create: (model, dims) => DenseIndex.create(model, dims) };
+
+export const DEFAULT_EVAL_SETTINGS: EvalSettings = { chunk: DEFAULT_CHUNK_OPTIONS, lexical: DEFAULT_LEXICAL_OPTIONS, mode: 'bm25', fusion: {}, rerank: {}, vectorIndex: FLAT_VECTOR_INDEX };
 
 /** A BEIR collection indexed with the app's own ingest and index, and readable as retrieval reads the store. */
 export interface IndexedCollection {
@@ -64,7 +71,9 @@ export interface IndexedCollection {
   owners: ChunkOwners;
   /** Always built: the answer's relevance rule reads its term statistics. */
   lexical: LexicalIndex;
-  dense?: DenseIndex;
+  dense?: DenseRetriever;
+  /** Name of the dense index kind built ('flat', 'voy'). */
+  vectorIndex: string;
   embedder?: ChunkEmbedder;
   /** The cross-encoder that reranks the fused hits, when one was given. */
   reranker?: Reranker;
@@ -99,7 +108,7 @@ export function isEmptyRecord(record: BeirDoc): boolean {
  * candidates keep their fused order after them.
  */
 export async function indexCollection(collection: BeirCollection, settings: Partial<EvalSettings> = {}, embedder?: ChunkEmbedder, reranker?: Reranker): Promise<IndexedCollection> {
-  const { chunk, lexical: lexicalOptions, mode, fusion, rerank } = { ...DEFAULT_EVAL_SETTINGS, ...settings };
+  const { chunk, lexical: lexicalOptions, mode, fusion, rerank, vectorIndex } = { ...DEFAULT_EVAL_SETTINGS, ...settings };
   if (mode !== 'bm25' && !embedder) throw new DocQaError('model-files-missing', `eval: mode ${mode} needs an embedding model (--model <folder>)`);
   if (mode === 'rerank' && !reranker) throw new DocQaError('model-files-missing', 'eval: mode rerank needs a cross-encoder (--reranker <folder>)');
   const encoder = new TextEncoder();
@@ -118,11 +127,11 @@ export async function indexCollection(collection: BeirCollection, settings: Part
     await set.add(prepared.chunks.map((c) => ({ chunkId: c.id, docId: prepared.doc.id, text: c.text, title: headerTitleOf(prepared.doc) })));
     source.add(prepared);
   }
-  let dense: DenseIndex | undefined;
+  let dense: DenseRetriever | undefined;
   let embedMs = 0;
   if (embedder && mode !== 'bm25') {
     const e0 = performance.now();
-    dense = DenseIndex.create(embedder.model.id, embedder.model.dims);
+    dense = vectorIndex.create(embedder.model.id, embedder.model.dims);
     const ids = [...owners.chunkIds()];
     for (let i = 0; i < ids.length; i += EMBED_BATCH) {
       const batch = ids.slice(i, i + EMBED_BATCH);
@@ -142,6 +151,7 @@ export async function indexCollection(collection: BeirCollection, settings: Part
     owners,
     lexical,
     dense,
+    vectorIndex: vectorIndex.name,
     embedder: mode === 'bm25' ? undefined : embedder,
     reranker,
     search: reranker ? rerankedSearch(fused, textsOf, (query, passages) => reranker.score(query, passages, { batchSize: RERANK_BATCH }), rerank) : fused,
@@ -187,6 +197,7 @@ export async function evaluateRetrieval(collection: BeirCollection, indexed: Ind
     mode: indexed.mode,
     model: indexed.embedder?.model.id ?? '',
     reranker: indexed.reranker?.model.id ?? '',
+    vector_index: indexed.dense ? indexed.vectorIndex : '',
     'ndcg@10': round(mean(ndcg)),
     'recall@100': round(mean(recall)),
     'mrr@10': round(mean(mrr)),

@@ -2,6 +2,9 @@ import type { ChunkId, ModelId } from '../core/ids.ts';
 import type { ChunkFilter, Hit, SearchIndex, SearchQuery } from './search-index.ts';
 import { VectorIndex, type VectorEntry, type VectorStorage } from './vector-index.ts';
 
+/** Any dense index (the flat one, voy's): the common contract, for one embedding model's vectors. */
+export type DenseRetriever = SearchIndex<VectorEntry> & { readonly model: ModelId };
+
 /**
  * The dense retriever: a {@link VectorIndex} of one embedding model's chunk vectors behind the common
  * index contract. A question without a vector (no model loaded yet, or the embedder failed) finds

@@ -1,7 +1,7 @@
 import type { ChunkId, DocId } from '../core/ids.ts';
 import type { IndexEntry } from '../core/types.ts';
 import { ChunkOwners, type OwnershipChange } from './chunk-owners.ts';
-import type { DenseIndex } from './dense-index.ts';
+import type { DenseRetriever } from './dense-index.ts';
 import { LexicalIndex, type LexicalEntry, type LexicalOptions } from './lexical-index.ts';
 import type { SearchIndex } from './search-index.ts';
 
@@ -17,7 +17,7 @@ export type TextOf = (chunkId: ChunkId) => Promise<string | undefined>;
  */
 export class IndexSet {
   /** The dense index of the model in use, once there is one. */
-  dense: DenseIndex | undefined;
+  dense: DenseRetriever | undefined;
 
   constructor(
     public owners = new ChunkOwners(),

@@ -3,7 +3,7 @@ import type { ChunkId, DocId, ModelId } from '../core/ids.ts';
 import type { EmbeddingEvent, LibraryEvent } from '../core/types.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
 import { checkVectors } from '../embed/pool.ts';
-import { DenseIndex } from '../index/dense-index.ts';
+import { DenseIndex, type DenseRetriever } from '../index/dense-index.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 import type { VectorStore } from '../store/vector-store.ts';
 import type { IndexKeeper } from './index-keeper.ts';
@@ -143,7 +143,7 @@ export class Embedding {
   }
 
   /** Documents in the order they were added, each with its chunks that have no vector yet. */
-  private async plan(dense: DenseIndex): Promise<{ work: DocWork[]; done: number; total: number }> {
+  private async plan(dense: DenseRetriever): Promise<{ work: DocWork[]; done: number; total: number }> {
     const docs = await this.store.listDocuments();
     docs.sort((a, b) => a.addedAt - b.addedAt || (a.id < b.id ? -1 : 1));
     const byDoc = this.keeper.owners.chunksByDocument();

@@ -42,8 +42,16 @@ async function evalJson(...args: string[]): Promise<Record<string, unknown>> {
 describe('npm run eval --mode', () => {
   it('runs bm25, dense and hybrid on a generated model folder, with mode and model in the JSON', async () => {
     const model = join(dir, 'models', 'tiny-encoder');
-    const [bm25, dense, hybrid] = await Promise.all([evalJson('--mode', 'bm25'), evalJson('--mode', 'dense', '--model', model), evalJson('--mode', 'hybrid', '--model', model)]);
-    expect(bm25).toMatchObject({ mode: 'bm25', model: '', reranker: '', 'ndcg@10': 1, queries: 2, chunks: 3 });
+    const [bm25, dense, hybrid, voy] = await Promise.all([
+      evalJson('--mode', 'bm25'),
+      evalJson('--mode', 'dense', '--model', model),
+      evalJson('--mode', 'hybrid', '--model', model),
+      evalJson('--mode', 'hybrid', '--model', model, '--vector-index', 'voy'),
+    ]);
+    expect(bm25).toMatchObject({ mode: 'bm25', model: '', reranker: '', vector_index: '', 'ndcg@10': 1, queries: 2, chunks: 3 });
+    // voy-search behind the same contract ranks as the flat index does (exact neighbours).
+    expect(voy).toMatchObject({ mode: 'hybrid', vector_index: 'voy', 'ndcg@10': hybrid['ndcg@10'], 'mrr@10': hybrid['mrr@10'] });
+    expect(hybrid.vector_index).toBe('flat');
     for (const report of [dense, hybrid]) {
       expect(report).toMatchObject({ model: 'local:tiny-encoder', reranker: '', queries: 2, chunks: 3, documents: 3 });
       expect(report['ndcg@10']).toBeGreaterThan(0);

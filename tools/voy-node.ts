@@ -1,5 +1,5 @@
 /**
- * voy-search 0.6.3 in Node, for the vector bench only. Its package is a bundler build
+ * voy-search 0.6.3 in Node (the vector bench, the evaluation's --vector-index voy, unit tests). Its package is a bundler build
  * (`voy_search.js` imports the .wasm as an ES module, which plain Node cannot), so this loads the
  * wasm-bindgen glue (`voy_search_bg.js`) and instantiates `voy_search_bg.wasm` with it by hand.
  */
