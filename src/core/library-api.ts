@@ -64,7 +64,10 @@ export interface LibraryApi {
   /** Removes every failed file from the Library list; returns how many. */
   dismissFailed(): Promise<number>;
   setTags(docId: DocId, tags: string[]): Promise<void>;
-  ask(question: string, filter?: SearchFilter): Promise<Answer>;
+  /** Answers a question; `onText` (a Comlink proxy) receives each piece as a model writes it. */
+  ask(question: string, filter?: SearchFilter, onText?: (piece: string) => void): Promise<Answer>;
+  /** Stops the answer being written; it keeps (and checks) what was written. */
+  stopAnswer(): Promise<void>;
   /** The block a citation points into, with its quoted sentences located in the stored text. */
   getSource(request: SourceRequest): Promise<SourceView>;
   /** "Keep original files" (default on): documents committed from now on keep the file they were read from. */

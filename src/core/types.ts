@@ -237,6 +237,8 @@ export interface Passage {
 export interface AnswerSegment {
   text: string;
   cite?: number;
+  /** A model wrote this sentence without a citation that supports it (shown marked). */
+  unsupported?: boolean;
 }
 
 /** A character range, end exclusive. */
@@ -269,6 +271,12 @@ export interface Answer {
   found: boolean;
   segments: AnswerSegment[];
   citations: Citation[];
+  /** The model that wrote the answer (its label); absent for the extractive answer, whose segments are quotes. */
+  generatedBy?: string;
+  /** Citations the model wrote that were removed: to a passage it was not given, or one that does not support the sentence. */
+  removedCitations?: Array<{ n: number; reason: string }>;
+  /** The model's writing was stopped (Stop) before it finished. */
+  stopped?: boolean;
 }
 
 /** A cited range inside a block, with the text it held when cited (checked again when the source opens). */

@@ -3,7 +3,7 @@ import { describeBlock } from '../core/block-label.ts';
 import type { ChunkId, DocId, ModelId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
 import type { Answer, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
-import { extractiveAnswerer, type Answerer } from '../generate/answerer.ts';
+import { extractiveAnswerer, type Answerer, type AnswerOptions } from '../generate/answerer.ts';
 import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
 import { rerankText, type PairScorer } from '../rerank/rerank.ts';
@@ -43,6 +43,10 @@ export class Library {
   private readonly keeper: IndexKeeper;
   /** Semantic search: vectors for every chunk, in the background, once a model is in use. */
   private readonly embedding: Embedding;
+  /** The answer being written, to stop it. */
+  private answering: AbortController | undefined;
+  /** The answerer chosen at run time (a model the person loaded), over `options.answerer`. */
+  private answerer: Answerer | undefined;
   /** The cross-encoder reranking each question's fused candidates, when one is in use. */
   private reranker: { model: { id: ModelId; label: string }; score: PairScorer } | undefined;
   /** Reads queued files and commits them, in the writer tab. */
@@ -226,7 +230,28 @@ export class Library {
     return items;
   }
 
-  async ask(question: string, filter?: SearchFilter): Promise<Answer> {
+  /**
+   * Answers a question from the library: hybrid retrieval (reranked when a reranker is in use), then the
+   * answerer (streaming through `options.onText` when a model writes). One answer at a time: a new
+   * question stops the one being written.
+   */
+  async ask(question: string, filter?: SearchFilter, options: { onText?: (piece: string) => void } = {}): Promise<Answer> {
+    this.answering?.abort();
+    const controller = new AbortController();
+    this.answering = controller;
+    try {
+      return await this.answer(question, filter, { onText: options.onText, signal: controller.signal });
+    } finally {
+      if (this.answering === controller) this.answering = undefined;
+    }
+  }
+
+  /** Stops the answer being written (Stop): it keeps what was written. */
+  stopAnswer(): void {
+    this.answering?.abort();
+  }
+
+  private async answer(question: string, filter: SearchFilter | undefined, options: AnswerOptions): Promise<Answer> {
     // BM25 starts at once; the dense index waits for the question's vector (embedded in the embed worker).
     const vector = this.embedding.queryVector(question);
     const retrievers = this.keeper.set.indexes().map((index) => ({ index }));
@@ -238,7 +263,7 @@ export class Library {
       retrievers: retrievers.map((r) => r.index.name),
     });
     // The index's term counts weigh the relevance rule: a rare word of the question counts for more.
-    return (this.options.answerer ?? extractiveAnswerer).answer(question, passages, this.keeper.lexical);
+    return (this.answerer ?? this.options.answerer ?? extractiveAnswerer).answer(question, passages, this.keeper.lexical, options);
   }
 
   /**
@@ -264,6 +289,11 @@ export class Library {
         return fused(query, k, filter);
       }
     };
+  }
+
+  /** Answers with this answerer from now on (undefined: `options.answerer`, else the extractive answer). */
+  useAnswerer(answerer: Answerer | undefined): void {
+    this.answerer = answerer;
   }
 
   /** Uses a cross-encoder to rerank each question's fused candidates from now on (undefined: none). */

@@ -3,7 +3,9 @@ import type { Citation, SearchFilter } from '../core/types.ts';
 import { distinguishCitations, sourceRequestOf } from './citation-names.ts';
 import { Filters } from './filters.tsx';
 import { SemanticStatus } from './semantic-status.tsx';
-import { answer, answerSeq, ask, askError, asking, openSource } from './state.ts';
+import { renderMarkdown } from './markdown.ts';
+import { answer, answerSeq, ask, askError, asking, openSource, stopAnswer, streaming } from './state.ts';
+import type { Answer } from '../core/types.ts';
 
 function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
   const parts = [];
@@ -58,6 +60,32 @@ function WhyThisPassage({ c }: { c: Citation }) {
   );
 }
 
+/**
+ * A model's answer as Markdown: each sentence followed by its checked citations as `#source-n` links (the
+ * only links the sanitiser keeps), a sentence no passage supports wrapped in a marked span.
+ */
+export function answerMarkdown(a: Answer): string {
+  let out = '';
+  a.segments.forEach((seg, i) => {
+    const next = a.segments[i + 1];
+    const cite = seg.cite !== undefined && next?.cite !== seg.cite ? ` [[${seg.cite}]](#source-${seg.cite})` : '';
+    const text = seg.unsupported ? `<span class="unsupported" title="No source supports this sentence">${seg.text.trim()}</span>` : seg.text.trim();
+    const trailing = /\s$/.test(seg.text) ? seg.text.match(/\s+$/)![0] : ' ';
+    out += `${text}${cite}${trailing}`;
+  });
+  return out;
+}
+
+/** Opens the Source dialog from a citation link inside rendered Markdown. */
+function onCitationClick(e: MouseEvent, a: Answer): void {
+  const link = (e.target as Element | null)?.closest?.('a[href^="#source-"]');
+  if (!link) return;
+  e.preventDefault();
+  const n = Number(link.getAttribute('href')!.slice('#source-'.length));
+  const citation = a.citations[n - 1];
+  if (citation) void openSource(sourceRequestOf(citation));
+}
+
 export function AskPanel() {
   const [question, setQuestion] = useState('');
   const [filter, setFilter] = useState<SearchFilter>({});
@@ -76,6 +104,11 @@ export function AskPanel() {
         <button type="submit" disabled={asking.value}>
           Ask
         </button>
+        {asking.value && (
+          <button type="button" onClick={() => void stopAnswer()}>
+            Stop
+          </button>
+        )}
       </form>
       <Filters onChange={setFilter} />
       <SemanticStatus />
@@ -85,8 +118,19 @@ export function AskPanel() {
         </p>
       )}
       <section aria-label="Answer" class="answer" aria-live="polite" aria-busy={asking.value} data-seq={answerSeq.value}>
-        {a && !a.found && <p>Not found in your documents.</p>}
-        {a?.found && (
+        {asking.value && streaming.value && <div class="streaming" dangerouslySetInnerHTML={{ __html: renderMarkdown(streaming.value) }} />}
+        {!asking.value && a && !a.found && <p>Not found in your documents.</p>}
+        {!asking.value && a?.found && a.generatedBy && (
+          <>
+            <div class="generated" onClick={(e) => onCitationClick(e, a)} dangerouslySetInnerHTML={{ __html: renderMarkdown(answerMarkdown(a)) }} />
+            <p class="answer-note">
+              Written by {a.generatedBy} from the sources below{a.stopped ? '; stopped before it finished' : ''}.
+              {a.segments.some((s) => s.unsupported) && ' Marked sentences are not supported by any source.'}
+              {a.removedCitations?.length ? ` ${a.removedCitations.length} citation${a.removedCitations.length > 1 ? 's' : ''} removed: ${a.removedCitations.map((r) => `[${r.n}] ${r.reason}`).join('; ')}.` : ''}
+            </p>
+          </>
+        )}
+        {!asking.value && a?.found && !a.generatedBy && (
           <p>
             {a.segments.map((s, i) => (
               <span key={i}>

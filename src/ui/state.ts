@@ -1,5 +1,5 @@
 import { batch, signal } from '@preact/signals';
-import type { Remote } from 'comlink';
+import { proxy, type Remote } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
@@ -29,6 +29,8 @@ export const asking = signal(false);
 /** Counts answers (and failed asks) so tests and assistive tech can tell a new answer from the last one. */
 export const answerSeq = signal(0);
 export const askError = signal<string | undefined>(undefined);
+/** What a model has written so far of the answer being asked (streamed), until the checked answer arrives. */
+export const streaming = signal('');
 export const source = signal<SourceView | undefined>(undefined);
 /** The file the document on show in the Source dialog was read from, when it was kept. */
 export const original = signal<Blob | undefined>(undefined);
@@ -270,13 +272,26 @@ export async function ask(question: string, filter?: SearchFilter): Promise<void
   askError.value = undefined;
   try {
     await flushDeletes();
-    answer.value = await api.ask(question.trim(), filter);
+    streaming.value = '';
+    answer.value = await api.ask(
+      question.trim(),
+      filter,
+      proxy((piece: string) => {
+        streaming.value += piece;
+      }),
+    );
   } catch (err) {
     askError.value = err instanceof DocQaError ? err.message : `Search failed: ${String(err)}`;
   } finally {
+    streaming.value = '';
     asking.value = false;
     answerSeq.value++;
   }
+}
+
+/** Stop: the model stops writing; the answer keeps what was written, checked. */
+export async function stopAnswer(): Promise<void> {
+  await api?.stopAnswer();
 }
 
 /** Opens the Source dialog on the block a citation points into (see `sourceRequestOf`). */
