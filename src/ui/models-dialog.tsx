@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ModelEntry } from '../core/library-api.ts';
-import { filesFromInput } from './collect-files.ts';
+import { filesFromDrop, filesFromInput } from './collect-files.ts';
 import { formatBytes } from './format.ts';
 import { deleteModel, importModel, models, modelsNote, modelsOpen, refreshModels, setMirror, stopModel, useModel } from './models-state.ts';
 import { semantic } from './state.ts';
@@ -79,6 +79,7 @@ export function ModelsDialog() {
   const ref = useRef<HTMLDialogElement>(null);
   const view = models.value;
   const [mirror, setMirrorText] = useState('');
+  const [over, setOver] = useState(false);
   const busy = semantic.value.state === 'loading';
   useEffect(() => {
     const dialog = ref.current;
@@ -151,7 +152,20 @@ export function ModelsDialog() {
         </label>{' '}
         <button type="submit">Save address</button>
       </form>
-      <p>
+      <p
+        class={`model-drop${over ? ' over' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          if (e.dataTransfer) void filesFromDrop(e.dataTransfer).then(importModel);
+        }}
+      >
+        Drop a model folder here (config.json, tokenizer.json, onnx/), or{' '}
         <label class="button">
           Import a model folder
           <input
