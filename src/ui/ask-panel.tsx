@@ -1,10 +1,11 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { Citation, SearchFilter } from '../core/types.ts';
 import { distinguishCitations, sourceRequestOf } from './citation-names.ts';
 import { Filters } from './filters.tsx';
 import { SemanticStatus } from './semantic-status.tsx';
+import { readFilters, withChips, type QueryChip, type QueryableDoc } from '../retrieve/self-query.ts';
 import { renderMarkdown } from './markdown.ts';
-import { answer, answerSeq, ask, askError, asking, openSource, stopAnswer, streaming } from './state.ts';
+import { answer, answerSeq, ask, askError, asking, items, openSource, stopAnswer, streaming } from './state.ts';
 import type { Answer } from '../core/types.ts';
 
 function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
@@ -86,9 +87,40 @@ function onCitationClick(e: MouseEvent, a: Answer): void {
   if (citation) void openSource(sourceRequestOf(citation));
 }
 
+const CHIP_WORDS: Record<QueryChip['kind'], string> = { document: 'Only in', folder: 'Only in folder', type: 'Only', tag: 'Only tagged' };
+const chipKey = (c: QueryChip) => `${c.kind}:${c.label}`;
+
+/** The library's documents, as self-query reads them. */
+function queryableDocs(): QueryableDoc[] {
+  return items.value.flatMap((i) =>
+    i.kind === 'document' && i.docId && i.type ? [{ docId: i.docId, name: i.name, folder: i.path.slice(0, Math.max(0, i.path.length - i.name.length - 1)), type: i.type, tags: i.tags ?? [] }] : [],
+  );
+}
+
+/** Filters read from the question, as removable chips, shown before the search runs. */
+function QueryChips({ chips, onRemove }: { chips: QueryChip[]; onRemove: (c: QueryChip) => void }) {
+  if (!chips.length) return null;
+  return (
+    <ul class="chips" aria-label="Filters from your question">
+      {chips.map((c) => (
+        <li key={chipKey(c)}>
+          {CHIP_WORDS[c.kind]} <bdi>{c.label}</bdi>{' '}
+          <button type="button" class="chip-remove" aria-label={`Remove filter ${c.label}`} onClick={() => onRemove(c)}>
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function AskPanel() {
   const [question, setQuestion] = useState('');
   const [filter, setFilter] = useState<SearchFilter>({});
+  const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
+  const library = items.value;
+  const found = useMemo(() => readFilters(question, queryableDocs()), [question, library]);
+  const chips = found.filter((c) => !removed.has(chipKey(c)));
   const a = answer.value;
   const apart = a ? distinguishCitations(a.citations) : [];
   return (
@@ -97,7 +129,7 @@ export function AskPanel() {
         class="ask-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void ask(question, filter);
+          void ask(question, withChips(filter, chips));
         }}
       >
         <input type="text" aria-label="Ask a question" placeholder="Ask a question about your documents" value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
@@ -110,6 +142,7 @@ export function AskPanel() {
           </button>
         )}
       </form>
+      <QueryChips chips={chips} onRemove={(c) => setRemoved(new Set([...removed, chipKey(c)]))} />
       <Filters onChange={setFilter} />
       <SemanticStatus />
       {askError.value && (
