@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Citation, SearchFilter } from '../core/types.ts';
 import { distinguishCitations, sourceRequestOf } from './citation-names.ts';
 import { Filters } from './filters.tsx';
@@ -77,6 +77,20 @@ export function answerMarkdown(a: Answer): string {
   return out;
 }
 
+/**
+ * The answer with its citations as Markdown, for the clipboard: the answer (a model's as written, checked;
+ * quotes as quotes), then the numbered sources with their document and location.
+ */
+export function answerAsMarkdown(a: Answer): string {
+  const body = a.found
+    ? a.generatedBy
+      ? answerMarkdown(a).replace(/\[\[(\d+)\]\]\(#source-\d+\)/gu, '[$1]').replace(/<span class="unsupported"[^>]*>([^<]*)<\/span>/gu, '$1 (unsupported)')
+      : a.segments.map((seg, i) => `${seg.text}${seg.cite !== undefined && a.segments[i + 1]?.cite !== seg.cite ? ` [${seg.cite}]` : ''}`).join(' ')
+    : 'Not found in your documents.';
+  const sources = a.citations.map((c) => `${c.n}. ${c.passage.docPath}, ${c.passage.label}`);
+  return `**${a.question}**\n\n${body.trim()}\n\n${a.found ? 'Sources' : 'Closest passages'}:\n${sources.join('\n')}\n`;
+}
+
 /** Opens the Source dialog from a citation link inside rendered Markdown. */
 function onCitationClick(e: MouseEvent, a: Answer): void {
   const link = (e.target as Element | null)?.closest?.('a[href^="#source-"]');
@@ -118,6 +132,9 @@ export function AskPanel() {
   const [question, setQuestion] = useState('');
   const [filter, setFilter] = useState<SearchFilter>({});
   const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
+  const [copied, setCopied] = useState('');
+  const seq = answerSeq.value;
+  useEffect(() => setCopied(''), [seq]);
   const library = items.value;
   const found = useMemo(() => readFilters(question, queryableDocs()), [question, library]);
   const chips = found.filter((c) => !removed.has(chipKey(c)));
@@ -185,6 +202,22 @@ export function AskPanel() {
           </p>
         )}
       </section>
+      {a && !asking.value && (
+        <p class="answer-tools">
+          <button
+            type="button"
+            onClick={() => {
+              void navigator.clipboard.writeText(answerAsMarkdown(a)).then(
+                () => setCopied('Copied as Markdown'),
+                () => setCopied('Could not copy: the browser refused access to the clipboard'),
+              );
+            }}
+          >
+            Copy as Markdown
+          </button>{' '}
+          <span role="status">{copied}</span>
+        </p>
+      )}
       {a && a.citations.length > 0 && (
         <>
           {/* Not found: the passages retrieval found closest, which the answer does not cite. */}

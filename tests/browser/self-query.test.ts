@@ -29,4 +29,15 @@ describe('filters read from the question', () => {
     await askQuestion(page, 'How much is the deposit according to the lease?');
     expect((await sourcePaths(page)).sort()).toEqual(['docs/guide.md', 'docs/lease.md']);
   });
+
+  it('copies the answer with its citations as Markdown', async () => {
+    const { page } = app;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await askQuestion(page, 'When is the deposit returned?');
+    await page.getByRole('button', { name: 'Copy as Markdown' }).click();
+    await expect.poll(() => page.getByText('Copied as Markdown').count()).toBe(1);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(/^\*\*When is the deposit returned\?\*\*\n\n.*returned .* \[1\]/su);
+    expect(copied).toMatch(/\nSources:\n1\. docs\/(lease|guide)\.md, .*Deposit/u);
+  });
 });
