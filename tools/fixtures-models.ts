@@ -1,6 +1,6 @@
 /**
  * `npm run fixtures:models -- <dir>`: writes the tiny random-weight test models as
- * `<dir>/tiny-encoder/` and `<dir>/tiny-cross-encoder/` (transformers.js folder layout). The same bytes
+ * `<dir>/tiny-encoder/`, `<dir>/tiny-cross-encoder/` and `<dir>/tiny-decoder/` (transformers.js folder layout). The same bytes
  * on every run; see `tools/models/tiny-models.ts`.
  */
 import { writeTinyModels } from './models/tiny-models.ts';

@@ -4,6 +4,8 @@
  * ```
  * <dir>/tiny-encoder/        config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx
  * <dir>/tiny-cross-encoder/  the same, with a sequence-classification head (one logit) and id2label
+ * <dir>/tiny-decoder/        a Llama-style causal LM with a KV cache, generation_config.json and a chat
+ *                            template (`tiny-decoder.ts`)
  * ```
  *
  * Pure and deterministic: the same bytes on every run and machine. Test tooling, never imported by the
@@ -12,12 +14,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { buildBertOnnx, type BertHead, type BertSpec } from './bert-graph.ts';
+import { generateTinyDecoder } from './tiny-decoder.ts';
 import { tokenizerConfig, tokenizerJson } from './tokenizer-files.ts';
 import { buildVocabulary } from './vocabulary.ts';
 
 /** The models this module writes. */
-export const TINY_MODEL_NAMES = ['tiny-encoder', 'tiny-cross-encoder'] as const;
+export const TINY_MODEL_NAMES = ['tiny-encoder', 'tiny-cross-encoder', 'tiny-decoder'] as const;
 export type TinyModelName = (typeof TINY_MODEL_NAMES)[number];
+/** The two BERT models (the ones a `shape` applies to). */
+type BertModelName = Exclude<TinyModelName, 'tiny-decoder'>;
 
 /** Shared shape of both models (vocab size comes from the vocabulary). */
 export const TINY_SPEC: Omit<BertSpec, 'vocabSize'> = {
@@ -36,7 +41,7 @@ export const TINY_SPEC: Omit<BertSpec, 'vocabSize'> = {
  */
 export const MINILM_SHAPE: Omit<BertSpec, 'vocabSize'> = { ...TINY_SPEC, hidden: 384, layers: 6, heads: 12, intermediate: 1536 };
 
-const HEADS: Record<TinyModelName, BertHead> = {
+const HEADS: Record<BertModelName, BertHead> = {
   'tiny-encoder': { kind: 'none' },
   'tiny-cross-encoder': { kind: 'sequence-classification', labels: 1 },
 };
@@ -45,11 +50,13 @@ const HEADS: Record<TinyModelName, BertHead> = {
 const SEED_VERSION = 'v1';
 
 /**
- * One model's files, keyed by path inside its folder (`config.json`, `onnx/model.onnx`, ...).
+ * One model's files, keyed by path inside its folder (`config.json`, `onnx/model.onnx`, ...). `shape`
+ * applies to the BERT models only (the decoder has one shape, `TINY_DECODER_SPEC`).
  *
  * @example generateTinyModel('tiny-encoder').get('onnx/model.onnx') // Uint8Array, ~260 KB
  */
 export function generateTinyModel(name: TinyModelName, shape: Omit<BertSpec, 'vocabSize'> = TINY_SPEC): Map<string, Uint8Array> {
+  if (name === 'tiny-decoder') return generateTinyDecoder();
   const vocab = buildVocabulary();
   const spec: BertSpec = { ...shape, vocabSize: vocab.length };
   const head = HEADS[name];
@@ -62,7 +69,7 @@ export function generateTinyModel(name: TinyModelName, shape: Omit<BertSpec, 'vo
   ]);
 }
 
-/** Both models' files, keyed by `<model>/<path>`. */
+/** Every model's files, keyed by `<model>/<path>`. */
 export function generateTinyModels(): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();
   for (const name of TINY_MODEL_NAMES) {
@@ -71,7 +78,7 @@ export function generateTinyModels(): Map<string, Uint8Array> {
   return files;
 }
 
-/** Writes both models under `dir` (created if missing) and returns the paths written, with sizes. */
+/** Writes every model under `dir` (created if missing) and returns the paths written, with sizes. */
 export async function writeTinyModels(dir: string): Promise<{ path: string; bytes: number }[]> {
   const written: { path: string; bytes: number }[] = [];
   for (const [relative, bytes] of generateTinyModels()) {
@@ -84,7 +91,7 @@ export async function writeTinyModels(dir: string): Promise<{ path: string; byte
 }
 
 /** `config.json` in the Hugging Face layout; `transformers.js_config.dtype` makes fp32 the default file. */
-function modelConfig(name: TinyModelName, spec: BertSpec, head: BertHead): object {
+function modelConfig(name: BertModelName, spec: BertSpec, head: BertHead): object {
   const classifier = head.kind === 'sequence-classification'
     ? {
         id2label: Object.fromEntries(Array.from({ length: head.labels }, (_, i) => [String(i), `LABEL_${i}`])),

@@ -29,3 +29,11 @@ export function buildVocabulary(): string[] {
   if (bad !== undefined) throw new Error(`vocabulary: unexpected token ${JSON.stringify(bad)}`);
   return unique;
 }
+
+/** The tiny decoder's chat markers (Qwen's ChatML spelling), after the WordPiece vocabulary. */
+export const CHAT_TOKENS = ['<|im_start|>', '<|im_end|>'] as const;
+
+/** The tiny decoder's vocabulary: {@link buildVocabulary}, then {@link CHAT_TOKENS} (ids 1000 and 1001). */
+export function buildDecoderVocabulary(): string[] {
+  return [...buildVocabulary(), ...CHAT_TOKENS];
+}
