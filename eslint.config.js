@@ -36,7 +36,7 @@ export default tseslint.config(
   ...stageRule('src/index/**', ['ingest', 'embed', 'rerank', 'store', 'retrieve', 'generate', 'library', 'eval'], 'an index imports only core.'),
   ...stageRule('src/rerank/**', ['embed', 'store', 'index', 'retrieve', 'generate', 'library', 'eval'], 'rerank imports core, models and ingest only.'),
   ...stageRule('src/retrieve/**', ['ingest', 'embed', 'store', 'generate', 'library', 'eval'], 'retrieval fuses index hits, reranks them and reads passages: it imports core, index and rerank only.'),
-  ...stageRule('src/generate/**', ['store', 'index', 'rerank', 'retrieve', 'library', 'eval'], 'generate reads passages: it imports core and ingest only.'),
+  ...stageRule('src/generate/**', ['store', 'index', 'rerank', 'retrieve', 'library', 'eval'], 'generate reads passages and runs generators: it imports core, ingest and models only.'),
   {
     // The UI reaches the pipeline only through worker clients and shared core types.
     files: ['src/ui/**'],

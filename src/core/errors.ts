@@ -23,6 +23,8 @@ export type ErrorCode =
   | 'model-download-failed'
   | 'model-unsupported'
   | 'model-output-invalid'
+  | 'model-out-of-memory'
+  | 'prompt-too-long'
   | 'chunk-too-long'
   | 'invalid-setting'
   | 'internal';

@@ -14,9 +14,13 @@ export interface TinyModelDir {
   fetched: string[];
   /**
    * Writes a copy of `change.base` (default tiny-encoder) named `folder`, without `omit` files and with
-   * `config` fields changed (a field set to undefined is removed).
+   * `config` (`config.json`) or `tokenizerConfig` (`tokenizer_config.json`) fields changed (a field set
+   * to undefined is removed).
    */
-  variant(folder: string, change: { base?: TinyModelName; omit?: string[]; config?: Record<string, unknown> }): Promise<void>;
+  variant(
+    folder: string,
+    change: { base?: TinyModelName; omit?: string[]; config?: Record<string, unknown>; tokenizerConfig?: Record<string, unknown> },
+  ): Promise<void>;
   remove(): Promise<void>;
 }
 
@@ -37,8 +41,9 @@ export async function createTinyModelDir(): Promise<TinyModelDir> {
       for (const [path, bytes] of generateTinyModel(change.base ?? 'tiny-encoder')) {
         if (change.omit?.includes(path)) continue;
         let out = bytes;
-        if (path === 'config.json' && change.config) {
-          const config = { ...JSON.parse(new TextDecoder().decode(bytes)), ...change.config };
+        const edit = path === 'config.json' ? change.config : path === 'tokenizer_config.json' ? change.tokenizerConfig : undefined;
+        if (edit) {
+          const config = { ...JSON.parse(new TextDecoder().decode(bytes)), ...edit };
           out = new TextEncoder().encode(JSON.stringify(config));
         }
         const file = join(dir, folder, path);
