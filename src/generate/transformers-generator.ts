@@ -17,8 +17,8 @@
  *   criterion checked after each token ends generation at once; the stream then ends without an error,
  *   keeping the pieces already yielded (nothing more is yielded after the abort). Leaving the loop early
  *   (`break`) stops generation the same way.
- * - **JSON**: transformers.js has no constrained decoding; `json: true` adds a system instruction to
- *   answer with one JSON object only. The caller parses and checks it.
+ * - **JSON**: transformers.js has no constrained decoding; `json: true` adds an instruction to answer
+ *   with one JSON object only to the system message. The caller parses and checks it.
  * - One generation at a time per loaded model (the ONNX session is not re-entrant on WASM): a second
  *   `stream` waits for the first to finish.
  */
@@ -41,7 +41,7 @@ import type { ChatMessage, GenerateRequest, Generator } from './generator.ts';
 export const DEFAULT_MAX_TOKENS = 512;
 const MAX_TOKENS_LIMIT = 4096;
 
-/** The instruction `json: true` adds (as a system message of its own, after any other). */
+/** The instruction `json: true` adds to the system message. */
 export const JSON_INSTRUCTION = 'Reply with one JSON object and nothing else: no text before or after it, no code fence.';
 
 /** How the last generation went (for the context budget's bookkeeping, the bench and tests). */
@@ -187,17 +187,16 @@ function checkRequest(request: GenerateRequest): { maxTokens: number; temperatur
   return { maxTokens, temperature };
 }
 
-function withJsonInstruction(messages: readonly ChatMessage[], json: boolean | undefined): ChatMessage[] {
+/**
+ * The messages with the JSON instruction added to the first system message (or as a new first system
+ * message): one system turn, which every chat template that has a system role accepts (some refuse a
+ * system message after the first turn).
+ */
+export function withJsonInstruction(messages: readonly ChatMessage[], json: boolean | undefined): ChatMessage[] {
   if (!json) return [...messages];
-  const systems = messages.filter((m) => m.role === 'system').length;
-  let seen = 0;
-  const out: ChatMessage[] = [];
-  if (systems === 0) out.push({ role: 'system', content: JSON_INSTRUCTION });
-  for (const m of messages) {
-    out.push(m);
-    if (m.role === 'system' && ++seen === systems) out.push({ role: 'system', content: JSON_INSTRUCTION });
-  }
-  return out;
+  const first = messages.findIndex((m) => m.role === 'system');
+  if (first < 0) return [{ role: 'system', content: JSON_INSTRUCTION }, ...messages];
+  return messages.map((m, i) => (i === first ? { role: 'system', content: `${m.content}\n\n${JSON_INSTRUCTION}` } : m));
 }
 
 function createGenerator(entry: GeneratorModelEntry, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, source: ModelSource): TransformersGenerator {
@@ -211,10 +210,13 @@ function createGenerator(entry: GeneratorModelEntry, tokenizer: PreTrainedTokeni
     const messages = withJsonInstruction(request.messages, request.json);
     const signal = request.signal;
     if (signal?.aborted) return;
-    const inputs = tokenizer.apply_chat_template(messages as ChatMessage[], { add_generation_prompt: true, return_dict: true }) as {
-      input_ids: Tensor;
-      attention_mask: Tensor;
-    };
+    let inputs: { input_ids: Tensor; attention_mask: Tensor };
+    try {
+      inputs = tokenizer.apply_chat_template(messages, { add_generation_prompt: true, return_dict: true }) as typeof inputs;
+    } catch (err) {
+      // A template may refuse a conversation (roles that do not alternate, a system role it lacks).
+      throw new DocQaError('model-unsupported', `generator: ${entry.label}'s chat template refused the conversation: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
     const promptTokens = inputs.input_ids.dims[1]!;
     const room = entry.contextTokens - promptTokens;
     if (room < 1) {

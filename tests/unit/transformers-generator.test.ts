@@ -10,6 +10,7 @@ import {
   explainGeneratorError,
   JSON_INSTRUCTION,
   loadTransformersGenerator,
+  withJsonInstruction,
   type TransformersGenerator,
 } from '../../src/generate/transformers-generator.ts';
 import { GENERATOR_CATALOGUE, downloadSize, findGenerator, localGenerator, QWEN2_5_0_5B_INSTRUCT } from '../../src/models/catalogue.ts';
@@ -146,8 +147,11 @@ describe('streaming', () => {
     await generateText(generator, { messages: MESSAGES, maxTokens: 1 });
     const plain = generator.lastGeneration!.promptTokens;
     await generateText(generator, { messages: MESSAGES, maxTokens: 1, json: true });
-    // One more system turn: <|im_start|>, "system", the instruction, <|im_end|>.
-    expect(generator.lastGeneration!.promptTokens).toBe(plain + (await generator.countTokens(`system ${JSON_INSTRUCTION}`)) + 2);
+    // The instruction joins the system message (WordPiece drops the blank line before it).
+    expect(generator.lastGeneration!.promptTokens).toBe(plain + (await generator.countTokens(JSON_INSTRUCTION)));
+    expect(withJsonInstruction(MESSAGES, true)).toEqual([{ role: 'system', content: `${MESSAGES[0]!.content}\n\n${JSON_INSTRUCTION}` }, MESSAGES[1]]);
+    expect(withJsonInstruction([MESSAGES[1]!], true)).toEqual([{ role: 'system', content: JSON_INSTRUCTION }, MESSAGES[1]]);
+    expect(withJsonInstruction(MESSAGES, false)).toEqual(MESSAGES);
   });
 
   it('refuses a maxTokens or temperature out of range', async () => {
@@ -186,6 +190,13 @@ describe('refusals', () => {
     await expect(load('dec-unknown-type')).rejects.toMatchObject({ code: 'model-unsupported', message: expect.stringMatching(/frobnicator.*cannot generate text/) });
     await tiny.variant('dec-no-template', { base: 'tiny-decoder', tokenizerConfig: { chat_template: undefined } });
     await expect(load('dec-no-template')).rejects.toMatchObject({ code: 'model-unsupported', message: expect.stringMatching(/no chat_template/) });
+  });
+
+  it('reports a chat template that refuses the conversation', async () => {
+    await tiny.variant('dec-strict-template', { base: 'tiny-decoder', tokenizerConfig: { chat_template: "{% if messages[0]['role'] == 'system' %}{{ raise_exception('System role not supported') }}{% endif %}{{ 'x' }}" } });
+    const strict = await load('dec-strict-template');
+    await expect(generateText(strict, { messages: MESSAGES })).rejects.toMatchObject({ code: 'model-unsupported', message: expect.stringMatching(/chat template refused the conversation: .*System role not supported/) });
+    await strict.dispose();
   });
 
   it('turns running out of memory into a message that says what to do', () => {
