@@ -25,6 +25,8 @@ export type ErrorCode =
   | 'model-output-invalid'
   | 'model-out-of-memory'
   | 'prompt-too-long'
+  | 'webgpu-unavailable'
+  | 'gpu-out-of-memory'
   | 'chunk-too-long'
   | 'invalid-setting'
   | 'internal';
