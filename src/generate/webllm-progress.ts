@@ -83,7 +83,7 @@ export function trackWebLlmProgress(modelId: string, approximateBytes: number | 
       const s = stageOf(text);
       if (s === 'download') {
         downloadSeen = true;
-        const mb = Number(/(\d+)MB fetched/.exec(text)?.[1] ?? 0);
+        const mb = Number(/\]: (\d+)MB fetched/.exec(text)?.[1] ?? 0);
         if (total === 0 && mb > 0 && fraction > 0) total = Math.round((mb * MB) / fraction);
         const loaded = Math.round(fraction * total);
         emit({ type: 'file', file, loaded, total });
