@@ -36,38 +36,73 @@ const TYPE_WORDS: Array<{ type: DocType; label: string; re: RegExp }> = [
   { type: 'text', label: 'Text', re: /\b((?:plain )?text files|txt files)\b/iu },
 ];
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-/** Word boundaries that also hold next to dots and non-ASCII letters. */
-const bounded = (inner: string) => new RegExp(`(?<![\\p{L}\\p{N}_])(${inner})(?![\\p{L}\\p{N}_])`, 'iu');
-const stemOf = (name: string) => name.replace(/\.[^.]+$/u, '');
+/** A letter, digit or underscore: what must not touch a name for it to be a whole word. */
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+/** What may come right before a document named without its extension. */
+const DOC_LEAD = /(?:^|[^\p{L}\p{N}_])(?:in|from|within|according to)\s+(?:the\s+)?$/u;
+/** What may come right before a folder's name ("in the folder contracts"). */
+const FOLDER_LEAD = /(?:^|[^\p{L}\p{N}_])(?:in|under|from)\s+(?:the\s+|my\s+)?folder\s+$/u;
+/** What may come before a folder's name followed by "folder" ("in the contracts folder"). */
+const FOLDER_LEAD_SHORT = /(?:^|[^\p{L}\p{N}_])(?:in|under|from)\s+(?:the\s+|my\s+)?$/u;
+const FOLDER_TAIL = /^\s+folder(?![\p{L}\p{N}_])/u;
+/** What may come right before a tag ("tagged tax", "with the tag “tax”"). */
+const TAG_LEAD = /(?:^|[^\p{L}\p{N}_])(?:tagged|with\s+(?:the\s+)?tag)\s+["“]?$/u;
+
+const stemOf = (name: string) => {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+};
+
+/**
+ * Where `needle` occurs in `haystack` as a whole word or phrase (case-insensitive: both are lower case).
+ * Plain string search: no regular expression is built from library names.
+ */
+function occurrences(haystack: string, needle: string): number[] {
+  const found: number[] = [];
+  if (!needle) return found;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+    const before = at > 0 ? haystack[at - 1]! : '';
+    const after = haystack[at + needle.length] ?? '';
+    if (!(before && WORD_CHAR.test(before)) && !(after && WORD_CHAR.test(after))) found.push(at);
+  }
+  return found;
+}
 
 /** The filters a question asks for, from the library's documents; each kind at most once per value. */
 export function readFilters(question: string, docs: readonly QueryableDoc[]): QueryChip[] {
   const chips: QueryChip[] = [];
   const q = question.normalize('NFC');
+  const lower = q.toLowerCase();
+  const words = (at: number, length: number) => q.slice(at, at + length);
   // Documents: a full file name anywhere; a name without extension (≥ 3 characters, not shared by two
-  // documents) after "in", "from", "according to", optionally "the", then optionally "file"/"document".
+  // documents) after "in", "from", "within" or "according to", optionally "the".
   const stems = new Map<string, number>();
   for (const d of docs) stems.set(stemOf(d.name).toLowerCase(), (stems.get(stemOf(d.name).toLowerCase()) ?? 0) + 1);
   for (const d of docs) {
-    const full = bounded(escape(d.name)).exec(q);
-    const stem = stemOf(d.name);
-    const unique = stems.get(stem.toLowerCase()) === 1 && stem.length >= 3 && stem !== d.name;
-    const byStem = unique ? bounded(`(?:in|from|according to|within)\\s+(?:the\\s+)?${escape(stem)}(?:\\s+(?:file|document|doc|report|pdf))?`).exec(q) : null;
-    const match = full ?? byStem;
-    if (match && !chips.some((c) => c.kind === 'document' && c.docId === d.docId)) chips.push({ kind: 'document', docId: d.docId, label: d.folder ? `${d.folder}/${d.name}` : d.name, matched: match[1]! });
+    if (chips.some((c) => c.kind === 'document' && c.docId === d.docId)) continue;
+    const name = d.name.toLowerCase();
+    const full = occurrences(lower, name)[0];
+    const stem = stemOf(d.name).toLowerCase();
+    const unique = stems.get(stem) === 1 && stem.length >= 3 && stem !== name;
+    const byStem = unique ? occurrences(lower, stem).find((at) => DOC_LEAD.test(lower.slice(0, at))) : undefined;
+    const at = full ?? byStem;
+    if (at !== undefined) chips.push({ kind: 'document', docId: d.docId, label: d.folder ? `${d.folder}/${d.name}` : d.name, matched: words(at, full !== undefined ? name.length : stem.length) });
   }
-  // Folders: any folder on a document's path, by its last part or its full path.
+  // Folders: any folder on a document's path, by its last part or its full path (longest first).
   const folders = new Set<string>();
   for (const d of docs) {
     const parts = d.folder.split('/').filter(Boolean);
     for (let i = 1; i <= parts.length; i++) folders.add(parts.slice(0, i).join('/'));
   }
   for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
-    const last = folder.split('/').at(-1)!;
-    const names = folder === last ? escape(folder) : `${escape(folder)}|${escape(last)}`;
-    const match = bounded(`(?:in|under|from)\\s+(?:the\\s+|my\\s+)?folder\\s+(?:${names})|(?:in|under|from)\\s+(?:the\\s+|my\\s+)?(?:${names})\\s+folder`).exec(q);
-    if (match && !chips.some((c) => c.kind === 'folder' && (c.folder === folder || c.folder.startsWith(`${folder}/`)))) chips.push({ kind: 'folder', folder, label: folder, matched: match[1]! });
+    if (chips.some((c) => c.kind === 'folder' && (c.folder === folder || c.folder.startsWith(`${folder}/`)))) continue;
+    for (const name of new Set([folder.toLowerCase(), folder.split('/').at(-1)!.toLowerCase()])) {
+      const at = occurrences(lower, name).find((i) => FOLDER_LEAD.test(lower.slice(0, i)) || (FOLDER_LEAD_SHORT.test(lower.slice(0, i)) && FOLDER_TAIL.test(lower.slice(i + name.length))));
+      if (at !== undefined) {
+        chips.push({ kind: 'folder', folder, label: folder, matched: words(at, name.length) });
+        break;
+      }
+    }
   }
   // Types: only those the library has.
   const types = new Set(docs.map((d) => d.type));
@@ -77,8 +112,9 @@ export function readFilters(question: string, docs: readonly QueryableDoc[]): Qu
   }
   // Tags: only tags some document has.
   for (const tag of new Set(docs.flatMap((d) => d.tags))) {
-    const match = bounded(`tagged\\s+["“]?${escape(tag)}["”]?|with\\s+(?:the\\s+)?tag\\s+["“]?${escape(tag)}["”]?`).exec(q) ?? new RegExp(`(?<![\\p{L}\\p{N}_])(#${escape(tag)})(?![\\p{L}\\p{N}_])`, 'iu').exec(q);
-    if (match) chips.push({ kind: 'tag', tag, label: `#${tag}`, matched: match[1]! });
+    const name = tag.toLowerCase();
+    const at = occurrences(lower, name).find((i) => TAG_LEAD.test(lower.slice(0, i)) || lower[i - 1] === '#');
+    if (at !== undefined) chips.push({ kind: 'tag', tag, label: `#${tag}`, matched: lower[at - 1] === '#' ? words(at - 1, name.length + 1) : words(at, name.length) });
   }
   return chips;
 }
