@@ -237,8 +237,26 @@ export interface Passage {
 export interface AnswerSegment {
   text: string;
   cite?: number;
-  /** A model wrote this sentence without a citation that supports it (shown marked). */
+  /**
+   * Every citation of the segment, in the order written, when it has more than one (a model's sentence
+   * may cite "[1, 3]"); `cite` is the first of them. Absent: `cite` alone.
+   */
+  cites?: number[];
+  /**
+   * A sentence written by a model that no passage it cites supports (checked citations,
+   * `generate/citations.ts`): shown marked, so a reader knows not to trust it.
+   */
   unsupported?: boolean;
+}
+
+/** A citation a model wrote that the checker removed, and why (shown with the answer). */
+export interface RemovedCitation {
+  /** The number as the model wrote it (the passage's number in the prompt, not in Sources). */
+  n: number;
+  /** 'no-such-passage': no passage [n] was given; 'not-supported': passage [n] does not support the sentence. */
+  reason: 'no-such-passage' | 'not-supported';
+  /** The sentence it was attached to. */
+  sentence: string;
 }
 
 /** A character range, end exclusive. */
@@ -271,11 +289,11 @@ export interface Answer {
   found: boolean;
   segments: AnswerSegment[];
   citations: Citation[];
-  /** The model that wrote the answer (its label); absent for the extractive answer, whose segments are quotes. */
+  /** Citations a model wrote that were removed by the checker (absent for the extractive answer). */
+  removedCitations?: RemovedCitation[];
+  /** The model that wrote the answer (its label); absent for the extractive answer. */
   generatedBy?: string;
-  /** Citations the model wrote that were removed: to a passage it was not given, or one that does not support the sentence. */
-  removedCitations?: Array<{ n: number; reason: string }>;
-  /** The model's writing was stopped (Stop) before it finished. */
+  /** Generation was stopped: the answer is what had been written by then, checked. */
   stopped?: boolean;
 }
 
