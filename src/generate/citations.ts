@@ -151,7 +151,7 @@ export function bestSupport(terms: ReadonlyMap<string, number>, sentences: Reado
     for (let to = from + 1; to <= Math.min(sentences.length, from + SUPPORT_WINDOW); to++) {
       for (const t of sentences[to - 1]!) union.add(t);
       const share = overlapShare(terms, union);
-      if (share > best.share) best = { share, from, to };
+      if (share > best.share || (share === best.share && to - from < best.to - best.from)) best = { share, from, to };
     }
   }
   return best.share < 0 ? { share: 0, from: 0, to: 0 } : best;
