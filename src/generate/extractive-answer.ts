@@ -169,6 +169,20 @@ function notFound(question: string, passages: readonly Passage[], ranked: readon
   return { question, found: false, segments: [], citations };
 }
 
+function rankSentences(question: string, passages: readonly Passage[], options: ExtractiveOptions): ScoredSentence[] {
+  const passageTerms = passages.map((p) => new Set(termsOf(p.window)));
+  return scoreSentences(passages, weightsOf(contentTermsOf(question), passageTerms, options.stats), new Set(termsOf(question)), Boolean(options.stats));
+}
+
+/**
+ * "Not found in your documents." as the extractive answer gives it: every passage a closest passage
+ * (numbered in retrieval order), its best partial match marked, nothing cited. Also used when a model
+ * finds no answer.
+ */
+export function buildNotFoundAnswer(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): Answer {
+  return notFound(question, passages, rankSentences(question, passages, options));
+}
+
 /**
  * The answer used until the LLM stage exists: the best sentences across all retrieved passages, in order
  * of relevance, each cited [n]. Citations are numbered in order of first use and carry the exact quoted
@@ -186,8 +200,7 @@ function notFound(question: string, passages: readonly Passage[], ranked: readon
  * // → { found: true, segments: [{ text: 'Rent is due on the first day of each month.', cite: 1 }], … }
  */
 export function buildExtractiveAnswer(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): Answer {
-  const passageTerms = passages.map((p) => new Set(termsOf(p.window)));
-  const ranked = scoreSentences(passages, weightsOf(contentTermsOf(question), passageTerms, options.stats), new Set(termsOf(question)), Boolean(options.stats));
+  const ranked = rankSentences(question, passages, options);
   const chosen = chooseSentences(ranked, passages, options);
   if (chosen.length === 0) return notFound(question, passages, ranked);
   const numberOf = new Map<number, number>();

@@ -1,0 +1,148 @@
+import type { Answer, AnswerSegment, Citation, Passage, RemovedCitation, TextRange } from '../core/types.ts';
+import type { AnswerOptions, Answerer } from './answerer.ts';
+import { checkCitations, type CheckedSentence } from './citations.ts';
+import { buildContext, type BuiltContext, type ContextPassage } from './context.ts';
+import { buildNotFoundAnswer, type TermStatistics } from './extractive-answer.ts';
+import type { ChatMessage, Generator } from './generator.ts';
+import { buildMessages, countMessageTokens, fitTurns, NOT_FOUND, passageBlock } from './prompt.ts';
+
+export interface LlmAnswererOptions {
+  generator: Generator;
+  /** Most tokens the answer may take. Default 512; capped at a quarter of the model's context window. */
+  maxTokens?: number;
+  /** Default 0 (greedy: the same passages give the same answer). */
+  temperature?: number;
+  /** Rerank logit under which a passage is left out (`context.ts`). Default −2. */
+  minRerankScore?: number;
+  /** Share of a sentence's content terms a cited passage must hold (`citations.ts`). Default 0.4; 0–1. */
+  minSupport?: number;
+  /** Share of the prompt's room (after the rules, question and answer) earlier turns may take. Default 0.25; 0–1. */
+  turnShare?: number;
+}
+
+interface Prepared {
+  context: BuiltContext;
+  messages: ChatMessage[];
+}
+
+/**
+ * The context and the messages, within the model's window: `limit` tokens for the prompt (the window less
+ * the answer's). The passages get what the rules, the question and the kept turns leave; if the whole
+ * prompt still counts more (separators, a tokenizer that does not add up), the passages' budget shrinks by
+ * the excess and the context is built again.
+ */
+async function prepare(question: string, passages: readonly Passage[], generator: Generator, limit: number, options: LlmAnswererOptions, call: AnswerOptions): Promise<Prepared> {
+  const count = (text: string) => generator.countTokens(text);
+  const base = await countMessageTokens(buildMessages({ question, passages: [] }), count);
+  const turns = await fitTurns(call.turns ?? [], Math.max(0, Math.floor((limit - base) * (options.turnShare ?? 0.25))), count, call.summary);
+  let budget = limit - base - turns.tokens;
+  for (;;) {
+    const context = await buildContext(question, passages, { budget: Math.max(0, budget), countTokens: count, render: passageBlock, minRerankScore: options.minRerankScore });
+    const messages = buildMessages({ question, passages: context.passages, turns: turns.turns, summary: turns.summary });
+    const total = await countMessageTokens(messages, count);
+    if (total <= limit || context.passages.length === 0) return { context, messages };
+    budget -= total - limit;
+  }
+}
+
+/** Whether a sentence is the model saying the passages do not answer. */
+function saysNotFound(text: string): boolean {
+  const simple = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return simple(text).startsWith(simple(NOT_FOUND));
+}
+
+/** Sorted ranges with overlapping ones joined (two sentences' supports may share a sentence). */
+function joinRanges(ranges: readonly TextRange[]): TextRange[] {
+  const out: TextRange[] = [];
+  for (const r of [...ranges].sort((a, b) => a.start - b.start || a.end - b.end)) {
+    const last = out.at(-1);
+    if (last && r.start < last.end) last.end = Math.max(last.end, r.end);
+    else out.push({ start: r.start, end: r.end });
+  }
+  return out;
+}
+
+/**
+ * The checked sentences as an answer: citations renumbered in order of first use (only passages cited by a
+ * sentence they support), each with the passage sentences that support it as `quotes`.
+ */
+function answerOf(sentences: readonly CheckedSentence[], passages: readonly ContextPassage[]): Pick<Answer, 'segments' | 'citations'> {
+  const byN = new Map(passages.map((p) => [p.n, p]));
+  const numberOf = new Map<number, number>();
+  const quotes: TextRange[][] = [];
+  const citations: Citation[] = [];
+  const segments = sentences.map((s): AnswerSegment => {
+    const cites = s.support.map(({ n, quote }) => {
+      let k = numberOf.get(n);
+      if (k === undefined) {
+        k = citations.length + 1;
+        numberOf.set(n, k);
+        citations.push({ n: k, passage: byN.get(n)!.passage, quotes: [], marks: [] });
+        quotes.push([]);
+      }
+      quotes[k - 1]!.push(quote);
+      return k;
+    });
+    const segment: AnswerSegment = { text: s.text };
+    if (cites.length) segment.cite = cites[0];
+    if (cites.length > 1) segment.cites = cites;
+    if (s.unsupported) segment.unsupported = true;
+    return segment;
+  });
+  citations.forEach((c, i) => {
+    c.quotes = joinRanges(quotes[i]!);
+    c.marks = c.quotes.map((r) => ({ ...r }));
+  });
+  return { segments, citations };
+}
+
+/**
+ * An {@link Answerer} that has a model write the answer (issue 8 §2): context (`context.ts`) → prompt
+ * (`prompt.ts`) → the generator's stream (each piece to `onText`; `signal` stops it, keeping what was
+ * written) → checked citations (`citations.ts`) → an `Answer` whose Sources are only the passages cited by a
+ * sentence they support, renumbered in order of first use. Removed citations are listed with the reason;
+ * a sentence no citation supports is `unsupported`. When the model says "Not found in your documents."
+ * (and nothing it wrote is supported), when it wrote nothing, or when no passage clears the relevance
+ * threshold (then the model is not asked), the answer is not found, with the closest passages as the
+ * extractive answer gives them. A generator's error (out of memory, device lost) is thrown as it is.
+ *
+ * @example
+ * const answerer = createLlmAnswerer({ generator });
+ * const answer = await answerer.answer(question, passages, index, { onText: (t) => show(t), signal });
+ */
+export function createLlmAnswerer(options: LlmAnswererOptions): Answerer {
+  const { generator } = options;
+  return {
+    async answer(question: string, passages: readonly Passage[], stats: TermStatistics, call: AnswerOptions = {}): Promise<Answer> {
+      const model = generator.model;
+      const maxTokens = Math.max(1, Math.min(options.maxTokens ?? 512, Math.floor(model.contextTokens / 4)));
+      const notFound = (extra: Partial<Answer>): Answer => ({ ...buildNotFoundAnswer(question, passages, { stats }), generatedBy: model.label, removedCitations: [], ...extra });
+      if (passages.length === 0) return notFound({});
+      const { context, messages } = await prepare(question, passages, generator, model.contextTokens - maxTokens, options, call);
+      if (context.passages.length === 0) return notFound({});
+
+      let text = '';
+      const signal = call.signal;
+      try {
+        if (!signal?.aborted) {
+          for await (const piece of generator.stream({ messages, maxTokens, temperature: options.temperature ?? 0, signal })) {
+            text += piece;
+            call.onText?.(piece);
+            if (signal?.aborted) break;
+          }
+        }
+      } catch (err) {
+        // A generator may throw an AbortError when stopped: a stop, not a failure.
+        if (!signal?.aborted) throw err;
+      }
+      const stopped = signal?.aborted === true ? { stopped: true } : {};
+
+      const checked = checkCitations(text, context.passages, { stats, minSupport: options.minSupport });
+      const removedCitations: RemovedCitation[] = checked.flatMap((s) => s.removed);
+      const supported = checked.some((s) => s.support.length > 0);
+      const said = checked.filter((s) => !saysNotFound(s.text));
+      if (said.length === 0 || (!supported && checked.some((s) => saysNotFound(s.text)))) return notFound({ removedCitations, ...stopped });
+      return { question, found: true, ...answerOf(said, context.passages), removedCitations, generatedBy: model.label, ...stopped };
+    },
+  };
+}
