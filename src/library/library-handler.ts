@@ -9,6 +9,8 @@ import { VectorStore } from '../store/vector-store.ts';
 import { Library } from './library.ts';
 import { ParseWorkerClient } from './parse-worker-client.ts';
 import { RerankWorkerClient } from '../rerank/rerank-worker-client.ts';
+import { GenerateWorkerClient } from '../generate/generate-worker-client.ts';
+import { AnswerSetup } from './answer-setup.ts';
 import { SemanticSetup, type EmbedHost } from './semantic-setup.ts';
 
 const CONTROL_CHANNEL = 'docqa-control';
@@ -76,13 +78,16 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     });
     // A model chosen earlier is loaded from the browser's model cache; questions meanwhile use keywords.
     void semantic.start().catch((err: unknown) => console.warn('semantic search not started', err));
-    return { library, semantic };
+    // The model that writes answers, if one is set up (else answers quote the documents).
+    const answers = new AnswerSetup(library, new SettingsStore(db), new GenerateWorkerClient());
+    void answers.start().catch((err: unknown) => console.warn('answer model not started', err));
+    return { library, semantic, answers };
   })();
   // A library that cannot open (a database from a newer app version, storage disabled) fails every call
   // with that error, which the page shows; nothing else is attempted.
   opening.catch(() => undefined);
 
-  void opening.then(({ library, semantic }) => {
+  void opening.then(({ library, semantic, answers }) => {
     let writer = false;
     let reconcileTimer: ReturnType<typeof setTimeout> | undefined;
     // Only other tabs' events arrive here (a channel never hears itself): a document they deleted, or
@@ -104,6 +109,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     control.onmessage = (e: MessageEvent<string>) => {
       // Another tab changed the semantic-search settings: follow them (load or drop the model).
       if (e.data === 'semantic') void semantic.start().catch((err: unknown) => console.warn('semantic search not restarted', err));
+      else if (e.data === 'answer') void answers.start().catch((err: unknown) => console.warn('answer model not restarted', err));
       else if (writer) void library.processQueue();
     };
     void navigator.locks.request(WRITER_LOCK, async () => {

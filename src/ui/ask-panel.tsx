@@ -69,7 +69,9 @@ export function answerMarkdown(a: Answer): string {
   let out = '';
   a.segments.forEach((seg, i) => {
     const next = a.segments[i + 1];
-    const cite = seg.cite !== undefined && next?.cite !== seg.cite ? ` [[${seg.cite}]](#source-${seg.cite})` : '';
+    const cites = seg.cites ?? (seg.cite !== undefined ? [seg.cite] : []);
+    const sameAsNext = next !== undefined && (next.cites ?? (next.cite !== undefined ? [next.cite] : [])).join() === cites.join();
+    const cite = cites.length && !sameAsNext ? ` ${cites.map((n) => `[[${n}]](#source-${n})`).join('')}` : '';
     const text = seg.unsupported ? `<span class="unsupported" title="No source supports this sentence">${seg.text.trim()}</span>` : seg.text.trim();
     const trailing = /\s$/.test(seg.text) ? seg.text.match(/\s+$/)![0] : ' ';
     out += `${text}${cite}${trailing}`;
@@ -90,6 +92,11 @@ export function answerAsMarkdown(a: Answer): string {
   const sources = a.citations.map((c) => `${c.n}. ${c.passage.docPath}, ${c.passage.label}`);
   return `**${a.question}**\n\n${body.trim()}\n\n${a.found ? 'Sources' : 'Closest passages'}:\n${sources.join('\n')}\n`;
 }
+
+const REMOVED_WHY: Record<NonNullable<Answer['removedCitations']>[number]['reason'], string> = {
+  'no-such-passage': 'pointed to no source the model was given',
+  'not-supported': 'its source does not say what the sentence says',
+};
 
 /** Opens the Source dialog from a citation link inside rendered Markdown. */
 function onCitationClick(e: MouseEvent, a: Answer): void {
@@ -176,7 +183,7 @@ export function AskPanel() {
             <p class="answer-note">
               Written by {a.generatedBy} from the sources below{a.stopped ? '; stopped before it finished' : ''}.
               {a.segments.some((s) => s.unsupported) && ' Marked sentences are not supported by any source.'}
-              {a.removedCitations?.length ? ` ${a.removedCitations.length} citation${a.removedCitations.length > 1 ? 's' : ''} removed: ${a.removedCitations.map((r) => `[${r.n}] ${r.reason}`).join('; ')}.` : ''}
+              {a.removedCitations?.length ? ` ${a.removedCitations.length} citation${a.removedCitations.length > 1 ? 's' : ''} removed: ${a.removedCitations.map((r) => `[${r.n}] ${REMOVED_WHY[r.reason]}`).join('; ')}.` : ''}
             </p>
           </>
         )}
