@@ -27,19 +27,41 @@ export interface WrittenSentence {
   cites: number[];
 }
 
-/** `[1]`, `[1, 2]`, `[1; 3]`, `[2-4]`, `[Passage 1]`. */
-const MARK = /\s*\[\s*(?:passages?\s*)?(\d{1,4}(?:\s*(?:,|;|–|-|and)\s*\d{1,4})*)\s*\]/giu;
+/**
+ * `[1]`, `[1, 2]`, `[1; 3]`, `[2-4]`, `[Passage 1]`. Spaces are single and optional, and every repeat is
+ * bounded, so no run of a model's (or a document's) text makes it backtrack (`regex-safety.test.ts`);
+ * the spaces before a mark are trimmed off separately.
+ */
+const MARK = /\[ ?(?:passages? ?)?(\d{1,4}(?: ?(?:,|;|–|-|and) ?\d{1,4}){0,20}) ?\]/giu;
 
 /** The numbers in a mark's list; a range "2-4" expands (when short: at most 10). */
 function numbersOf(list: string): number[] {
   const out: number[] = [];
-  for (const part of list.split(/\s*(?:,|;|and)\s*/u)) {
-    const [a, b] = part.split(/\s*[–-]\s*/u).map(Number);
+  for (const part of list.split(/ ?(?:,|;|and) ?/u)) {
+    const [a, b] = part.split(/ ?[–-] ?/u).map(Number);
     if (b === undefined) out.push(a!);
     else if (b >= a! && b - a! <= 10) for (let n = a!; n <= b; n++) out.push(n);
     else out.push(a!, b);
   }
   return out;
+}
+
+/** The text without its `[n]` marks and the spaces before them, and where each mark was (an offset of that text). */
+function takeMarksOut(text: string): { clean: string; marks: Array<{ at: number; numbers: number[] }> } {
+  let clean = '';
+  const marks: Array<{ at: number; numbers: number[] }> = [];
+  let from = 0;
+  for (const m of text.matchAll(MARK)) {
+    clean += text.slice(from, m.index).trimEnd();
+    marks.push({ at: clean.length, numbers: numbersOf(m[1]!) });
+    from = m.index + m[0].length;
+  }
+  return { clean: clean + text.slice(from), marks };
+}
+
+/** Text without its `[n]` marks ("Rent is due [1]." → "Rent is due."): an earlier answer quoted in a prompt. */
+export function withoutCitationMarks(text: string): string {
+  return takeMarksOut(text).clean;
 }
 
 /**
@@ -52,15 +74,7 @@ function numbersOf(list: string): number[] {
  * // → [{ text: 'Rent is due monthly.', cites: [1] }, { text: 'The deposit is €500.', cites: [2, 3] }]
  */
 export function parseCitedSentences(answer: string): WrittenSentence[] {
-  let clean = '';
-  const marks: Array<{ at: number; numbers: number[] }> = [];
-  let from = 0;
-  for (const m of answer.matchAll(MARK)) {
-    clean += answer.slice(from, m.index);
-    marks.push({ at: clean.length, numbers: numbersOf(m[1]!) });
-    from = m.index + m[0].length;
-  }
-  clean += answer.slice(from);
+  const { clean, marks } = takeMarksOut(answer);
   const sentences = splitSentences(clean);
   const out = sentences.map((s): WrittenSentence => ({ text: clean.slice(s.start, s.end), cites: [] }));
   for (const { at, numbers } of marks) {

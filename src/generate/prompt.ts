@@ -1,4 +1,5 @@
 import type { Passage } from '../core/types.ts';
+import { withoutCitationMarks } from './citations.ts';
 import type { ContextPassage } from './context.ts';
 import type { ChatMessage } from './generator.ts';
 
@@ -60,11 +61,6 @@ export function passageBlock(n: number, passage: Passage, text: string): string 
   return `<passage n="${n}" source="${source}">\n${neutralise(text)}\n</passage>`;
 }
 
-/** Earlier answers without their [n] marks: the numbers referred to other passages. */
-function withoutCitations(answer: string): string {
-  return answer.replace(/\s*\[\d+(?:\s*[,;–-]\s*\d+)*\]/g, '');
-}
-
 /** The summary of older turns as the user message quotes it. */
 function summaryBlock(summary: string): string {
   return `Summary of the earlier conversation (for context only):\n<summary>\n${neutralise(summary)}\n</summary>`;
@@ -81,7 +77,8 @@ function summaryBlock(summary: string): string {
 export function buildMessages(input: PromptInput): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_RULES }];
   for (const t of input.turns ?? []) {
-    messages.push({ role: 'user', content: t.question }, { role: 'assistant', content: neutralise(withoutCitations(t.answer)) });
+    // Their [n] marks are taken out: those numbers meant other passages.
+    messages.push({ role: 'user', content: t.question }, { role: 'assistant', content: neutralise(withoutCitationMarks(t.answer)) });
   }
   const parts: string[] = [];
   if (input.summary) parts.push(summaryBlock(input.summary));
@@ -121,7 +118,7 @@ export async function fitTurns(
   let tokens = 0;
   for (let i = turns.length - 1; i >= 0; i--) {
     const t = turns[i]!;
-    const cost = await countMessageTokens([{ role: 'user', content: t.question }, { role: 'assistant', content: neutralise(withoutCitations(t.answer)) }], countTokens);
+    const cost = await countMessageTokens([{ role: 'user', content: t.question }, { role: 'assistant', content: neutralise(withoutCitationMarks(t.answer)) }], countTokens);
     if (tokens + cost > budget) break;
     kept.unshift(t);
     tokens += cost;
