@@ -176,7 +176,7 @@ export function AskPanel() {
       )}
       <section aria-label="Answer" class="answer" aria-live="polite" aria-busy={asking.value} data-seq={answerSeq.value}>
         {asking.value && streaming.value && <div class="streaming" dangerouslySetInnerHTML={{ __html: renderMarkdown(streaming.value) }} />}
-        {!asking.value && a && !a.found && <p>Not found in your documents.</p>}
+        {!asking.value && a && !a.found && <p>{a.stopped ? 'Stopped before the model wrote an answer.' : 'Not found in your documents.'}</p>}
         {!asking.value && a?.found && a.generatedBy && (
           <>
             <div class="generated" onClick={(e) => onCitationClick(e, a)} dangerouslySetInnerHTML={{ __html: renderMarkdown(answerMarkdown(a)) }} />
