@@ -10,12 +10,13 @@ import { transfer } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
 import type { ModelId } from '../core/ids.ts';
 import type { EmbeddingModel } from '../models/catalogue.ts';
-import { useRuntimeBinary } from '../models/runtime-binary.ts';
-import { bindCache, deleteCachedModel, importModelFiles, listCachedModels, openModelCache, type BoundCache, type CacheLike, type CachedModel, type ImportFile, type ImportResult } from '../models/model-cache.ts';
+import { prepareWasmRuntime } from '../models/runtime-binary.ts';
+import { cacheForLoad } from '../models/model-source.ts';
+import { deleteCachedModel, importModelFiles, notKeptBy, listCachedModels, openModelCache, type CacheLike, type CachedModel, type ImportFile, type ImportResult } from '../models/model-cache.ts';
 import { chunkEmbedderOf } from './chunk-embedder.ts';
 import { takeNotice, withWasmFallback, type DeviceState } from './device-fallback.ts';
 import { chooseDevice, wasmThreads, type DeviceProbe } from './choose-device.ts';
-import { loadEmbedder, remotePrefixFor, type Embedder, type LoadProgress, type ModelSource } from './embedder.ts';
+import { loadEmbedder, type Embedder, type LoadProgress, type ModelSource } from './embedder.ts';
 
 export interface EmbedLoadRequest {
   /** A catalogue entry (`models/catalogue.ts`) or a `localModel(...)`; plain data, so it crosses to the worker. */
@@ -168,12 +169,10 @@ export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi 
     const wasm = env.backends.onnx.wasm;
     if (platform.inBrowser && wasm) {
       wasm.numThreads = threads; // read once, when the first session starts
-      if (options.wasmUrl) await useRuntimeBinary(options.wasmUrl);
-      env.useWasmCache = false; // a blob: factory would break the CSP
+      await prepareWasmRuntime(options.wasmUrl);
     }
     const cache = await cacheOnce;
-    const prefix = remotePrefixFor(model, source);
-    const bound: BoundCache | undefined = cache && prefix ? bindCache(cache, { repo: model.repo, revision: model.revision, remotePrefix: prefix }) : undefined;
+    const bound = cacheForLoad(cache, model, source);
     const open = (device: 'wasm' | 'webgpu' | undefined, progress?: (e: LoadProgress) => void) =>
       loadEmbedder(model, { source, fetch: baseFetch, ...(bound ? { cache: bound } : {}), ...(device ? { device } : {}), ...(progress ? { onProgress: progress } : {}) });
 
@@ -195,7 +194,6 @@ export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi 
     state.device = device;
     state.notice = undefined;
     reopenOnWasm = () => open('wasm');
-    const notKept = bound?.putErrors[0];
     return {
       modelId: model.id,
       dims: model.dims,
@@ -203,7 +201,7 @@ export function createEmbedHandler(options: EmbedHandlerOptions = {}): EmbedApi 
       threads,
       notice,
       stored: bound ? [...bound.stored] : [],
-      ...(notKept ? { notKept: { code: notKept.code, message: notKept.message } } : {}),
+      ...notKeptBy(bound),
       loadMs: Math.round(performance.now() - t0),
     };
   }

@@ -4,12 +4,11 @@
  * shared model cache, and runs that stream their pieces to a callback and stop on request. Its own
  * worker: writing an answer never waits behind background embedding, nor it behind a long answer.
  */
-import { env } from '@huggingface/transformers';
 import { DocQaError } from '../core/errors.ts';
-import type { GeneratorModelEntry } from '../models/catalogue.ts';
-import { bindCache, openModelCache, type BoundCache, type CacheLike } from '../models/model-cache.ts';
-import { remotePrefixFor, type LoadProgress, type ModelSource } from '../models/model-source.ts';
-import { useRuntimeBinary } from '../models/runtime-binary.ts';
+import type { GeneratorModelEntry } from '../models/generator-catalogue.ts';
+import { notKeptBy, openModelCache, type CacheLike } from '../models/model-cache.ts';
+import { cacheForLoad, type LoadProgress, type ModelSource } from '../models/model-source.ts';
+import { prepareWasmRuntime } from '../models/runtime-binary.ts';
 import type { GenerateRequest } from './generator.ts';
 import { loadTransformersGenerator, type TransformersGenerator } from './transformers-generator.ts';
 
@@ -56,23 +55,20 @@ export function createGenerateHandler(options: GenerateHandlerOptions = {}): Gen
   return {
     async load({ model, source }, onProgress) {
       if (inBrowser) {
-        if (options.wasmUrl) await useRuntimeBinary(options.wasmUrl);
-        env.useWasmCache = false; // a blob: factory would break the CSP
+        await prepareWasmRuntime(options.wasmUrl);
       }
       const cache = await cacheOnce;
-      const prefix = remotePrefixFor(model, source);
-      const bound: BoundCache | undefined = cache && prefix ? bindCache(cache, { repo: model.repo, revision: model.revision, remotePrefix: prefix }) : undefined;
+      const bound = cacheForLoad(cache, model, source);
       for (const run of runs.values()) run.abort();
       await generator?.dispose().catch(() => undefined);
       generator = undefined;
       generator = await loadTransformersGenerator(model, { source, ...(bound ? { cache: bound } : {}), ...(inBrowser ? { device: 'wasm' as const } : {}), ...(onProgress ? { onProgress } : {}) });
-      const notKept = bound?.putErrors[0];
       return {
         id: model.id,
         label: model.label,
         contextTokens: model.contextTokens,
         notice: inBrowser ? 'WASM' : 'CPU (onnxruntime-node)',
-        ...(notKept ? { notKept: { code: notKept.code, message: notKept.message } } : {}),
+        ...notKeptBy(bound),
       };
     },
     countTokens: (text) => loaded().countTokens(text),

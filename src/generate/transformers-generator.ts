@@ -33,7 +33,7 @@ import {
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
 import { DocQaError } from '../core/errors.ts';
-import type { GeneratorModelEntry } from '../models/catalogue.ts';
+import type { GeneratorModelEntry } from '../models/generator-catalogue.ts';
 import { explainModelLoadError, progressMapper, withSource, type LoadOptions, type ModelSource } from '../models/model-source.ts';
 import type { ChatMessage, GenerateRequest, Generator } from './generator.ts';
 

@@ -5,7 +5,7 @@ import { createLlmAnswerer } from '../generate/llm-answerer.ts';
 import { remoteGenerator, type GeneratorPort } from '../generate/remote-generator.ts';
 import { ScriptedGenerator } from '../generate/scripted-generator.ts';
 import type { LoadProgress } from '../models/model-source.ts';
-import { GENERATOR_CATALOGUE, type GeneratorModelEntry } from '../models/catalogue.ts';
+import { GENERATOR_CATALOGUE, type GeneratorModelEntry } from '../models/generator-catalogue.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { Library } from './library.ts';
 

@@ -265,3 +265,9 @@ export async function openModelCache(): Promise<CacheLike | undefined> {
     return undefined; // e.g. an opaque origin: models still load, they are just not kept
   }
 }
+
+/** The first file a load could not keep in the cache (storage full), as the person is told. */
+export function notKeptBy(bound: BoundCache | undefined): { notKept: { code: DocQaError['code']; message: string } } | Record<string, never> {
+  const error = bound?.putErrors[0];
+  return error ? { notKept: { code: error.code, message: error.message } } : {};
+}

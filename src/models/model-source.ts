@@ -7,7 +7,7 @@
 import { env, type ProgressInfo } from '@huggingface/transformers';
 import { DocQaError } from '../core/errors.ts';
 import { guardDownloads } from './download-guard.ts';
-import { KEY_ORIGIN, type TransformersCache } from './model-cache.ts';
+import { bindCache, KEY_ORIGIN, type BoundCache, type CacheLike, type TransformersCache } from './model-cache.ts';
 
 /** Where the model files come from. */
 export type ModelSource =
@@ -160,4 +160,13 @@ export function explainModelLoadError(err: unknown, model: ModelLocation, source
     return new DocQaError('model-unsupported', `${who}: ${where}: ${message}`, { cause: err });
   }
   return new DocQaError('internal', `${who}: loading ${where} failed: ${message}`, { cause: err });
+}
+
+/**
+ * The model cache bound to one model's files for a load from `source` (undefined without a cache, or for
+ * a source the cache does not serve: a local folder).
+ */
+export function cacheForLoad(cache: CacheLike | undefined, model: { repo: string; revision: string }, source: ModelSource): BoundCache | undefined {
+  const prefix = remotePrefixFor(model, source);
+  return cache && prefix ? bindCache(cache, { repo: model.repo, revision: model.revision, remotePrefix: prefix }) : undefined;
 }

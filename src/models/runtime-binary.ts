@@ -37,3 +37,13 @@ export async function useRuntimeBinary(wasmUrl: string): Promise<void> {
   wasm.wasmPaths = { wasm: wasmUrl };
   wasm.wasmBinary ??= await runtimeBinary(wasmUrl);
 }
+
+/**
+ * Readies ONNX Runtime's WASM backend in a browser worker: its binary from the app's own cache (when the
+ * worker knows its URL), and transformers.js's own WASM factory cache off (it would load ONNX Runtime
+ * from a `blob:` URL, which the CSP refuses).
+ */
+export async function prepareWasmRuntime(wasmUrl: string | undefined): Promise<void> {
+  if (wasmUrl) await useRuntimeBinary(wasmUrl);
+  env.useWasmCache = false;
+}

@@ -9,9 +9,9 @@ import { transfer } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
 import type { ModelId } from '../core/ids.ts';
 import type { RerankerModel } from '../models/catalogue.ts';
-import { bindCache, openModelCache, type BoundCache, type CacheLike } from '../models/model-cache.ts';
-import { remotePrefixFor, type LoadProgress, type ModelSource } from '../models/model-source.ts';
-import { useRuntimeBinary } from '../models/runtime-binary.ts';
+import { notKeptBy, openModelCache, type CacheLike } from '../models/model-cache.ts';
+import { cacheForLoad, type LoadProgress, type ModelSource } from '../models/model-source.ts';
+import { prepareWasmRuntime } from '../models/runtime-binary.ts';
 import { loadReranker, type Reranker } from './reranker.ts';
 
 export interface RerankLoadRequest {
@@ -63,21 +63,18 @@ export function createRerankHandler(options: RerankHandlerOptions = {}): RerankA
     if (inBrowser) {
       // One thread: reranking 40 short pairs gains little from more, and the embed worker runs beside it.
       if (env.backends.onnx.wasm) env.backends.onnx.wasm.numThreads = 1;
-      if (options.wasmUrl) await useRuntimeBinary(options.wasmUrl);
-      env.useWasmCache = false; // a blob: factory would break the CSP
+      await prepareWasmRuntime(options.wasmUrl);
     }
     const cache = await cacheOnce;
-    const prefix = remotePrefixFor(model, source);
-    const bound: BoundCache | undefined = cache && prefix ? bindCache(cache, { repo: model.repo, revision: model.revision, remotePrefix: prefix }) : undefined;
+    const bound = cacheForLoad(cache, model, source);
     await reranker?.dispose().catch(() => undefined);
     reranker = undefined;
     reranker = await loadReranker(model, { source, ...(bound ? { cache: bound } : {}), ...(inBrowser ? { device: 'wasm' as const } : {}), ...(onProgress ? { onProgress } : {}) });
-    const notKept = bound?.putErrors[0];
     return {
       modelId: model.id,
       notice: inBrowser ? 'WASM (1 thread)' : 'CPU (onnxruntime-node)',
       stored: bound ? [...bound.stored] : [],
-      ...(notKept ? { notKept: { code: notKept.code, message: notKept.message } } : {}),
+      ...notKeptBy(bound),
     };
   }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGenerateHandler } from '../../src/generate/generate-handler.ts';
 import { generateText, type ChatMessage } from '../../src/generate/generator.ts';
 import { remoteGenerator } from '../../src/generate/remote-generator.ts';
-import { localGenerator } from '../../src/models/catalogue.ts';
+import { localGenerator } from '../../src/models/generator-catalogue.ts';
 import { createTinyModelDir, type TinyModelDir } from '../support/tiny-model-dir.ts';
 
 let tiny: TinyModelDir;

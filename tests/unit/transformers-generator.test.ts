@@ -13,7 +13,8 @@ import {
   withJsonInstruction,
   type TransformersGenerator,
 } from '../../src/generate/transformers-generator.ts';
-import { GENERATOR_CATALOGUE, downloadSize, findGenerator, localGenerator, QWEN2_5_0_5B_INSTRUCT } from '../../src/models/catalogue.ts';
+import { downloadSize } from '../../src/models/catalogue.ts';
+import { GENERATOR_CATALOGUE, findGenerator, localGenerator, QWEN2_5_0_5B_INSTRUCT } from '../../src/models/generator-catalogue.ts';
 import { configureSource, type LoadProgress } from '../../src/models/model-source.ts';
 import { createTinyModelDir, type TinyModelDir } from '../support/tiny-model-dir.ts';
 
