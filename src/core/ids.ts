@@ -10,8 +10,11 @@ export type ChunkId = Brand<string, 'ChunkId'>;
 export type ModelId = Brand<string, 'ModelId'>;
 /** Key of a persisted ingest-queue entry. */
 export type QueueId = Brand<string, 'QueueId'>;
+/** Key of a saved conversation (the answer history). */
+export type ConversationId = Brand<string, 'ConversationId'>;
 
 export const asDocId = (s: string): DocId => s as DocId;
 export const asChunkId = (s: string): ChunkId => s as ChunkId;
 export const asQueueId = (s: string): QueueId => s as QueueId;
 export const asModelId = (s: string): ModelId => s as ModelId;
+export const asConversationId = (s: string): ConversationId => s as ConversationId;

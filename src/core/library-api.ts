@@ -1,5 +1,5 @@
 import type { DocId, ModelId, QueueId } from './ids.ts';
-import type { Answer, DequeueOutcome, EmbeddingEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from './types.ts';
+import type { Answer, AskRequest, AskStep, DequeueOutcome, EmbeddingEvent, LibraryItem, SourceRequest, SourceView, StorageEstimate } from './types.ts';
 
 /** BroadcastChannel on which the library worker of any tab posts `LibraryEvent`s. */
 export const EVENTS_CHANNEL = 'docqa-events';
@@ -64,8 +64,11 @@ export interface LibraryApi {
   /** Removes every failed file from the Library list; returns how many. */
   dismissFailed(): Promise<number>;
   setTags(docId: DocId, tags: string[]): Promise<void>;
-  /** Answers a question; `onText` (a Comlink proxy) receives each piece as a model writes it. */
-  ask(question: string, filter?: SearchFilter, onText?: (piece: string) => void): Promise<Answer>;
+  /**
+   * Answers a question; `onText` (a Comlink proxy) receives each piece as a model writes it, `onStep` each
+   * step taken before the answer (the follow-up rewritten, phrasings, hops).
+   */
+  ask(request: AskRequest, onText?: (piece: string) => void, onStep?: (step: AskStep) => void): Promise<Answer>;
   /** Stops the answer being written; it keeps (and checks) what was written. */
   stopAnswer(): Promise<void>;
   /** The block a citation points into, with its quoted sentences located in the stored text. */

@@ -1,4 +1,4 @@
-import type { ChunkId, DocId, QueueId } from './ids.ts';
+import type { ChunkId, ConversationId, DocId, QueueId } from './ids.ts';
 import type { SerializedError } from './errors.ts';
 import type { PageRanges } from './page-ranges.ts';
 
@@ -295,6 +295,42 @@ export interface Answer {
   generatedBy?: string;
   /** Generation was stopped: the answer is what had been written by then, checked. */
   stopped?: boolean;
+  /** What was done before answering (the follow-up rewritten, phrasings searched, hops), in order. */
+  steps?: AskStep[];
+}
+
+/** A retrieved passage as a step names it: enough to show it, and to dedupe by chunk. */
+export interface PassageRef {
+  chunkId: ChunkId;
+  docPath: string;
+  label: string;
+}
+
+/**
+ * A step taken before the answer (issue 8 §3–§5), reported to the page as it happens and kept with the
+ * answer: the follow-up rewritten into a standalone question (by the model, or by the rule when no model
+ * writes answers), the phrasings searched, each multi-hop hop, a whole document read in parts.
+ */
+export type AskStep =
+  | { type: 'rewritten'; question: string; standalone: string; by: 'model' | 'rule' | 'person' }
+  | { type: 'expanded'; queries: string[] }
+  | { type: 'hop'; hop: number; query: string; passages: PassageRef[]; sufficient?: boolean; missing?: string }
+  | { type: 'whole-document'; docId: DocId; docPath: string; done: number; total: number };
+
+/** A question as the page asks it. */
+export interface AskRequest {
+  question: string;
+  filter?: SearchFilter;
+  /** The conversation this question continues (its earlier turns give a follow-up its meaning); none: a new one. */
+  conversationId?: ConversationId;
+  /** The standalone question as the person edited it: used as it is, not rewritten again. */
+  standalone?: string;
+  /** Search several phrasings the model writes, fused (needs a model). Default false. */
+  expand?: boolean;
+  /** Multi-hop: the model judges whether the passages suffice and searches again, up to 3 hops (needs a model). Default false. */
+  multiHop?: boolean;
+  /** Answer over every section of this document (map-reduce), not the top passages. */
+  wholeDocument?: DocId;
 }
 
 /** A cited range inside a block, with the text it held when cited (checked again when the source opens). */

@@ -1,7 +1,6 @@
 import { DocQaError } from '../core/errors.ts';
 import type { ModelId } from '../core/ids.ts';
 import type { GeneratorLoadRequest, LoadedGenerator } from '../generate/generate-handler.ts';
-import { createLlmAnswerer } from '../generate/llm-answerer.ts';
 import { remoteGenerator, type GeneratorPort } from '../generate/remote-generator.ts';
 import { ScriptedGenerator } from '../generate/scripted-generator.ts';
 import type { LoadProgress } from '../models/model-source.ts';
@@ -19,7 +18,7 @@ import type { Library } from './library.ts';
 export type AnswerSetting =
   | { generator?: undefined }
   | { generator: { kind: 'transformers'; model: ModelId; mirror?: string } }
-  | { generator: { kind: 'scripted'; replies: string[]; delayMs?: number } };
+  | { generator: { kind: 'scripted'; replies: string[]; json?: string[]; delayMs?: number } };
 
 const SETTINGS_KEY = 'answer';
 
@@ -51,15 +50,21 @@ export class AnswerSetup {
   async start(onProgress?: (event: LoadProgress) => void): Promise<void> {
     const { generator } = await this.read();
     if (!generator) {
-      this.library.useAnswerer(undefined);
+      this.library.useGenerator(undefined);
       return;
     }
     if (generator.kind === 'scripted') {
-      // The replies in turn, again from the first after the last.
+      // The replies in turn, again from the first after the last; requests for JSON (rewriting, phrasings,
+      // the multi-hop judgement) take theirs from `json` the same way.
       let next = 0;
+      let nextJson = 0;
       const replies = generator.replies.length ? generator.replies : ['Not found in your documents.'];
-      const scripted = new ScriptedGenerator(() => replies[next++ % replies.length]!, { delayMs: generator.delayMs, model: { id: 'scripted', label: 'the scripted generator' } });
-      this.library.useAnswerer(createLlmAnswerer({ generator: scripted }));
+      const json = generator.json?.length ? generator.json : ['{}'];
+      const scripted = new ScriptedGenerator((_messages, request) => (request.json ? json[nextJson++ % json.length]! : replies[next++ % replies.length]!), {
+        delayMs: generator.delayMs,
+        model: { id: 'scripted', label: 'the scripted generator' },
+      });
+      this.library.useGenerator(scripted);
       return;
     }
     const entry: GeneratorModelEntry | undefined = GENERATOR_CATALOGUE.find((m) => m.id === generator.model);
@@ -67,7 +72,7 @@ export class AnswerSetup {
     const source = generator.mirror ? { kind: 'mirror' as const, baseUrl: generator.mirror } : { kind: 'hub' as const };
     const loaded = await this.host.load({ model: entry, source }, onProgress);
     const remote = remoteGenerator({ id: loaded.id, label: loaded.label, contextTokens: loaded.contextTokens }, this.host);
-    this.library.useAnswerer(createLlmAnswerer({ generator: remote }));
+    this.library.useGenerator(remote);
   }
 
   async set(setting: AnswerSetting): Promise<void> {

@@ -2,8 +2,10 @@ import { DocQaError } from '../core/errors.ts';
 import { describeBlock } from '../core/block-label.ts';
 import type { ChunkId, DocId, ModelId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
-import type { Answer, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
+import type { Answer, AskRequest, AskStep, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
 import { extractiveAnswerer, type Answerer, type AnswerOptions } from '../generate/answerer.ts';
+import type { Generator } from '../generate/generator.ts';
+import { createLlmAnswerer } from '../generate/llm-answerer.ts';
 import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
 import { rerankText, type PairScorer } from '../rerank/rerank.ts';
@@ -16,6 +18,14 @@ import type { LibraryStore } from '../store/library-store.ts';
 import { IndexKeeper } from './index-keeper.ts';
 import { IngestQueue, type IngestOptions } from './ingest-queue.ts';
 import { clampRange, locateMarks } from './source-view.ts';
+
+/** What a question takes besides its text and filter (see {@link AskRequest}), and where its progress goes. */
+export interface AskOptions extends Omit<AskRequest, 'question' | 'filter'> {
+  /** Each piece of the answer as a model writes it. */
+  onText?: (piece: string) => void;
+  /** Each step before the answer (rewritten, phrasings, a hop) as it happens. */
+  onStep?: (step: AskStep) => void;
+}
 
 export interface LibraryOptions extends IngestOptions {
   /**
@@ -47,6 +57,8 @@ export class Library {
   private answering: AbortController | undefined;
   /** The answerer chosen at run time (a model the person loaded), over `options.answerer`. */
   private answerer: Answerer | undefined;
+  /** The model writing answers (and rewriting, expanding, judging), when one is loaded. */
+  private generator: Generator | undefined;
   /** The cross-encoder reranking each question's fused candidates, when one is in use. */
   private reranker: { model: { id: ModelId; label: string }; score: PairScorer } | undefined;
   /** Reads queued files and commits them, in the writer tab. */
@@ -235,7 +247,7 @@ export class Library {
    * answerer (streaming through `options.onText` when a model writes). One answer at a time: a new
    * question stops the one being written.
    */
-  async ask(question: string, filter?: SearchFilter, options: { onText?: (piece: string) => void } = {}): Promise<Answer> {
+  async ask(question: string, filter?: SearchFilter, options: AskOptions = {}): Promise<Answer> {
     this.answering?.abort();
     const controller = new AbortController();
     this.answering = controller;
@@ -294,6 +306,21 @@ export class Library {
   /** Answers with this answerer from now on (undefined: `options.answerer`, else the extractive answer). */
   useAnswerer(answerer: Answerer | undefined): void {
     this.answerer = answerer;
+  }
+
+  /**
+   * Has this model write answers from now on (undefined: the extractive answer): the answerer over it
+   * (`generate/llm-answerer.ts`), and the steps before retrieval that need a model (follow-up rewriting,
+   * phrasings, the multi-hop judgement).
+   */
+  useGenerator(generator: Generator | undefined): void {
+    this.generator = generator;
+    this.answerer = generator ? createLlmAnswerer({ generator }) : undefined;
+  }
+
+  /** The model writing answers, if any. */
+  get answerModel(): Generator['model'] | undefined {
+    return this.generator?.model;
   }
 
   /** Uses a cross-encoder to rerank each question's fused candidates from now on (undefined: none). */

@@ -274,8 +274,7 @@ export async function ask(question: string, filter?: SearchFilter): Promise<void
     await flushDeletes();
     streaming.value = '';
     answer.value = await api.ask(
-      question.trim(),
-      filter,
+      { question: question.trim(), filter },
       proxy((piece: string) => {
         streaming.value += piece;
       }),
