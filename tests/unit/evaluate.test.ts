@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BeirCollection } from '../../src/eval/beir.ts';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadClaims, loadQueryTexts } from '../../src/eval/beir.ts';
@@ -69,7 +69,7 @@ describe('evaluation with the app’s own pipeline', () => {
     const dir = await mkdtemp(join(tmpdir(), 'docqa-claims-'));
     const claim = { id: 3, claim: 'A claim.', cited_doc_ids: [14717500], evidence: { 14717500: { label: 'SUPPORT', sentences: [[2, 5], [7]] } } };
     await writeFile(join(dir, 'claims_dev.jsonl'), `${JSON.stringify(claim)}\n`);
-    const [loaded] = (await loadClaims(dir))!;
+    const [loaded] = (await loadClaims(dir).finally(() => rm(dir, { recursive: true, force: true })))!;
     expect(loaded).toEqual({ id: '3', claim: 'A claim.', citedDocIds: ['14717500'], evidence: new Map([['14717500', [2, 5, 7]]]) });
   });
 
