@@ -2,7 +2,7 @@ import { DocQaError } from '../core/errors.ts';
 import { describeBlock } from '../core/block-label.ts';
 import type { ChunkId, DocId, ModelId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
-import type { Answer, AskRequest, AskStep, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
+import type { Answer, AskRequest, AskStep, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, Passage, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
 import { extractiveAnswerer, type Answerer, type AnswerOptions } from '../generate/answerer.ts';
 import type { Generator } from '../generate/generator.ts';
 import { createLlmAnswerer } from '../generate/llm-answerer.ts';
@@ -10,11 +10,13 @@ import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
 import { rerankText, type PairScorer } from '../rerank/rerank.ts';
 import { hybridSearch, type HybridOptions, type RankedSearch } from '../retrieve/hybrid.ts';
+import { multiQuerySearch } from '../retrieve/multi-query.ts';
 import { rerankedSearch } from '../retrieve/reranked-search.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
 import { VectorStore } from '../store/vector-store.ts';
 import { Embedding, type EmbeddingOptions } from './embedding.ts';
 import type { LibraryStore } from '../store/library-store.ts';
+import { passagesFor } from './ask-pipeline.ts';
 import { IndexKeeper } from './index-keeper.ts';
 import { IngestQueue, type IngestOptions } from './ingest-queue.ts';
 import { clampRange, locateMarks } from './source-view.ts';
@@ -252,7 +254,7 @@ export class Library {
     const controller = new AbortController();
     this.answering = controller;
     try {
-      return await this.answer(question, filter, { onText: options.onText, signal: controller.signal });
+      return await this.answer(question, filter, { ...options, signal: controller.signal });
     } finally {
       if (this.answering === controller) this.answering = undefined;
     }
@@ -263,19 +265,26 @@ export class Library {
     this.answering?.abort();
   }
 
-  private async answer(question: string, filter: SearchFilter | undefined, options: AnswerOptions): Promise<Answer> {
-    // BM25 starts at once; the dense index waits for the question's vector (embedded in the embed worker).
-    const vector = this.embedding.queryVector(question);
+  private async answer(question: string, filter: SearchFilter | undefined, options: AskOptions & AnswerOptions): Promise<Answer> {
+    const retrieve = (query: string, phrasings: readonly string[] = []) => this.retrieve(query, filter, phrasings);
+    const { passages, steps } = await passagesFor(question, { ...options, retrieve, generator: this.generator });
+    // The index's term counts weigh the relevance rule: a rare word of the question counts for more.
+    const answer = await (this.answerer ?? this.options.answerer ?? extractiveAnswerer).answer(question, passages, this.keeper.lexical, options);
+    return steps.length ? { ...answer, steps: [...(answer.steps ?? []), ...steps] } : answer;
+  }
+
+  /** Hybrid retrieval for a query (its phrasings, if any, searched too and fused), reranked when a reranker is in use. */
+  private retrieve(query: string, filter: SearchFilter | undefined, phrasings: readonly string[]): Promise<Passage[]> {
+    // BM25 starts at once; the dense index waits for the query's vector (embedded in the embed worker).
     const retrievers = this.keeper.set.indexes().map((index) => ({ index }));
-    const fused = hybridSearch(retrievers, this.options.fusion);
-    const passages = await retrievePassages(this.reranked(fused), this.store, { text: question, vector }, {
+    const others = phrasings.map((text) => ({ text, vector: this.embedding.queryVector(text) }));
+    const fused = multiQuerySearch(hybridSearch(retrievers, this.options.fusion), others, this.options.fusion);
+    return retrievePassages(this.reranked(fused), this.store, { text: query, vector: this.embedding.queryVector(query) }, {
       k: 5,
       filter,
       chunkFilter: (docIds) => this.keeper.owners.ownedBy(docIds),
       retrievers: retrievers.map((r) => r.index.name),
     });
-    // The index's term counts weigh the relevance rule: a rare word of the question counts for more.
-    return (this.answerer ?? this.options.answerer ?? extractiveAnswerer).answer(question, passages, this.keeper.lexical, options);
   }
 
   /**

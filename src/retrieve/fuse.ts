@@ -24,6 +24,12 @@ export interface FusedHit {
   ranks: Record<string, RetrieverRank>;
   /** Set when a cross-encoder reranked this hit (`rerankedSearch`): its place among the reranked candidates. */
   rerank?: RerankPlace;
+  /**
+   * Set when several phrasings of the question were searched and fused (`multi-query.ts`): how many of
+   * them found this chunk. `ranks` are then those of the phrasing that ranked it best, and `score` the
+   * fusion over the phrasings.
+   */
+  phrasings?: { matched: number; total: number };
 }
 
 export interface FusionOptions {
@@ -62,9 +68,11 @@ export function reciprocalRankFusion(lists: readonly RankedList[], options: Fusi
 
 /**
  * "BM25 #3 · Dense #1 · RRF 0.0325", and "… · Rerank #1 (7.21)" for a reranked hit: what the "Why this
- * passage" button reveals.
+ * passage" button reveals. A hit fused over phrasings starts "Phrasings 2/4 ·" (then its best
+ * phrasing's ranks, and the RRF score over the phrasings).
  */
 export function describeFusion(hit: FusedHit, names: readonly string[]): string {
   const parts = names.map((name) => (hit.ranks[name] ? `${name} #${hit.ranks[name].rank}` : `${name} –`));
+  if (hit.phrasings) parts.unshift(`Phrasings ${hit.phrasings.matched}/${hit.phrasings.total}`);
   return [...parts, `RRF ${hit.score.toFixed(4)}`, ...(hit.rerank ? [describeRerank(hit.rerank)] : [])].join(' · ');
 }

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { expandQuery, MAX_PHRASING_CHARS, parsePhrasings } from '../../src/generate/query-expansion.ts';
+import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
+
+const QUESTION = 'When is the rent due?';
+
+describe('expandQuery', () => {
+  it('keeps the question first, then the phrasings the model wrote, asked for as JSON with the question as data', async () => {
+    const generator = new ScriptedGenerator(['{"queries": ["rent payment date", "Which day must the tenant pay?", "monthly rent deadline"]}']);
+    expect(await expandQuery(QUESTION, generator)).toEqual([QUESTION, 'rent payment date', 'Which day must the tenant pay?', 'monthly rent deadline']);
+    const request = generator.requests[0]!;
+    expect(request.json).toBe(true);
+    expect(request.messages[0]!.content).toMatch(/different words/);
+    expect(request.messages[1]!.content).toContain(`<question>\n${QUESTION}\n</question>`);
+    expect(request.messages[1]!.content).toContain('Write 3 alternative phrasings');
+  });
+
+  it('asks for `count` phrasings (1–5) and keeps no more', async () => {
+    const five = '{"queries": ["a b", "c d", "e f", "g h", "i j", "k l", "m n"]}';
+    expect(await expandQuery(QUESTION, new ScriptedGenerator([five]), { count: 2 })).toEqual([QUESTION, 'a b', 'c d']);
+    const many = new ScriptedGenerator([five]);
+    expect(await expandQuery(QUESTION, many, { count: 50 })).toHaveLength(6);
+    expect(many.requests[0]!.messages[1]!.content).toContain('Write 5 alternative');
+    expect(await expandQuery(QUESTION, new ScriptedGenerator([five]), { count: 0 })).toEqual([QUESTION, 'a b']);
+  });
+
+  it('drops non-strings, empty, over-long and repeated phrasings (case and spaces ignored)', () => {
+    const reply = JSON.stringify({ queries: [42, null, '', '   ', 'when IS the   rent due', 'rent due date', 'Rent due  date?', 'x'.repeat(MAX_PHRASING_CHARS + 1), { q: 'a' }, ' deadline for rent '] });
+    expect(parsePhrasings(reply, QUESTION, 5)).toEqual(['rent due date', 'deadline for rent']);
+  });
+
+  it('reads the JSON object inside prose or a code fence', () => {
+    expect(parsePhrasings('Sure! ```json\n{"queries": ["rent due date"]}\n```', QUESTION, 3)).toEqual(['rent due date']);
+  });
+
+  it('gives the question alone for a reply it cannot use, never throwing', async () => {
+    for (const reply of ['not json at all', '{"queries": "rent"}', '[1, 2]', '{"phrasings": ["a"]}', '{"queries": [', '', 'null']) {
+      expect(await expandQuery(QUESTION, new ScriptedGenerator([reply]))).toEqual([QUESTION]);
+    }
+  });
+
+  it('does not ask the model once stopped', async () => {
+    const generator = new ScriptedGenerator([]);
+    expect(await expandQuery(QUESTION, generator, { signal: AbortSignal.abort() })).toEqual([QUESTION]);
+    expect(generator.requests).toHaveLength(0);
+  });
+});
