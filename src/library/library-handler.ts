@@ -80,8 +80,8 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     void semantic.start().catch((err: unknown) => console.warn('semantic search not started', err));
     // The model that writes answers, if one is set up (else answers quote the documents).
     const answers = new AnswerSetup(library, new SettingsStore(db), new GenerateWorkerClient());
-    void answers.start().catch((err: unknown) => console.warn('answer model not started', err));
-    return { library, semantic, answers };
+    const answersStarted = answers.start().catch((err: unknown) => console.warn('answer model not started', err));
+    return { library, semantic, answers, answersStarted };
   })();
   // A library that cannot open (a database from a newer app version, storage disabled) fails every call
   // with that error, which the page shows; nothing else is attempted.
@@ -144,6 +144,11 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     setTags: async (docId, tags) => (await opening).library.setTags(docId, tags),
     ask: async ({ question, filter, ...rest }, onText, onStep) => (await opening).library.ask(question, filter, { ...rest, onText, onStep }),
     stopAnswer: async () => (await opening).library.stopAnswer(),
+    async answerStatus() {
+      const { library, answersStarted } = await opening;
+      await answersStarted;
+      return library.answerModel?.label;
+    },
     getSource: async (request) => (await opening).library.getSource(request),
     setKeepOriginals: async (keep) => (await opening).library.setKeepOriginals(keep),
     getOriginal: async (docId) => (await opening).library.getOriginal(docId),

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Citation, SearchFilter } from '../core/types.ts';
 import { distinguishCitations, sourceRequestOf } from './citation-names.ts';
+import { AnswerSteps, AskToggles } from './answer-steps.tsx';
 import { Filters } from './filters.tsx';
 import { SemanticStatus } from './semantic-status.tsx';
 import { readFilters, withChips, type QueryChip, type QueryableDoc } from '../retrieve/self-query.ts';
@@ -166,6 +167,7 @@ export function AskPanel() {
           </button>
         )}
       </form>
+      <AskToggles />
       <QueryChips chips={chips} onRemove={(c) => setRemoved(new Set([...removed, chipKey(c)]))} />
       <Filters onChange={setFilter} />
       <SemanticStatus />
@@ -175,6 +177,7 @@ export function AskPanel() {
         </p>
       )}
       <section aria-label="Answer" class="answer" aria-live="polite" aria-busy={asking.value} data-seq={answerSeq.value}>
+        <AnswerSteps />
         {asking.value && streaming.value && <div class="streaming" dangerouslySetInnerHTML={{ __html: renderMarkdown(streaming.value) }} />}
         {!asking.value && a && !a.found && <p>{a.stopped ? 'Stopped before the model wrote an answer.' : 'Not found in your documents.'}</p>}
         {!asking.value && a?.found && a.generatedBy && (

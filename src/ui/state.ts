@@ -3,7 +3,7 @@ import { proxy, type Remote } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
-import type { Answer, EmbeddingEvent, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
+import type { Answer, AskStep, EmbeddingEvent, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
 import { connectLibrary } from './library-client.ts';
 import { watchReaderMemory } from './memory-watch.ts';
 import { addingNote, addNotes, alreadyNote, emptyTally, finishRun, type ActivityNote } from './activity.ts';
@@ -31,6 +31,22 @@ export const answerSeq = signal(0);
 export const askError = signal<string | undefined>(undefined);
 /** What a model has written so far of the answer being asked (streamed), until the checked answer arrives. */
 export const streaming = signal('');
+/** The steps taken so far for the question being asked (phrasings, hops), until its answer arrives. */
+export const askSteps = signal<AskStep[]>([]);
+/** The model writing answers (its label), when one is loaded: the page then offers phrasings and hops. */
+export const answerModel = signal<string | undefined>(undefined);
+const ASK_OPTIONS_KEY = 'docqa.askOptions';
+const storedAskOptions = (): { expand?: boolean; multiHop?: boolean } => {
+  try {
+    return JSON.parse(globalThis.localStorage?.getItem(ASK_OPTIONS_KEY) ?? '{}') ?? {};
+  } catch {
+    return {};
+  }
+};
+/** "Search several phrasings" (default off), remembered in this browser. */
+export const expandQueries = signal(storedAskOptions().expand === true);
+/** "Look further (multi-hop)" (default off), remembered in this browser. */
+export const lookFurther = signal(storedAskOptions().multiHop === true);
 export const source = signal<SourceView | undefined>(undefined);
 /** The file the document on show in the Source dialog was read from, when it was kept. */
 export const original = signal<Blob | undefined>(undefined);
@@ -169,6 +185,7 @@ export async function start(): Promise<void> {
   ready.value = true;
   await api.setKeepOriginals(keepOriginals.value);
   semantic.value = await api.semanticStatus();
+  void readAnswerModel();
   // Best effort: the worker usually finishes a delete posted as the page goes; else the document stays.
   addEventListener('pagehide', () => void flushDeletes());
   watchReaderMemory(api, () => queue.value !== undefined || Object.keys(percents.value).length > 0);
@@ -273,19 +290,38 @@ export async function ask(question: string, filter?: SearchFilter): Promise<void
   try {
     await flushDeletes();
     streaming.value = '';
+    askSteps.value = [];
+    // Phrasings and hops need the model that writes answers; without one they are not asked for.
+    const steps = answerModel.value ? { expand: expandQueries.value, multiHop: lookFurther.value } : {};
     answer.value = await api.ask(
-      { question: question.trim(), filter },
+      { question: question.trim(), filter, ...steps },
       proxy((piece: string) => {
         streaming.value += piece;
+      }),
+      proxy((step: AskStep) => {
+        askSteps.value = [...askSteps.value, step];
       }),
     );
   } catch (err) {
     askError.value = err instanceof DocQaError ? err.message : `Search failed: ${String(err)}`;
   } finally {
     streaming.value = '';
+    askSteps.value = [];
     asking.value = false;
     answerSeq.value++;
+    void readAnswerModel();
   }
+}
+
+/** Reads which model writes answers (the worker may still be loading it at start). */
+async function readAnswerModel(): Promise<void> {
+  answerModel.value = await api?.answerStatus().catch(() => undefined);
+}
+
+/** Turns "Search several phrasings" (`expand`) or "Look further" (`multiHop`) on or off, remembered in this browser. */
+export function setAskOption(option: 'expand' | 'multiHop', on: boolean): void {
+  (option === 'expand' ? expandQueries : lookFurther).value = on;
+  globalThis.localStorage?.setItem(ASK_OPTIONS_KEY, JSON.stringify({ expand: expandQueries.value, multiHop: lookFurther.value }));
 }
 
 /** Stop: the model stops writing; the answer keeps what was written, checked. */
