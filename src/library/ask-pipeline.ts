@@ -41,6 +41,7 @@ export async function passagesFor(question: string, options: PassagesForOptions)
   }
   const first = await options.retrieve(question, phrasings);
   if (!options.multiHop || !generator) return { passages: first, steps };
+  // A hop's query is the model's own search for what is missing: searched as it is, not expanded again.
   const gathered = await gatherPassages({ question, first, retrieve: (query) => options.retrieve(query), generator, signal, onHop: report });
   return { passages: gathered.passages, steps };
 }

@@ -265,6 +265,10 @@ export class Library {
     this.answering?.abort();
   }
 
+  /**
+   * The passages (the question's own; with a model, fused over its phrasings and gathered over hops as
+   * `options` ask: `ask-pipeline.ts`), then the answerer over them; the steps taken go in `answer.steps`.
+   */
   private async answer(question: string, filter: SearchFilter | undefined, options: AskOptions & AnswerOptions): Promise<Answer> {
     const retrieve = (query: string, phrasings: readonly string[] = []) => this.retrieve(query, filter, phrasings);
     const { passages, steps } = await passagesFor(question, { ...options, retrieve, generator: this.generator });
