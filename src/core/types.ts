@@ -314,7 +314,7 @@ export interface PassageRef {
 export type AskStep =
   | { type: 'rewritten'; question: string; standalone: string; by: 'model' | 'rule' | 'person' }
   | { type: 'expanded'; queries: string[] }
-  | { type: 'hop'; hop: number; query: string; passages: PassageRef[]; sufficient?: boolean; missing?: string }
+  | { type: 'hop'; hop: number; query: string; passages: PassageRef[]; sufficient?: boolean; missing?: string; stoppedBy?: 'reranker' }
   | { type: 'whole-document'; docId: DocId; docPath: string; done: number; total: number };
 
 /** A question as the page asks it. */

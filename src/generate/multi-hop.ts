@@ -145,7 +145,8 @@ export async function gatherPassages(options: GatherOptions): Promise<Gathered> 
   let step: HopStep = { type: 'hop', hop: 1, query: question, passages: passages.map(passageRef) };
   const top = passages[0]?.rerank?.score;
   if (top !== undefined && top >= (options.stopScore ?? DEFAULT_STOP_SCORE)) {
-    report({ ...step, sufficient: true });
+    // The reranker's certainty, not the model's judgement: the page says which.
+    report({ ...step, sufficient: true, stoppedBy: 'reranker' });
     return { passages, hops };
   }
   for (;;) {

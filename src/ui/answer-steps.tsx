@@ -46,7 +46,7 @@ function StepLine({ step }: { step: AskStep }) {
           <PassageList passages={step.passages} />)
         </>
       )}
-      {step.sufficient === true && '. Enough to answer.'}
+      {step.sufficient === true && (step.stoppedBy === 'reranker' ? '. Enough to answer (the reranker is sure of the top passage).' : '. Enough to answer.')}
       {step.sufficient === false && step.missing && (
         <>
           . Missing: <bdi>{step.missing}</bdi>

@@ -45,7 +45,7 @@ describe('gatherPassages', () => {
     const gathered = await gatherPassages({ question: QUESTION, first: [sure], retrieve, generator });
     expect(generator.requests).toHaveLength(0);
     expect(asked).toEqual([]);
-    expect(gathered.hops).toEqual([{ type: 'hop', hop: 1, query: QUESTION, passages: [{ chunkId: A.chunkId, docPath: 'lease.md', label: 'Rent' }], sufficient: true }]);
+    expect(gathered.hops).toEqual([{ type: 'hop', hop: 1, query: QUESTION, passages: [{ chunkId: A.chunkId, docPath: 'lease.md', label: 'Rent' }], sufficient: true, stoppedBy: 'reranker' }]);
     // Under the threshold the model is asked.
     const unsure = new ScriptedGenerator([verdict(true)]);
     await gatherPassages({ question: QUESTION, first: [{ ...A, rerank: { rank: 1, score: 5.9 } }], retrieve, generator: unsure });
