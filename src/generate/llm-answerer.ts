@@ -3,7 +3,7 @@ import type { AnswerOptions, Answerer } from './answerer.ts';
 import { checkCitations, type CheckedSentence } from './citations.ts';
 import { buildContext, type BuiltContext, type ContextPassage } from './context.ts';
 import { buildNotFoundAnswer, type TermStatistics } from './extractive-answer.ts';
-import type { ChatMessage, Generator } from './generator.ts';
+import type { ChatMessage, GenerateRequest, Generator } from './generator.ts';
 import { buildMessages, countMessageTokens, fitTurns, NOT_FOUND, passageBlock } from './prompt.ts';
 
 export interface LlmAnswererOptions {
@@ -45,8 +45,29 @@ async function prepare(question: string, passages: readonly Passage[], generator
   }
 }
 
+/**
+ * What the model writes for a request, each piece also given to `onText`. A stop (`request.signal`) ends it
+ * with what was written: a generator that throws an AbortError when stopped is not failing. Any other
+ * error is thrown as it is.
+ */
+export async function writeStream(generator: Generator, request: GenerateRequest, onText?: (piece: string) => void): Promise<string> {
+  let text = '';
+  const signal = request.signal;
+  try {
+    if (signal?.aborted) return text;
+    for await (const piece of generator.stream(request)) {
+      text += piece;
+      onText?.(piece);
+      if (signal?.aborted) break;
+    }
+  } catch (err) {
+    if (!signal?.aborted) throw err;
+  }
+  return text;
+}
+
 /** Whether a sentence is the model saying the passages do not answer. */
-function saysNotFound(text: string): boolean {
+export function saysNotFound(text: string): boolean {
   const simple = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   return simple(text).startsWith(simple(NOT_FOUND));
 }
@@ -66,7 +87,7 @@ function joinRanges(ranges: readonly TextRange[]): TextRange[] {
  * The checked sentences as an answer: citations renumbered in order of first use (only passages cited by a
  * sentence they support), each with the passage sentences that support it as `quotes`.
  */
-function answerOf(sentences: readonly CheckedSentence[], passages: readonly ContextPassage[]): Pick<Answer, 'segments' | 'citations'> {
+export function answerOf(sentences: readonly CheckedSentence[], passages: readonly ContextPassage[]): Pick<Answer, 'segments' | 'citations'> {
   const byN = new Map(passages.map((p) => [p.n, p]));
   const numberOf = new Map<number, number>();
   const quotes: TextRange[][] = [];
@@ -121,20 +142,8 @@ export function createLlmAnswerer(options: LlmAnswererOptions): Answerer {
       const { context, messages } = await prepare(question, passages, generator, model.contextTokens - maxTokens, options, call);
       if (context.passages.length === 0) return notFound({});
 
-      let text = '';
       const signal = call.signal;
-      try {
-        if (!signal?.aborted) {
-          for await (const piece of generator.stream({ messages, maxTokens, temperature: options.temperature ?? 0, signal })) {
-            text += piece;
-            call.onText?.(piece);
-            if (signal?.aborted) break;
-          }
-        }
-      } catch (err) {
-        // A generator may throw an AbortError when stopped: a stop, not a failure.
-        if (!signal?.aborted) throw err;
-      }
+      const text = await writeStream(generator, { messages, maxTokens, temperature: options.temperature ?? 0, signal }, call.onText);
       const stopped = signal?.aborted === true ? { stopped: true } : {};
 
       const checked = checkCitations(text, context.passages, { stats, minSupport: options.minSupport });

@@ -20,6 +20,7 @@ import { passagesFor } from './ask-pipeline.ts';
 import { IndexKeeper } from './index-keeper.ts';
 import { IngestQueue, type IngestOptions } from './ingest-queue.ts';
 import { clampRange, locateMarks } from './source-view.ts';
+import { answerWholeDocument } from './whole-document.ts';
 
 /** What a question takes besides its text and filter (see {@link AskRequest}), and where its progress goes. */
 export interface AskOptions extends Omit<AskRequest, 'question' | 'filter'> {
@@ -270,6 +271,9 @@ export class Library {
    * `options` ask: `ask-pipeline.ts`), then the answerer over them; the steps taken go in `answer.steps`.
    */
   private async answer(question: string, filter: SearchFilter | undefined, options: AskOptions & AnswerOptions): Promise<Answer> {
+    // A question about a whole document ("summarise the lease", or the toggle) reads all of it instead.
+    const whole = await answerWholeDocument({ store: this.store, generator: this.generator, stats: this.keeper.lexical }, question, filter, options);
+    if (whole) return whole;
     const retrieve = (query: string, phrasings: readonly string[] = []) => this.retrieve(query, filter, phrasings);
     const { passages, steps } = await passagesFor(question, { ...options, retrieve, generator: this.generator });
     // The index's term counts weigh the relevance rule: a rare word of the question counts for more.
