@@ -18,7 +18,7 @@ import type { Library } from './library.ts';
 export type AnswerSetting =
   | { generator?: undefined }
   | { generator: { kind: 'transformers'; model: ModelId; mirror?: string } }
-  | { generator: { kind: 'scripted'; replies: string[]; json?: string[]; delayMs?: number } };
+  | { generator: { kind: 'scripted'; replies: string[]; json?: string[]; delayMs?: number; contextTokens?: number } };
 
 const SETTINGS_KEY = 'answer';
 
@@ -62,7 +62,8 @@ export class AnswerSetup {
       const json = generator.json?.length ? generator.json : ['{}'];
       const scripted = new ScriptedGenerator((_messages, request) => (request.json ? json[nextJson++ % json.length]! : replies[next++ % replies.length]!), {
         delayMs: generator.delayMs,
-        model: { id: 'scripted', label: 'the scripted generator' },
+        // A small window makes a short document be read in parts (whole-document questions).
+        model: { id: 'scripted', label: 'the scripted generator', ...(generator.contextTokens ? { contextTokens: generator.contextTokens } : {}) },
       });
       this.library.useGenerator(scripted);
       return;

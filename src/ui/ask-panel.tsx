@@ -7,6 +7,7 @@ import { SemanticStatus } from './semantic-status.tsx';
 import { readFilters, withChips, type QueryChip, type QueryableDoc } from '../retrieve/self-query.ts';
 import { renderMarkdown } from './markdown.ts';
 import { answer, answerSeq, ask, askError, asking, items, openSource, stopAnswer, streaming } from './state.ts';
+import { chosenWholeDocument, WholeDocument } from './whole-document.tsx';
 import type { Answer } from '../core/types.ts';
 
 function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
@@ -154,7 +155,7 @@ export function AskPanel() {
         class="ask-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void ask(question, withChips(filter, chips));
+          void ask(question, withChips(filter, chips), { wholeDocument: chosenWholeDocument(question, withChips(filter, chips)) });
         }}
       >
         <input type="text" aria-label="Ask a question" placeholder="Ask a question about your documents" value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
@@ -168,6 +169,7 @@ export function AskPanel() {
         )}
       </form>
       <AskToggles />
+      <WholeDocument question={question} filter={withChips(filter, chips)} />
       <QueryChips chips={chips} onRemove={(c) => setRemoved(new Set([...removed, chipKey(c)]))} />
       <Filters onChange={setFilter} />
       <SemanticStatus />

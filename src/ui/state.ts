@@ -31,7 +31,10 @@ export const answerSeq = signal(0);
 export const askError = signal<string | undefined>(undefined);
 /** What a model has written so far of the answer being asked (streamed), until the checked answer arrives. */
 export const streaming = signal('');
-/** The steps taken so far for the question being asked (phrasings, hops), until its answer arrives. */
+/**
+ * The steps taken so far for the question being asked (phrasings, hops, a whole document's parts read: its
+ * latest such step only), until its answer arrives.
+ */
 export const askSteps = signal<AskStep[]>([]);
 /** The model writing answers (its label), when one is loaded: the page then offers phrasings and hops. */
 export const answerModel = signal<string | undefined>(undefined);
@@ -283,7 +286,7 @@ export async function setTags(docId: DocId, tags: string[]): Promise<void> {
   await api?.setTags(docId, tags);
 }
 
-export async function ask(question: string, filter?: SearchFilter): Promise<void> {
+export async function ask(question: string, filter?: SearchFilter, options: { wholeDocument?: DocId } = {}): Promise<void> {
   if (!api || !question.trim()) return;
   asking.value = true;
   askError.value = undefined;
@@ -292,14 +295,14 @@ export async function ask(question: string, filter?: SearchFilter): Promise<void
     streaming.value = '';
     askSteps.value = [];
     // Phrasings and hops need the model that writes answers; without one they are not asked for.
-    const steps = answerModel.value ? { expand: expandQueries.value, multiHop: lookFurther.value } : {};
+    const loop = answerModel.value ? { expand: expandQueries.value, multiHop: lookFurther.value } : {};
     answer.value = await api.ask(
-      { question: question.trim(), filter, ...steps },
+      { question: question.trim(), filter, ...loop, ...options },
       proxy((piece: string) => {
         streaming.value += piece;
       }),
       proxy((step: AskStep) => {
-        askSteps.value = [...askSteps.value, step];
+        askSteps.value = [...askSteps.value.filter((s) => s.type !== 'whole-document' || step.type !== 'whole-document'), step];
       }),
     );
   } catch (err) {

@@ -1,0 +1,65 @@
+import { signal } from '@preact/signals';
+import type { DocId } from '../core/ids.ts';
+import type { SearchFilter } from '../core/types.ts';
+import type { QueryableDoc } from '../retrieve/self-query.ts';
+import { readWholeDocument, type WholeDocumentQuery } from '../retrieve/whole-document-query.ts';
+import { askSteps, asking, items } from './state.ts';
+
+/**
+ * Whole-document questions in the Ask panel (issue 8 §3): the "Whole document" toggle next to Ask
+ * (enabled when the question's chips or the filters leave exactly one document), the document that will
+ * be read when the question asks for it ("Reading all of lease.md"), and the parts read so far while the
+ * library reads it ("Read 3 of 12 parts"), from the `whole-document` steps.
+ */
+
+/** The toggle, kept across questions (the person chose it). */
+export const wholeDocumentOn = signal(false);
+
+function libraryDocs(): QueryableDoc[] {
+  return items.value.flatMap((i) =>
+    i.kind === 'document' && i.docId && i.type ? [{ docId: i.docId, name: i.name, folder: i.path.slice(0, Math.max(0, i.path.length - i.name.length - 1)), type: i.type, tags: i.tags ?? [] }] : [],
+  );
+}
+
+/** The one document the question and filter leave (the toggle can read it), if exactly one. */
+function singleDocument(question: string, filter: SearchFilter): WholeDocumentQuery | undefined {
+  return readWholeDocument(question, libraryDocs(), filter, true);
+}
+
+/** The document to read whole when the toggle is on and one document is chosen; what `ask` sends as `wholeDocument`. */
+export function chosenWholeDocument(question: string, filter: SearchFilter): DocId | undefined {
+  return wholeDocumentOn.value ? singleDocument(question, filter)?.docId : undefined;
+}
+
+/** The toggle, the document that will be read, and the parts read so far. */
+export function WholeDocument({ question, filter }: { question: string; filter: SearchFilter }) {
+  const single = singleDocument(question, filter);
+  const recognised = readWholeDocument(question, libraryDocs(), filter);
+  const reading = wholeDocumentOn.value && single ? single : recognised;
+  const step = askSteps.value.filter((s) => s.type === 'whole-document').at(-1);
+  return (
+    <div class="whole-document">
+      <label class="whole-toggle" title={single ? `Read every section of ${single.docPath}` : 'Choose one document (a chip or the document filter) to read it whole'}>
+        <input
+          type="checkbox"
+          aria-label="Answer over the whole document"
+          checked={wholeDocumentOn.value && !!single}
+          disabled={!single}
+          onChange={(e) => (wholeDocumentOn.value = e.currentTarget.checked)}
+        />{' '}
+        Whole document
+      </label>
+      {asking.value && step?.type === 'whole-document' ? (
+        <p class="whole-note" role="status">
+          Reading all of <bdi>{step.docPath}</bdi>: read {step.done} of {step.total} part{step.total === 1 ? '' : 's'}
+        </p>
+      ) : (
+        !asking.value && reading && (
+          <p class="whole-note">
+            Reading all of <bdi>{reading.docPath}</bdi>
+          </p>
+        )
+      )}
+    </div>
+  );
+}
