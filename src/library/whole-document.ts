@@ -132,7 +132,8 @@ function chosen(question: string, docs: readonly DocRecord[], filter: SearchFilt
 
 /**
  * The answer over a whole document when the question is about one (else undefined: the caller retrieves
- * the top passages as usual). Steps: `whole-document` with the parts read so far, first with `done` 0.
+ * the top passages as usual). Steps: `whole-document` with the parts read so far (with a model, first with
+ * `done` 0 once the parts are known; without one, the sections quoted from, once).
  */
 export async function answerWholeDocument(host: WholeDocumentHost, question: string, filter: SearchFilter | undefined, call: WholeDocumentCall): Promise<Answer | undefined> {
   const docs = await host.store.listDocuments();
@@ -145,9 +146,9 @@ export async function answerWholeDocument(host: WholeDocumentHost, question: str
     last = { ...last, done, total };
     call.onStep?.(last);
   };
-  report(0, last.total);
   let answer: Answer;
   if (host.generator && sections.length) {
+    // Map-reduce reports 0 of its parts once it has cut the document into them.
     answer = await mapReduceAnswer(question, { generator: host.generator, sections, stats: host.stats, onText: call.onText, signal: call.signal, onProgress: report });
   } else {
     answer = buildWholeDocumentExtract(question, sections, { kind: query.kind, topic: query.topic, stats: host.stats });
