@@ -12,6 +12,8 @@ export interface AnswerOptions {
   turns?: readonly ConversationTurn[];
   /** A summary of the conversation, used in place of the older turns that do not fit. */
   summary?: string;
+  /** Other searches that found the passages (phrasings, hop queries): their words count when a tight context keeps sentences. */
+  searches?: readonly string[];
 }
 
 /**

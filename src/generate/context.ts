@@ -67,6 +67,12 @@ export interface ContextOptions {
    * compares with the others, never whether it answers the question.
    */
   minRerankScore?: number;
+  /**
+   * Other searches that found these passages (the model's phrasings, multi-hop queries). When the budget
+   * is tight, a sentence sharing their content terms is kept with those sharing the question's: a passage
+   * a hop found for what was missing may share no word with the question. Default none.
+   */
+  searches?: readonly string[];
 }
 
 interface Group {
@@ -145,22 +151,24 @@ const textOf = (window: string, kept: readonly TextRange[]) => kept.map((r) => w
 interface Candidate {
   group: number;
   sentence: number;
-  /** 0: shares content terms with the question; 1: inside a hit chunk; 2: the rest. */
+  /** 0: shares content terms with the question (or another search); 1: inside a hit chunk; 2: the rest. */
   tier: number;
   /** Share of the question's content terms the sentence holds. */
   share: number;
 }
 
 /** Sentences in the order they are kept when the budget is tight: those that matter first. */
-function candidatesOf(question: string, groups: readonly Group[]): Candidate[] {
+function candidatesOf(question: string, groups: readonly Group[], searches: readonly string[]): Candidate[] {
   const terms = contentTermsOf(question);
+  const searched = new Set(searches.flatMap((q) => contentTermsOf(q)));
   const out: Candidate[] = [];
   groups.forEach((g, group) => {
     g.sentences.forEach((s, sentence) => {
       const own = new Set(termsOf(g.passage.window.slice(s.start, s.end)));
       const share = terms.length ? terms.filter((t) => own.has(t)).length / terms.length : 0;
+      const matches = share > 0 || [...searched].some((t) => own.has(t));
       const inHit = g.hits.some((h) => s.end > h.start && s.start < h.end);
-      out.push({ group, sentence, tier: share > 0 ? 0 : inHit ? 1 : 2, share });
+      out.push({ group, sentence, tier: matches ? 0 : inHit ? 1 : 2, share });
     });
   });
   // Ties: the better-ranked passage, then the earlier sentence.
@@ -196,7 +204,7 @@ export async function buildContext(question: string, passages: readonly Passage[
       g.chosen.clear();
       g.cost = 0;
     }
-    for (const c of candidatesOf(question, groups)) {
+    for (const c of candidatesOf(question, groups, options.searches ?? [])) {
       if (total >= options.budget) break;
       const g = groups[c.group]!;
       g.chosen.add(c.sentence);

@@ -37,7 +37,7 @@ async function prepare(question: string, passages: readonly Passage[], generator
   const turns = await fitTurns(call.turns ?? [], Math.max(0, Math.floor((limit - base) * (options.turnShare ?? 0.25))), count, call.summary);
   let budget = limit - base - turns.tokens;
   for (;;) {
-    const context = await buildContext(question, passages, { budget: Math.max(0, budget), countTokens: count, render: passageBlock, minRerankScore: options.minRerankScore });
+    const context = await buildContext(question, passages, { budget: Math.max(0, budget), countTokens: count, render: passageBlock, minRerankScore: options.minRerankScore, searches: call.searches });
     const messages = buildMessages({ question, passages: context.passages, turns: turns.turns, summary: turns.summary });
     const total = await countMessageTokens(messages, count);
     if (total <= limit || context.passages.length === 0) return { context, messages };

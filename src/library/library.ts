@@ -277,7 +277,8 @@ export class Library {
     const retrieve = (query: string, phrasings: readonly string[] = []) => this.retrieve(query, filter, phrasings);
     const { passages, steps } = await passagesFor(question, { ...options, retrieve, generator: this.generator });
     // The index's term counts weigh the relevance rule: a rare word of the question counts for more.
-    const answer = await (this.answerer ?? this.options.answerer ?? extractiveAnswerer).answer(question, passages, this.keeper.lexical, options);
+    const searches = steps.flatMap((s) => (s.type === 'expanded' ? s.queries.slice(1) : s.type === 'hop' && s.hop > 1 ? [s.query] : []));
+    const answer = await (this.answerer ?? this.options.answerer ?? extractiveAnswerer).answer(question, passages, this.keeper.lexical, { ...options, searches });
     return steps.length ? { ...answer, steps: [...(answer.steps ?? []), ...steps] } : answer;
   }
 

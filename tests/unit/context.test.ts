@@ -72,6 +72,15 @@ describe('buildContext', () => {
     expect(gap.passages[0]!.kept.map((r) => BLOCK.slice(r.start, r.end))).toEqual(['The tenant pays the rent on the first day of each month.', 'Pets need the written consent of the landlord.']);
   });
 
+  it('when tight, keeps a sentence matching another search (a hop\'s query) that shares no word with the question', async () => {
+    const ps = [makePassage(BLOCK, { docName: 'lease.md' }), makePassage('The boiler was replaced in 2020. Deposits are held by the agent.', { docName: 'notes.md' })];
+    const question = 'When is the rent paid?';
+    const without = await buildContext(question, ps, { budget: 30, countTokens: count });
+    expect(without.passages.map((p) => p.text).join(' ')).not.toContain('Deposits are held by the agent.');
+    const withHop = await buildContext(question, ps, { budget: 30, countTokens: count, searches: ['who holds deposits'] });
+    expect(withHop.passages.map((p) => p.text)).toEqual([expect.stringContaining('The tenant pays the rent on the first day of each month.'), 'Deposits are held by the agent.']);
+  });
+
   it('counts passages as the prompt renders them, and gives an empty context for a budget of 0', async () => {
     const render = (n: number, _p: unknown, text: string) => `<passage n="${n}">${text}</passage>`;
     const ctx = await buildContext('rent', [makePassage(BLOCK)], { budget: 1000, countTokens: count, render });
