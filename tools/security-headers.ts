@@ -20,9 +20,14 @@ const POLICY: Record<string, string[]> = {
   // fetch/XHR/WebSocket: own origin (service worker precache, a self-hosted model mirror), and the
   // Hugging Face hub for the models the person chooses to download (the embed worker fetches
   // `huggingface.co/<repo>/resolve/...`, which redirects to its file hosts under huggingface.co and hf.co).
+  // WebLLM models (issue 8) also fetch their compiled model library, a WebAssembly file web-llm's prebuilt
+  // list points at on raw.githubusercontent.com (`modelLibURLPrefix`, mlc-ai/binary-mlc-llm-libs); web-llm
+  // fetches it, keeps it in its cache and instantiates it from bytes (so 'wasm-unsafe-eval', no script-src).
+  // Serving those libraries ourselves would mean copying a few MB per model into the app and pinning them
+  // to the web-llm version; that origin, exactly, is allowed instead.
   // Nothing else: no document text can be sent to any other site. The browser tests check that no request
   // leaves the origin unless a model download was asked for.
-  'connect-src': ["'self'", 'https://huggingface.co', 'https://*.huggingface.co', 'https://*.hf.co'],
+  'connect-src': ["'self'", 'https://huggingface.co', 'https://*.huggingface.co', 'https://*.hf.co', 'https://raw.githubusercontent.com'],
   // The app's icons. No `data:`/`blob:`: nothing in the page shows generated images (PDF pages are drawn
   // on a canvas; "Open original" is a download link, which img-src does not govern).
   'img-src': ["'self'"],

@@ -1,5 +1,5 @@
 import type { DocId, ModelId, QueueId } from './ids.ts';
-import type { Answer, AskRequest, AskStep, DequeueOutcome, EmbeddingEvent, LibraryItem, SourceRequest, SourceView, StorageEstimate } from './types.ts';
+import type { Answer, AnswerModelStatus, AskRequest, AskStep, DequeueOutcome, EmbeddingEvent, LibraryItem, SourceRequest, SourceView, StorageEstimate } from './types.ts';
 
 /** BroadcastChannel on which the library worker of any tab posts `LibraryEvent`s. */
 export const EVENTS_CHANNEL = 'docqa-events';
@@ -51,6 +51,31 @@ export interface ModelsView {
   status: EmbeddingEvent;
 }
 
+/** A model that can write answers, as the answer-model chooser lists it. */
+export interface AnswerModelEntry {
+  /** A catalogue id (`wasm`), or web-llm's `model_id` (`webllm`). */
+  id: string;
+  /** `wasm`: transformers.js on this device's CPU; `webllm`: WebLLM on the GPU (WebGPU). */
+  kind: 'wasm' | 'webllm';
+  label: string;
+  /** BCP 47 codes (`[]`: not stated). */
+  languages: readonly string[];
+  /** About how much is downloaded, in bytes. */
+  downloadBytes: number;
+  /** Bytes of its files kept in this browser (0: not downloaded). */
+  cachedBytes: number;
+  /** GPU memory it takes while running, in MB (WebLLM models). */
+  vramMB?: number;
+  inUse: boolean;
+}
+
+export interface AnswerModelsView {
+  models: AnswerModelEntry[];
+  /** This device's WebGPU: whether WebLLM models can run, and when not, why (one line). */
+  webgpu: { available: boolean; note?: string };
+  status: AnswerModelStatus;
+}
+
 /** What the library worker exposes to the page (through Comlink). */
 export interface LibraryApi {
   ready(): Promise<{ chunks: number }>;
@@ -99,4 +124,16 @@ export interface LibraryApi {
   setMirror(baseUrl: string | undefined): Promise<void>;
   /** The page measured the parse worker's memory, in bytes; a read past the limit is stopped. */
   reportReaderMemory(bytes: number): Promise<void>;
+  // --- The model that writes answers (answer-model chooser) ---
+  /** The models that can write answers on this device, the space they use, and what writes answers now. */
+  listAnswerModels(): Promise<AnswerModelsView>;
+  /**
+   * Has this model write answers (the person agreed to its download): downloads what is not cached
+   * (progress in `answer-model` events), then loads it. Answers quote the documents meanwhile. Shared with the other tabs.
+   */
+  useAnswerModel(id: string): Promise<void>;
+  /** Back to answers that quote the documents; the model's files stay. */
+  stopAnswerModel(): Promise<void>;
+  /** Deletes a model's downloaded files (stopping it first if in use). */
+  deleteAnswerModel(id: string): Promise<void>;
 }

@@ -151,6 +151,18 @@ export interface StorageEstimate {
   persisted: boolean;
 }
 
+/**
+ * Why answers quote the documents instead of being written by a model, or that a model writes them:
+ * - `extractive`, `reason` `none` (no model chosen), `no-webgpu` (no model chosen, no WebGPU, and the
+ *   WASM model not downloaded) or `failed` (the chosen model did not load: `message`);
+ * - `loading` a model (`download` while its files download; answers quote meanwhile);
+ * - `ready`: `model` writes answers.
+ */
+export type AnswerModelStatus =
+  | { state: 'extractive'; reason: 'none' | 'no-webgpu' | 'failed'; model?: string; message?: string }
+  | { state: 'loading'; model: string; download?: { loaded: number; total: number; files: Array<{ file: string; loaded: number; total: number }> } }
+  | { state: 'ready'; model: string };
+
 /** Progress and change events, sent by the library worker to every tab. */
 export type LibraryEvent =
   | { type: 'file-progress'; queueId: QueueId; path: string; percent: number }
@@ -163,7 +175,9 @@ export type LibraryEvent =
   /** This tab's library stopped: another tab updated the app. */
   | { type: 'library-closed'; message: string }
   /** This tab's library waits to open: an older version of the app in another tab blocks the upgrade. */
-  | { type: 'library-blocked'; message: string };
+  | { type: 'library-blocked'; message: string }
+  /** What writes this tab's answers (a model loading, ready, or why answers quote the documents). */
+  | { type: 'answer-model'; status: AnswerModelStatus };
 
 /**
  * Semantic search's state, from the library worker: `off` (no model: BM25 only), `loading` the model,

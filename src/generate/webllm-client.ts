@@ -49,7 +49,7 @@ export function createWebLlmDeps(options: WebLlmClientOptions = {}): WebLlmDeps 
         if (signal?.aborted) throw new DOMException('loading stopped', 'AbortError');
         const engine = new WebWorkerMLCEngine(worker, { appConfig, initProgressCallback: onProgress });
         await Promise.race([engine.reload(modelId), stopped]);
-        return { engine, dispose };
+        return { engine, dispose, died: watchDeath(worker) };
       } catch (err) {
         dispose();
         throw err;
@@ -60,4 +60,23 @@ export function createWebLlmDeps(options: WebLlmClientOptions = {}): WebLlmDeps 
     },
     deleteCachedModel: (modelId) => deleteModelAllInfoInCache(modelId, appConfig),
   };
+}
+
+/**
+ * Rejects (as `WebLlmWorkerError`, which `explainWebLlmError` reports) once the loaded engine's worker
+ * reports an uncaught error or a message it cannot read: web-llm's client would otherwise wait forever
+ * for the reply to a request in flight. (A worker the browser kills outright sends no event at all.)
+ */
+function watchDeath(worker: Worker): Promise<never> {
+  const died = new Promise<never>((_, reject) => {
+    const onDeath = (event: Event) => {
+      const error = new Error(`the WebLLM worker stopped: ${(event as ErrorEvent).message || event.type}`);
+      error.name = 'WebLlmWorkerError';
+      reject(error);
+    };
+    worker.addEventListener('error', onDeath, { once: true });
+    worker.addEventListener('messageerror', onDeath, { once: true });
+  });
+  died.catch(() => undefined); // raced by each request; nothing else waits for it
+  return died;
 }

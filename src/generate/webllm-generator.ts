@@ -40,6 +40,11 @@ export interface WebLlmDeps {
 export interface LoadedEngine {
   engine: WebLlmEngine;
   dispose(): void;
+  /**
+   * Rejects when the engine's worker dies after the load (an uncaught error, out of memory): a request
+   * in flight then fails instead of waiting forever for a reply that will not come. Default: never.
+   */
+  died?: Promise<never>;
 }
 
 export interface WebLlmLoadOptions {
@@ -113,9 +118,12 @@ export class WebLlmGenerator implements Generator {
     const { signal } = request;
     if (signal?.aborted) return;
     const engine = this.engine();
+    const died = this.loaded?.died;
+    // A worker that dies mid-request never answers: its death ends the wait (and the stream) with an error.
+    const orDeath = <T>(step: Promise<T>): Promise<T> => (died ? Promise.race([step, died]) : step);
     let chunks: AsyncIterable<ChatCompletionChunk>;
     try {
-      chunks = await engine.chat.completions.create(toRequest(request));
+      chunks = await orDeath(engine.chat.completions.create(toRequest(request)));
     } catch (err) {
       if (signal?.aborted) return;
       throw explainWebLlmError(err, this.model, 'generate');
@@ -141,7 +149,7 @@ export class WebLlmGenerator implements Generator {
     });
     try {
       while (!signal?.aborted) {
-        const next = iterator.next();
+        const next = orDeath(iterator.next());
         const result = signal ? await Promise.race([next, aborted]) : await next;
         if (result === 'aborted') {
           next.catch(() => undefined); // settles once the engine stops; nothing waits for it

@@ -1,26 +1,40 @@
 import { DocQaError } from '../core/errors.ts';
 import type { ModelId } from '../core/ids.ts';
+import type { AnswerModelEntry, AnswerModelsView } from '../core/library-api.ts';
+import type { AnswerModelStatus } from '../core/types.ts';
 import type { GeneratorLoadRequest, LoadedGenerator } from '../generate/generate-handler.ts';
+import type { Generator } from '../generate/generator.ts';
 import { remoteGenerator, type GeneratorPort } from '../generate/remote-generator.ts';
 import { ScriptedGenerator } from '../generate/scripted-generator.ts';
+import type { WebLlmLoadProgress } from '../generate/webllm-progress.ts';
 import type { LoadProgress } from '../models/model-source.ts';
-import { GENERATOR_CATALOGUE, type GeneratorModelEntry } from '../models/generator-catalogue.ts';
+import { findGenerator, GENERATOR_CATALOGUE } from '../models/generator-catalogue.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
+import { describeAnswerModels, type WebLlmHost } from './answer-models.ts';
 import type { Library } from './library.ts';
+import { progressReporter } from './semantic-setup.ts';
+
+export type { WebLlmHost } from './answer-models.ts';
 
 /**
  * Which model writes answers (settings key `answer`, shared by the tabs):
  * - none (the default): the extractive answer, which quotes the documents;
  * - `transformers`: a catalogue text-generation model in the generate worker (WASM; the fallback where
- *   WebLLM cannot run);
+ *   WebLLM cannot run), its files from `mirror` when set, else huggingface.co;
+ * - `webllm`: a model of web-llm's prebuilt list (`model`: its `model_id`) on WebGPU, in a worker of its own;
  * - `scripted`: fixed replies, for the browser tests and for trying the answer pipeline without a model.
  */
 export type AnswerSetting =
   | { generator?: undefined }
   | { generator: { kind: 'transformers'; model: ModelId; mirror?: string } }
+  | { generator: { kind: 'webllm'; model: string } }
   | { generator: { kind: 'scripted'; replies: string[]; json?: string[]; delayMs?: number; contextTokens?: number } };
 
+type Chosen = NonNullable<AnswerSetting['generator']>;
+
 const SETTINGS_KEY = 'answer';
+/** The semantic-search settings, whose mirror (a self-hosted copy of the hub) answer models use too. */
+const SEMANTIC_KEY = 'semantic';
 
 /** What answer setup needs of the generate worker (`generate/generate-worker-client.ts`). */
 export interface GenerateHost extends GeneratorPort {
@@ -28,57 +42,218 @@ export interface GenerateHost extends GeneratorPort {
   unload(): Promise<void>;
 }
 
+/** The model files transformers.js keeps (the shared Cache API store, `models/model-cache.ts`). */
+export interface ModelFiles {
+  list(): Promise<Array<{ repo: string; bytes: number }>>;
+  delete(repo: string): Promise<unknown>;
+}
+
+export interface AnswerParts {
+  library: Library;
+  settings: SettingsStore;
+  /** The generate worker (transformers.js models). */
+  host: GenerateHost;
+  files: ModelFiles;
+  webllm: WebLlmHost;
+  /** Tells the other tabs the setting changed (they call `start` again). Default: nothing. */
+  announce?: () => void;
+  /** What writes answers now, each time it changes (the page's notice). Default: nothing. */
+  onStatus?: (status: AnswerModelStatus) => void;
+}
+
+/** A loaded model and how to let go of it. */
+interface Current {
+  key: string;
+  unload: () => Promise<void>;
+}
+
 /**
  * The library worker's side of answer writing: reads the setting, builds the generator (loading a model
- * in the generate worker when one is chosen), and gives the library an answerer over it: context within
- * the model's window, a prompt that treats documents as quoted data, streaming, Stop, checked citations
- * (`generate/llm-answerer.ts`).
+ * in the generate worker or WebLLM's worker when one is chosen), and gives the library an answerer over
+ * it (`generate/llm-answerer.ts`). While a model loads, and when none is chosen or it fails to load,
+ * answers quote the documents, and {@link status} says why.
  */
 export class AnswerSetup {
-  constructor(
-    private readonly library: Library,
-    private readonly settings: SettingsStore,
-    private readonly host: GenerateHost,
-  ) {}
+  private current: Current | undefined;
+  private loading: { controller: AbortController; done: Promise<unknown> } | undefined;
+  private state: AnswerModelStatus = { state: 'extractive', reason: 'none' };
+
+  constructor(private readonly parts: AnswerParts) {}
+
+  /** What writes answers now (or why answers quote the documents). */
+  get status(): AnswerModelStatus {
+    return this.state;
+  }
+
+  private setStatus(status: AnswerModelStatus): void {
+    this.state = status;
+    this.parts.onStatus?.(status);
+  }
 
   async read(): Promise<AnswerSetting> {
-    const value = await this.settings.get(SETTINGS_KEY);
+    const value = await this.parts.settings.get(SETTINGS_KEY);
     return value && typeof value === 'object' ? (value as AnswerSetting) : {};
   }
 
-  /** Applies the setting (at start-up, and when another tab changed it). */
-  async start(onProgress?: (event: LoadProgress) => void): Promise<void> {
+  /**
+   * Applies the setting (at start-up, when another tab changed it, after a choice): loads the chosen
+   * model, answers quoting the documents meanwhile. A load that fails leaves extractive answers, with the
+   * reason in {@link status}, and rejects with its error.
+   */
+  async start(): Promise<void> {
     const { generator } = await this.read();
+    const key = generator ? keyOf(generator) : undefined;
+    if (key !== undefined && key === this.current?.key && this.state.state === 'ready') return;
+    // A load in progress is stopped (WebLLM) or awaited (the generate worker loads one model at a time).
+    this.loading?.controller.abort();
+    await this.loading?.done.catch(() => undefined);
+    await this.release(generator?.kind === 'transformers');
     if (!generator) {
-      this.library.useGenerator(undefined);
+      this.setStatus({ state: 'extractive', reason: await this.idleReason() });
       return;
     }
-    if (generator.kind === 'scripted') {
-      // The replies in turn, again from the first after the last; requests for JSON (rewriting, phrasings,
-      // the multi-hop judgement) take theirs from `json` the same way.
-      let next = 0;
-      let nextJson = 0;
-      const replies = generator.replies.length ? generator.replies : ['Not found in your documents.'];
-      const json = generator.json?.length ? generator.json : ['{}'];
-      const scripted = new ScriptedGenerator((_messages, request) => (request.json ? json[nextJson++ % json.length]! : replies[next++ % replies.length]!), {
-        delayMs: generator.delayMs,
-        // A small window makes a short document be read in parts (whole-document questions).
-        model: { id: 'scripted', label: 'the scripted generator', ...(generator.contextTokens ? { contextTokens: generator.contextTokens } : {}) },
-      });
-      this.library.useGenerator(scripted);
-      return;
+    const controller = new AbortController();
+    const done = this.load(generator, key!, controller.signal);
+    this.loading = { controller, done };
+    try {
+      await done;
+    } finally {
+      if (this.loading?.done === done) this.loading = undefined;
     }
-    const entry: GeneratorModelEntry | undefined = GENERATOR_CATALOGUE.find((m) => m.id === generator.model);
-    if (!entry) throw new DocQaError('model-files-missing', `no answer-writing model "${generator.model}" in the catalogue`);
-    const source = generator.mirror ? { kind: 'mirror' as const, baseUrl: generator.mirror } : { kind: 'hub' as const };
-    const loaded = await this.host.load({ model: entry, source }, onProgress);
-    const remote = remoteGenerator({ id: loaded.id, label: loaded.label, contextTokens: loaded.contextTokens }, this.host);
-    this.library.useGenerator(remote);
+  }
+
+  private async load(chosen: Chosen, key: string, signal: AbortSignal): Promise<void> {
+    const label = this.labelOf(chosen);
+    this.setStatus({ state: 'loading', model: label });
+    const report = progressReporter((download) => {
+      if (!signal.aborted) this.setStatus({ state: 'loading', model: label, download });
+    });
+    const onProgress = (event: WebLlmLoadProgress) => {
+      if (event.type !== 'stage') report(event);
+    };
+    try {
+      const loaded = await this.build(chosen, onProgress, signal);
+      if (signal.aborted) {
+        await loaded.unload().catch(() => undefined);
+        return;
+      }
+      this.current = { key, unload: loaded.unload };
+      this.parts.library.useGenerator(loaded.generator);
+      this.setStatus({ state: 'ready', model: loaded.generator.model.label });
+    } catch (err) {
+      if (signal.aborted) return;
+      this.parts.library.useGenerator(undefined);
+      const message = err instanceof Error ? err.message : String(err);
+      this.setStatus({ state: 'extractive', reason: 'failed', model: label, message });
+      throw err;
+    }
+  }
+
+  private async build(chosen: Chosen, onProgress: (event: WebLlmLoadProgress) => void, signal: AbortSignal): Promise<{ generator: Generator; unload: () => Promise<void> }> {
+    if (chosen.kind === 'scripted') return { generator: scripted(chosen), unload: async () => {} };
+    if (chosen.kind === 'webllm') {
+      const model = (await describeAnswerModels({ ...this.parts, inUse: undefined })).offered.find((m) => m.id === chosen.model);
+      if (!model) throw new DocQaError('model-unsupported', `${chosen.model} cannot run on this device (no WebGPU, or not enough memory): choose another answer model`);
+      const generator = await this.parts.webllm.load(model, { onProgress, signal });
+      return { generator, unload: () => generator.unload() };
+    }
+    const entry = findGenerator(chosen.model);
+    if (!entry) throw new DocQaError('model-files-missing', `no answer-writing model "${chosen.model}" in the catalogue`);
+    const source = chosen.mirror ? { kind: 'mirror' as const, baseUrl: chosen.mirror } : { kind: 'hub' as const };
+    const loaded = await this.parts.host.load({ model: entry, source }, onProgress);
+    const generator = remoteGenerator({ id: loaded.id, label: loaded.label, contextTokens: loaded.contextTokens }, this.parts.host);
+    return { generator, unload: () => this.parts.host.unload() };
+  }
+
+  /** Stops using the model loaded now (its files stay); `keepWorker` leaves the generate worker's model for the next load to replace. */
+  private async release(keepWorker: boolean): Promise<void> {
+    const current = this.current;
+    this.current = undefined;
+    this.parts.library.useGenerator(undefined);
+    if (!current || (keepWorker && current.key.startsWith('transformers:'))) return;
+    await current.unload().catch((err: unknown) => console.warn('answer model: unload failed', err));
+  }
+
+  /** Why answers quote the documents when no model is chosen. */
+  private async idleReason(): Promise<'none' | 'no-webgpu'> {
+    const device = await this.parts.webllm.device().catch(() => ({ webgpu: false }));
+    if (device.webgpu) return 'none';
+    const cached = await this.parts.files.list().catch(() => []);
+    return GENERATOR_CATALOGUE.some((m) => cached.some((c) => c.repo === m.repo && c.bytes > 0)) ? 'none' : 'no-webgpu';
+  }
+
+  private labelOf(chosen: Chosen): string {
+    if (chosen.kind === 'scripted') return 'the scripted generator';
+    if (chosen.kind === 'transformers') return findGenerator(chosen.model)?.label ?? chosen.model;
+    return chosen.model;
+  }
+
+  /** The chooser's list: the WASM models, the WebLLM models this device can run, space used, the status. */
+  async list(): Promise<AnswerModelsView> {
+    const { generator } = await this.read();
+    const inUse = generator && generator.kind !== 'scripted' ? generator.model : undefined;
+    const { entries, webgpu } = await describeAnswerModels({ ...this.parts, inUse });
+    return { models: entries, webgpu, status: this.state };
+  }
+
+  /** The person chose a model (and agreed to its download): it writes answers once loaded, in every tab. */
+  async use(id: string): Promise<void> {
+    const wasm = findGenerator(id as ModelId);
+    let setting: AnswerSetting;
+    if (wasm) {
+      const semantic = (await this.parts.settings.get(SEMANTIC_KEY)) as { mirror?: string } | undefined;
+      setting = { generator: { kind: 'transformers', model: wasm.id, ...(semantic?.mirror ? { mirror: semantic.mirror } : {}) } };
+    } else {
+      const { offered } = await describeAnswerModels({ ...this.parts, inUse: undefined });
+      if (!offered.some((m) => m.id === id)) throw new DocQaError('model-unsupported', `${id} cannot run on this device: choose another answer model`);
+      setting = { generator: { kind: 'webllm', model: id } };
+    }
+    await this.set(setting);
+  }
+
+  /** Back to answers that quote the documents (the files stay). */
+  stop(): Promise<void> {
+    return this.set({});
+  }
+
+  /** Deletes a model's files from this browser, stopping it first if it writes answers. */
+  async delete(id: string): Promise<void> {
+    const { generator } = await this.read();
+    if (generator && generator.kind !== 'scripted' && generator.model === id) await this.stop();
+    const wasm = findGenerator(id as ModelId);
+    if (wasm) await this.parts.files.delete(wasm.repo);
+    else await this.parts.webllm.deleteCached(id);
+    if (this.state.state === 'extractive') this.setStatus({ ...this.state, reason: this.state.reason === 'failed' ? 'failed' : await this.idleReason() });
   }
 
   async set(setting: AnswerSetting): Promise<void> {
-    await this.settings.put(SETTINGS_KEY, setting);
-    if (!setting.generator) await this.host.unload().catch(() => undefined);
+    await this.parts.settings.put(SETTINGS_KEY, setting);
+    this.parts.announce?.();
     await this.start();
   }
 }
+
+/** Identifies a setting's model: the same key means the loaded model can stay. */
+function keyOf(chosen: Chosen): string {
+  if (chosen.kind === 'scripted') return `scripted:${JSON.stringify(chosen)}`;
+  if (chosen.kind === 'transformers') return `transformers:${chosen.model}@${chosen.mirror ?? 'hub'}`;
+  return `webllm:${chosen.model}`;
+}
+
+/**
+ * The scripted generator of a setting: the replies in turn, again from the first after the last;
+ * requests for JSON (rewriting, phrasings, the multi-hop judgement) take theirs from `json` the same way.
+ */
+function scripted(setting: Extract<Chosen, { kind: 'scripted' }>): Generator {
+  let next = 0;
+  let nextJson = 0;
+  const replies = setting.replies.length ? setting.replies : ['Not found in your documents.'];
+  const json = setting.json?.length ? setting.json : ['{}'];
+  return new ScriptedGenerator((_messages, request) => (request.json ? json[nextJson++ % json.length]! : replies[next++ % replies.length]!), {
+    delayMs: setting.delayMs,
+    // A small window makes a short document be read in parts (whole-document questions).
+    model: { id: 'scripted', label: 'the scripted generator', ...(setting.contextTokens ? { contextTokens: setting.contextTokens } : {}) },
+  });
+}
+
+export type { AnswerModelEntry };

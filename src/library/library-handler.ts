@@ -1,7 +1,7 @@
 import { EVENTS_CHANNEL, type LibraryApi } from '../core/library-api.ts';
 import type { LibraryEvent } from '../core/types.ts';
 import { EmbedWorkerClient } from '../embed/embed-worker-client.ts';
-import { listCachedModels, MODEL_CACHE_NAME } from '../models/model-cache.ts';
+import { deleteCachedModel, listCachedModels, MODEL_CACHE_NAME } from '../models/model-cache.ts';
 import { LibraryStore } from '../store/library-store.ts';
 import { openLibraryDb } from '../store/schema.ts';
 import { SettingsStore } from '../store/settings-store.ts';
@@ -11,6 +11,7 @@ import { ParseWorkerClient } from './parse-worker-client.ts';
 import { RerankWorkerClient } from '../rerank/rerank-worker-client.ts';
 import { GenerateWorkerClient } from '../generate/generate-worker-client.ts';
 import { AnswerSetup } from './answer-setup.ts';
+import { createWebLlmHost } from './webllm-host.ts';
 import { SemanticSetup, type EmbedHost } from './semantic-setup.ts';
 
 const CONTROL_CHANNEL = 'docqa-control';
@@ -79,7 +80,18 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     // A model chosen earlier is loaded from the browser's model cache; questions meanwhile use keywords.
     void semantic.start().catch((err: unknown) => console.warn('semantic search not started', err));
     // The model that writes answers, if one is set up (else answers quote the documents).
-    const answers = new AnswerSetup(library, new SettingsStore(db), new GenerateWorkerClient());
+    const answers = new AnswerSetup({
+      library,
+      settings: new SettingsStore(db),
+      host: new GenerateWorkerClient(),
+      files: {
+        list: async () => listCachedModels(await caches.open(MODEL_CACHE_NAME)),
+        delete: async (repo) => deleteCachedModel(await caches.open(MODEL_CACHE_NAME), repo),
+      },
+      webllm: createWebLlmHost(),
+      announce: () => control.postMessage('answer'),
+      onStatus: (status) => notifyPage({ type: 'answer-model', status }),
+    });
     const answersStarted = answers.start().catch((err: unknown) => console.warn('answer model not started', err));
     return { library, semantic, answers, answersStarted };
   })();
@@ -159,6 +171,11 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     deleteModel: async (id) => (await opening).semantic.deleteModel(id),
     importModel: async (files) => (await opening).semantic.importModel(files),
     setMirror: async (url) => (await opening).semantic.setMirror(url),
+    // --- The model that writes answers ---
+    listAnswerModels: async () => (await opening).answers.list(),
+    useAnswerModel: async (id) => (await opening).answers.use(id),
+    stopAnswerModel: async () => (await opening).answers.stop(),
+    deleteAnswerModel: async (id) => (await opening).answers.delete(id),
     async storageEstimate() {
       const estimate = await navigator.storage.estimate();
       const persisted = (await navigator.storage.persisted?.()) ?? false;

@@ -366,7 +366,7 @@ export class SemanticSetup {
 }
 
 /** Turns the loader's per-file progress into the `download` figures of `embedding` events, at most ~10 a second. */
-function progressReporter(report: (download: NonNullable<EmbeddingEvent['download']>) => void): (event: LoadProgress) => void {
+export function progressReporter(report: (download: NonNullable<EmbeddingEvent['download']>) => void): (event: LoadProgress) => void {
   const files = new Map<string, { loaded: number; total: number }>();
   let last = 0;
   return (event) => {

@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks';
 import { AskPanel } from './ask-panel.tsx';
 import { DropZone } from './drop-zone.tsx';
 import { formatBytes } from './format.ts';
+import { AnswerModelsDialog } from './answer-models-dialog.tsx';
 import { ModelsDialog } from './models-dialog.tsx';
 import { LibraryPanel } from './library-panel.tsx';
 import { SourceDialog } from './source-dialog.tsx';
@@ -57,6 +58,7 @@ export function App() {
       </main>
       <SourceDialog />
       <ModelsDialog />
+      <AnswerModelsDialog />
     </>
   );
 }

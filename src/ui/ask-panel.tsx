@@ -4,6 +4,7 @@ import { distinguishCitations, sourceRequestOf } from './citation-names.ts';
 import { AnswerSteps, AskToggles } from './answer-steps.tsx';
 import { Filters } from './filters.tsx';
 import { SemanticStatus } from './semantic-status.tsx';
+import { AnswerNotice } from './answer-notice.tsx';
 import { readFilters, withChips, type QueryChip, type QueryableDoc } from '../retrieve/self-query.ts';
 import { renderMarkdown } from './markdown.ts';
 import { answer, answerSeq, ask, askError, asking, items, openSource, stopAnswer, streaming } from './state.ts';
@@ -173,6 +174,7 @@ export function AskPanel() {
       <QueryChips chips={chips} onRemove={(c) => setRemoved(new Set([...removed, chipKey(c)]))} />
       <Filters onChange={setFilter} />
       <SemanticStatus />
+      <AnswerNotice />
       {askError.value && (
         <p role="alert" class="error">
           {askError.value}

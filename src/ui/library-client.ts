@@ -11,7 +11,7 @@ export function connectLibrary(onEvent: (event: LibraryEvent) => void): Remote<L
   events.onmessage = (e: MessageEvent<LibraryEvent>) => onEvent(e.data);
   // Events meant for this tab alone come straight from its worker, beside Comlink's replies.
   worker.addEventListener('message', (e: MessageEvent<LibraryEvent | { id?: unknown }>) => {
-    if (e.data && 'type' in e.data && (e.data.type === 'library-closed' || e.data.type === 'library-blocked' || e.data.type === 'embedding')) onEvent(e.data);
+    if (e.data && 'type' in e.data && (e.data.type === 'library-closed' || e.data.type === 'library-blocked' || e.data.type === 'embedding' || e.data.type === 'answer-model')) onEvent(e.data);
   });
   return wrap<LibraryApi>(worker);
 }

@@ -3,7 +3,7 @@ import { proxy, type Remote } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
-import type { Answer, AskStep, EmbeddingEvent, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
+import type { Answer, AnswerModelStatus, AskStep, EmbeddingEvent, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
 import { connectLibrary } from './library-client.ts';
 import { watchReaderMemory } from './memory-watch.ts';
 import { addingNote, addNotes, alreadyNote, emptyTally, finishRun, type ActivityNote } from './activity.ts';
@@ -65,6 +65,8 @@ export const loaded = signal(false);
 export const fatal = signal<string | undefined>(undefined);
 /** Semantic search's state (model, embedding progress), from the library worker's `embedding` events. */
 export const semantic = signal<EmbeddingEvent>({ type: 'embedding', state: 'off', done: 0, total: 0 });
+/** What writes this tab's answers, or why they quote the documents (the library worker's `answer-model` events). */
+export const answerModelStatus = signal<AnswerModelStatus | undefined>(undefined);
 /** Why the library has not opened yet (an older app version in another tab blocks the upgrade); gone once it opens. */
 export const waiting = signal<string | undefined>(undefined);
 
@@ -127,6 +129,9 @@ function flushEvents(): void {
         break;
       case 'embedding':
         nextSemantic = event;
+        break;
+      case 'answer-model':
+        answerModelStatus.value = event.status;
         break;
       case 'library-closed':
         fatal.value = event.message;

@@ -1,0 +1,65 @@
+/**
+ * The answer-model chooser's list (issue 8 §2): the WASM model(s) of the generator catalogue, which run on
+ * this device's processor, and the WebLLM models `chooseModels` says this device's GPU can run, each with
+ * its download size and the space its files take in this browser.
+ */
+import type { AnswerModelEntry, AnswerModelsView } from '../core/library-api.ts';
+import type { Generator } from '../generate/generator.ts';
+import { chooseModels, type WebGpuDevice, type WebLlmModel } from '../generate/webllm-models.ts';
+import { OFFERED_RECORDS } from '../generate/webllm-offered.ts';
+import type { WebLlmLoadProgress } from '../generate/webllm-progress.ts';
+import { GENERATOR_CATALOGUE } from '../models/generator-catalogue.ts';
+import type { ModelFiles } from './answer-setup.ts';
+
+/** What answer setup needs of WebLLM; the library worker's loads web-llm only in `load` and `deleteCached`. */
+export interface WebLlmHost {
+  /** This device's WebGPU adapter and memory (`describeWebGpu(navigator)`). */
+  device(): Promise<WebGpuDevice>;
+  /** Bytes web-llm keeps for this model (0: not downloaded). */
+  cachedBytes(model: WebLlmModel): Promise<number>;
+  /** Loads the model in WebLLM's worker (downloading what is not cached); `signal` stops the load. */
+  load(model: WebLlmModel, options: { onProgress: (event: WebLlmLoadProgress) => void; signal: AbortSignal }): Promise<Generator & { unload(): Promise<void> }>;
+  /** Deletes every file web-llm keeps for this model. */
+  deleteCached(modelId: string): Promise<void>;
+}
+
+/** One line for a device whose GPU cannot run WebLLM models, and nothing when it can. */
+export function webGpuNote(device: WebGpuDevice): string | undefined {
+  if (!device.webgpu) return 'This browser has no WebGPU, so no model can run on the graphics card here: the model below runs on the processor instead (slower).';
+  if (device.isFallbackAdapter) return 'WebGPU here is a software fallback, far too slow for a language model: the model below runs on the processor instead (slower).';
+  return undefined;
+}
+
+/**
+ * The entries the chooser lists (WASM first, then WebLLM smallest first), WebGPU's availability, and the
+ * WebLLM models offered (`offered`: what `useAnswerModel` accepts).
+ */
+export async function describeAnswerModels(parts: { files: ModelFiles; webllm: WebLlmHost; inUse: string | undefined }): Promise<{ entries: AnswerModelEntry[]; webgpu: AnswerModelsView['webgpu']; offered: WebLlmModel[] }> {
+  const [cached, device] = await Promise.all([parts.files.list().catch(() => []), parts.webllm.device().catch((): WebGpuDevice => ({ webgpu: false, features: [] }))]);
+  const wasm: AnswerModelEntry[] = GENERATOR_CATALOGUE.map((m) => ({
+    id: m.id,
+    kind: 'wasm',
+    label: m.label,
+    languages: m.languages,
+    downloadBytes: m.files.reduce((sum, f) => sum + f.bytes, 0),
+    cachedBytes: cached.filter((c) => c.repo === m.repo).reduce((sum, c) => sum + c.bytes, 0),
+    inUse: parts.inUse === m.id,
+  }));
+  const note = webGpuNote(device);
+  const offered = note ? [] : chooseModels(OFFERED_RECORDS, device).runnable;
+  const webllm = await Promise.all(
+    offered.map(
+      async (m): Promise<AnswerModelEntry> => ({
+        id: m.id,
+        kind: 'webllm',
+        label: m.label,
+        languages: m.languages,
+        downloadBytes: m.downloadBytes,
+        cachedBytes: await parts.webllm.cachedBytes(m).catch(() => 0),
+        vramMB: m.vramMB,
+        inUse: parts.inUse === m.id,
+      }),
+    ),
+  );
+  return { entries: [...wasm, ...webllm], webgpu: note ? { available: false, note } : { available: true }, offered };
+}

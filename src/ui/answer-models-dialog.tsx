@@ -1,0 +1,150 @@
+import { useEffect, useRef } from 'preact/hooks';
+import type { AnswerModelEntry } from '../core/library-api.ts';
+import { answerModels, answerModelsNote, answerModelsOpen, deleteAnswerModel, refreshAnswerModels, stopAnswerModel, useAnswerModel } from './answer-models-state.ts';
+import { formatBytes } from './format.ts';
+import { answerModelStatus } from './state.ts';
+
+const NO_MODEL = 'Quote the documents (no model)';
+
+function languages(m: AnswerModelEntry): string {
+  return m.languages.length ? m.languages.join(', ') : 'languages not stated';
+}
+
+function where(m: AnswerModelEntry): string {
+  if (m.kind === 'wasm') return "runs on this device's CPU, slower";
+  return `runs on the graphics card (WebGPU)${m.vramMB ? `, about ${formatBytes(m.vramMB * 1024 * 1024)} of its memory` : ''}`;
+}
+
+/** One answer model: what it is, what it costs, and what can be done with it. */
+function AnswerModelRow({ m, busy }: { m: AnswerModelEntry; busy: boolean }) {
+  const size = `about ${formatBytes(m.downloadBytes)}`;
+  return (
+    <li class="model">
+      <p class="model-name">
+        <bdi>{m.label}</bdi>
+        {m.inUse && <span class="badge"> In use</span>}
+      </p>
+      <p class="model-facts">
+        {languages(m)} · {where(m)} · {m.cachedBytes ? `${formatBytes(m.cachedBytes)} kept in this browser` : `download ${size}`}
+      </p>
+      <p class="model-actions">
+        {!m.inUse && (
+          <button type="button" disabled={busy} aria-label={`${m.cachedBytes ? 'Use' : 'Download and use'} ${m.label}`} onClick={() => void useAnswerModel(m.id, m.label)}>
+            {m.cachedBytes ? 'Use' : `Download and use (${size})`}
+          </button>
+        )}
+        {m.inUse && (
+          <button type="button" aria-label={`Stop using ${m.label}`} onClick={() => void stopAnswerModel(m.label)}>
+            Stop using
+          </button>
+        )}
+        {m.cachedBytes > 0 && (
+          <button type="button" disabled={busy} aria-label={`Delete ${m.label}`} onClick={() => void deleteAnswerModel(m.id, m.label)}>
+            Delete
+          </button>
+        )}
+      </p>
+    </li>
+  );
+}
+
+/** Per-file and total progress while an answer model downloads. */
+function AnswerDownload() {
+  const s = answerModelStatus.value;
+  const d = s?.state === 'loading' ? s.download : undefined;
+  if (!s || !d) return null;
+  const pct = (loaded: number, total: number) => (total ? Math.min(100, Math.floor((loaded / total) * 100)) : 0);
+  return (
+    <div class="download" aria-label="Answer model download progress">
+      <p>
+        <label>
+          {s.model}: {formatBytes(d.loaded)} of {d.total ? formatBytes(d.total) : '…'} <progress max={100} value={pct(d.loaded, d.total)} aria-label="Answer model download, total" />
+        </label>
+      </p>
+      <ul class="download-files">
+        {d.files.map((f) => (
+          <li key={f.file}>
+            <bdi>{f.file}</bdi> <progress max={100} value={pct(f.loaded, f.total)} aria-label={`Download of ${f.file}`} /> {pct(f.loaded, f.total)} %
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * The answer-model chooser: the extractive answer (the default), the model that runs on the processor
+ * (WASM), and the WebLLM models this device's GPU can run; download only when the person chooses one,
+ * with its size; progress; stop using; delete; the space used.
+ */
+export function AnswerModelsDialog() {
+  const ref = useRef<HTMLDialogElement>(null);
+  const view = answerModels.value;
+  const status = answerModelStatus.value;
+  const busy = status?.state === 'loading';
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (answerModelsOpen.value && !dialog.open) dialog.showModal();
+    if (!answerModelsOpen.value && dialog.open) dialog.close();
+  }, [answerModelsOpen.value]);
+  // Kept sizes change once a download finishes or fails.
+  useEffect(() => {
+    if (answerModelsOpen.value) void refreshAnswerModels().catch(() => undefined);
+  }, [status?.state]);
+  const used = view?.models.reduce((sum, m) => sum + m.cachedBytes, 0) ?? 0;
+  const inUse = view?.models.find((m) => m.inUse);
+  const wasm = view?.models.filter((m) => m.kind === 'wasm') ?? [];
+  const gpu = view?.models.filter((m) => m.kind === 'webllm') ?? [];
+  return (
+    <dialog ref={ref} aria-label="Answer models" class="models" onClose={() => (answerModelsOpen.value = false)}>
+      <header>
+        <h2>Who writes the answers</h2>
+        <button type="button" onClick={() => (answerModelsOpen.value = false)}>
+          Close
+        </button>
+      </header>
+      <p>
+        A language model can write answers in sentences, citing your documents. It is downloaded once into this browser (nothing is
+        downloaded until you choose one) and runs on this device: your documents never leave it. Questions are answered by quoting
+        your documents while a model downloads.
+      </p>
+      {answerModelsNote.value && (
+        <p role="status" class="models-note">
+          {answerModelsNote.value}
+        </p>
+      )}
+      <AnswerDownload />
+      {view ? (
+        <>
+          {view.webgpu.note && <p class="hint webgpu-note">{view.webgpu.note}</p>}
+          <ul class="models-list" aria-label="Answer models">
+            <li class="model">
+              <p class="model-name">
+                {NO_MODEL}
+                {!inUse && <span class="badge"> In use</span>}
+              </p>
+              <p class="model-facts">The answer quotes the passages that answer the question, word for word: instant, nothing to download.</p>
+              {inUse && (
+                <p class="model-actions">
+                  <button type="button" aria-label={`Use ${NO_MODEL}`} onClick={() => void stopAnswerModel(inUse.label)}>
+                    Use
+                  </button>
+                </p>
+              )}
+            </li>
+            {wasm.map((m) => (
+              <AnswerModelRow key={m.id} m={m} busy={busy} />
+            ))}
+            {gpu.map((m) => (
+              <AnswerModelRow key={m.id} m={m} busy={busy} />
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p>Loading…</p>
+      )}
+      <p>Space used by answer models: {formatBytes(used)}</p>
+    </dialog>
+  );
+}

@@ -1,0 +1,44 @@
+import { signal } from '@preact/signals';
+import type { AnswerModelsView } from '../core/library-api.ts';
+import { answerModelStatus, libraryApi } from './state.ts';
+
+/** The answer-model chooser's list, read when it opens and after each action. */
+export const answerModels = signal<AnswerModelsView | undefined>(undefined);
+/** The answer-model chooser is open. */
+export const answerModelsOpen = signal(false);
+/** What the chooser's last action did or why it failed (shown in the dialog, polite). */
+export const answerModelsNote = signal<string | undefined>(undefined);
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export async function refreshAnswerModels(): Promise<void> {
+  const api = libraryApi();
+  if (!api) return;
+  const view = await api.listAnswerModels();
+  answerModels.value = view;
+  answerModelStatus.value = view.status;
+}
+
+export function openAnswerModels(): void {
+  answerModelsOpen.value = true;
+  answerModelsNote.value = undefined;
+  void refreshAnswerModels().catch(() => undefined);
+}
+
+/** Runs a chooser action; its failure is said in the dialog, and the list is read again either way. */
+async function act(run: () => Promise<unknown>, done: string): Promise<void> {
+  answerModelsNote.value = undefined;
+  try {
+    await run();
+    answerModelsNote.value = done;
+  } catch (err) {
+    answerModelsNote.value = message(err);
+  } finally {
+    await refreshAnswerModels().catch(() => undefined);
+  }
+}
+
+/** Downloads (what is not kept yet) and loads the model; answers quote the documents until it is ready. */
+export const useAnswerModel = (id: string, label: string) => act(() => libraryApi()!.useAnswerModel(id), `${label} writes the answers now`);
+export const stopAnswerModel = (label: string) => act(() => libraryApi()!.stopAnswerModel(), `${label} is off: answers quote your documents`);
+export const deleteAnswerModel = (id: string, label: string) => act(() => libraryApi()!.deleteAnswerModel(id), `${label}: its files were deleted`);
