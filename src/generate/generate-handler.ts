@@ -66,7 +66,7 @@ export function createGenerateHandler(options: GenerateHandlerOptions = {}): Gen
       return {
         id: model.id,
         label: model.label,
-        contextTokens: model.contextTokens,
+        contextTokens: generator.model.contextTokens,
         notice: inBrowser ? 'WASM' : 'CPU (onnxruntime-node)',
         ...notKeptBy(bound),
       };

@@ -202,6 +202,10 @@ export function withJsonInstruction(messages: readonly ChatMessage[], json: bool
 function createGenerator(entry: GeneratorModelEntry, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, source: ModelSource): TransformersGenerator {
   let queue: Promise<unknown> = Promise.resolve();
   let lastGeneration: GenerationReport | undefined;
+  // The budget never exceeds the positions the model was built for (its config's max_position_embeddings):
+  // past them a model's position tables run out (ONNX Runtime fails with a broadcast error).
+  const positions = (model.config as { max_position_embeddings?: number } | undefined)?.max_position_embeddings;
+  const contextTokens = positions && positions > 0 ? Math.min(entry.contextTokens, positions) : entry.contextTokens;
   const eos = new Set<number>([(model.generation_config as { eos_token_id?: number | number[] } | null)?.eos_token_id ?? []].flat());
   if (tokenizer.eos_token_id !== undefined && tokenizer.eos_token_id !== null) eos.add(tokenizer.eos_token_id);
 
@@ -218,9 +222,9 @@ function createGenerator(entry: GeneratorModelEntry, tokenizer: PreTrainedTokeni
       throw new DocQaError('model-unsupported', `generator: ${entry.label}'s chat template refused the conversation: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     const promptTokens = inputs.input_ids.dims[1]!;
-    const room = entry.contextTokens - promptTokens;
+    const room = contextTokens - promptTokens;
     if (room < 1) {
-      throw new DocQaError('prompt-too-long', `generator: the prompt takes ${promptTokens} tokens, but ${entry.label} is given at most ${entry.contextTokens} (prompt and answer together): send fewer or shorter passages`);
+      throw new DocQaError('prompt-too-long', `generator: the prompt takes ${promptTokens} tokens, but ${entry.label} is given at most ${contextTokens} (prompt and answer together): send fewer or shorter passages`);
     }
     const maxNewTokens = Math.min(maxTokens, room);
 
@@ -299,7 +303,7 @@ function createGenerator(entry: GeneratorModelEntry, tokenizer: PreTrainedTokeni
 
   return {
     entry,
-    model: { id: entry.id, label: entry.label, contextTokens: entry.contextTokens },
+    model: { id: entry.id, label: entry.label, contextTokens },
     get lastGeneration() {
       return lastGeneration;
     },

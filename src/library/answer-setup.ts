@@ -10,7 +10,8 @@ import type { WebLlmLoadProgress } from '../generate/webllm-progress.ts';
 import type { LoadProgress } from '../models/model-source.ts';
 import { findGenerator, GENERATOR_CATALOGUE } from '../models/generator-catalogue.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
-import { describeAnswerModels, type WebLlmHost } from './answer-models.ts';
+import type { WebGpuDevice } from '../generate/webllm-models.ts';
+import { describeAnswerModels, webGpuNote, type WebLlmHost } from './answer-models.ts';
 import type { Library } from './library.ts';
 import { progressReporter } from './semantic-setup.ts';
 
@@ -176,8 +177,8 @@ export class AnswerSetup {
 
   /** Why answers quote the documents when no model is chosen. */
   private async idleReason(): Promise<'none' | 'no-webgpu'> {
-    const device = await this.parts.webllm.device().catch(() => ({ webgpu: false }));
-    if (device.webgpu) return 'none';
+    const device = await this.parts.webllm.device().catch((): WebGpuDevice => ({ webgpu: false, features: [] }));
+    if (webGpuNote(device) === undefined) return 'none';
     const cached = await this.parts.files.list().catch(() => []);
     return GENERATOR_CATALOGUE.some((m) => cached.some((c) => c.repo === m.repo && c.bytes > 0)) ? 'none' : 'no-webgpu';
   }

@@ -18,6 +18,8 @@ export interface HubServer {
   resetCounts(): void;
   /** Cuts every full download of `<repo>/<file>` halfway until `cut(undefined)`. */
   cut(repoFile: string | undefined): void;
+  /** Sends half of every full download of `<repo>/<file>`, waits `ms`, then the rest (progress shows), until `slow(undefined)`. */
+  slow(repoFile: string | undefined, ms?: number): void;
   /** Stops listening and drops open connections (offline); `start` listens again on the same port. */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -28,6 +30,7 @@ export interface HubServer {
 export async function startHubServer(models: ReadonlyMap<string, ReadonlyMap<string, Uint8Array>>): Promise<HubServer> {
   const requests = new Map<string, number>();
   let cutFile: string | undefined;
+  let slowFile: { repoFile: string; ms: number } | undefined;
   const sockets = new Set<Socket>();
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
@@ -69,6 +72,11 @@ export async function startHubServer(models: ReadonlyMap<string, ReadonlyMap<str
       res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => setTimeout(() => res.socket?.destroy(), 20));
       return;
     }
+    if (slowFile?.repoFile === `${repo}/${file}`) {
+      const half = Math.floor(bytes.length / 2);
+      res.write(bytes.subarray(0, half), () => setTimeout(() => res.end(bytes.subarray(half)), slowFile?.ms ?? 0));
+      return;
+    }
     res.end(bytes);
   };
 
@@ -106,6 +114,9 @@ export async function startHubServer(models: ReadonlyMap<string, ReadonlyMap<str
     resetCounts: () => requests.clear(),
     cut(repoFile) {
       cutFile = repoFile;
+    },
+    slow(repoFile, ms = 1000) {
+      slowFile = repoFile ? { repoFile, ms } : undefined;
     },
     stop,
     start,

@@ -1,0 +1,145 @@
+// The model that writes answers, chosen in the app (issue 8 §2), in Chromium: with no model the notice
+// near the Answer area says answers quote the documents and why (once, not with each answer); the
+// answer-model chooser says in one line that this browser has no WebGPU (headless Chromium has none) and
+// offers the model that runs on the processor with its size; nothing is downloaded before the person
+// agrees; then the model downloads from a self-hosted mirror (a test hub serving the generated tiny
+// random-weight decoder laid out as the catalogue's onnx-community/Qwen2.5-0.5B-Instruct) with progress
+// in the notice, and writes the next answer ("Written by …"; its words are random: only who wrote it and
+// that it was checked matter). Stop using goes back to quotes; Delete removes the files.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { askQuestion, waitForIndexed } from '../support/app-page.ts';
+import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
+import { writeTree } from '../support/fixture-folder.ts';
+import { startHubServer, type HubServer } from '../support/hub-server.ts';
+import { generateTinyModel } from '../../tools/models/tiny-models.ts';
+
+const REPO = 'onnx-community/Qwen2.5-0.5B-Instruct';
+const LABEL = 'Qwen2.5 0.5B Instruct (runs without WebGPU)';
+
+/** The tiny decoder, laid out as the catalogue entry downloads it (q8: onnx/model_quantized.onnx). */
+function decoderAsQwen(): Map<string, Uint8Array> {
+  const files = generateTinyModel('tiny-decoder');
+  const weights = files.get('onnx/model.onnx')!;
+  return new Map([...files].filter(([p]) => p !== 'onnx/model.onnx').concat([['onnx/model_quantized.onnx', weights]]));
+}
+
+describe('the answer model', () => {
+  let hub: HubServer;
+  let served: Served;
+  let session: Awaited<ReturnType<typeof openSession>>;
+  let page: Page;
+  /** Requests the page made to anywhere but the app's own origin. */
+  const offOrigin: string[] = [];
+  const notices: string[] = [];
+
+  beforeAll(async () => {
+    hub = await startHubServer(new Map([[REPO, decoderAsQwen()]]));
+    served = await serveApp(0, { mirror: hub.url });
+    session = await openSession();
+    page = await session.newPage();
+    session.context.on('request', (r) => {
+      if (!r.url().startsWith(served.url)) offOrigin.push(r.url());
+    });
+    await page.goto(served.url);
+    await page.getByLabel('Add a folder').setInputFiles(
+      await writeTree({ 'lease.md': '# Lease\n\n## Payment\n\nThe tenant pays the rent of 950 euros on the first day of each month.\n' }),
+    );
+    await waitForIndexed(page, 1);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await served?.close().catch(() => undefined);
+    await hub?.close();
+    await removeProfile(session.profileDir);
+  });
+
+  const notice = () => page.locator('.answer-notice > span').textContent();
+  const dialog = () => page.getByRole('dialog', { name: 'Answer models' });
+
+  /** Records every text the notice shows from now on (download progress is brief). */
+  async function recordNotices(): Promise<void> {
+    notices.length = 0;
+    await page.exposeFunction('__notice', (text: string) => notices.push(text)).catch(() => undefined);
+    await page.evaluate(() => {
+      const line = document.querySelector('.answer-notice');
+      const report = () => (window as unknown as { __notice(t: string): void }).__notice(line?.querySelector('span')?.textContent ?? '');
+      report();
+      new MutationObserver(report).observe(line!, { subtree: true, childList: true, characterData: true });
+    });
+  }
+
+  it('says once, near the Answer area, that answers quote the documents and why', async () => {
+    await expect.poll(notice).toBe('Answers quote your documents: this browser has no WebGPU, and the model that runs without it is not downloaded.');
+    const text = await askQuestion(page, 'When is the rent paid?');
+    expect(text).toContain('950 euros');
+    await askQuestion(page, 'How much is the rent?');
+    // One line above the answers, not repeated inside them.
+    expect(await page.locator('.answer-notice').count()).toBe(1);
+    expect(await page.getByRole('region', { name: 'Answer' }).textContent()).not.toContain('quote your documents');
+  });
+
+  it('offers the model that runs on the processor, with its size, says why no WebGPU model is offered, and downloads nothing', async () => {
+    await page.getByRole('button', { name: 'Choose an answer model' }).click();
+    await expect.poll(() => dialog().locator('.webgpu-note').textContent()).toBe(
+      'This browser has no WebGPU, so no model can run on the graphics card here: the model below runs on the processor instead (slower).',
+    );
+    const rows = dialog().getByRole('list', { name: 'Answer models' }).getByRole('listitem');
+    // The extractive answer (in use) and the WASM model; no WebGPU model.
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toMatch(/^Quote the documents \(no model\) In use/);
+    expect(await rows.nth(1).textContent()).toMatch(/Qwen2\.5 0\.5B Instruct \(runs without WebGPU\).*runs on this device's CPU, slower · download about \d+\.\d MB/);
+    await expect.poll(() => dialog().getByRole('button', { name: `Download and use ${LABEL}` }).textContent()).toMatch(/^Download and use \(about \d+\.\d MB\)$/);
+    await page.screenshot({ path: '/tmp/model-chooser.png' });
+    expect(hub.requestCount()).toBe(0);
+    expect(offOrigin).toEqual([]);
+  });
+
+  it('downloads the model once the person agrees, with progress, and the model writes the next answer', async () => {
+    // The mirror on the app's own site (the semantic-search dialog's address serves every model).
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Set up semantic search' }).click();
+    const semantic = page.getByRole('dialog', { name: 'Semantic search models' });
+    await semantic.getByLabel('Model mirror address').fill(`${served.url}hub-mirror/`);
+    await semantic.getByRole('button', { name: 'Save address' }).click();
+    await expect.poll(() => semantic.locator('.models-note').textContent()).toContain('Models will be downloaded from');
+    await semantic.getByRole('button', { name: 'Close' }).click();
+    expect(hub.requestCount()).toBe(0);
+
+    await recordNotices();
+    // The weights arrive in two halves a second apart, so the download's progress has time to show.
+    hub.slow(`${REPO}/onnx/model_quantized.onnx`, 1000);
+    await page.getByRole('button', { name: 'Choose an answer model' }).click();
+    await dialog().getByRole('button', { name: `Download and use ${LABEL}` }).click();
+    await expect.poll(notice, { timeout: 90_000 }).toBe(`Answers are written by ${LABEL}, citing your documents.`);
+    expect(hub.requestCount(REPO)).toBeGreaterThan(0);
+    expect(notices).toContain(`Answers quote your documents while ${LABEL} loads.`);
+    // Progress in bytes while the files download, with the total known.
+    expect(notices.some((l) => /^Answers quote your documents while Qwen2\.5 0\.5B Instruct \(runs without WebGPU\) downloads: \d+ KB of \d+ KB\.$/.test(l))).toBe(true);
+    await expect.poll(() => dialog().locator('.models-note').textContent()).toBe(`${LABEL} writes the answers now`);
+    await expect.poll(() => dialog().getByRole('list', { name: 'Answer models' }).getByRole('listitem').nth(1).textContent()).toMatch(/In use.*kept in this browser/);
+    await page.screenshot({ path: '/tmp/model-chooser-in-use.png' });
+    await dialog().getByRole('button', { name: 'Close' }).click();
+
+    await askQuestion(page, 'When is the rent paid?');
+    expect(await page.locator('.error').count()).toBe(0);
+    const note = page.getByRole('region', { name: 'Answer' }).locator('.answer-note');
+    expect(await note.textContent()).toMatch(new RegExp(`^Written by ${LABEL.replace(/[()]/g, '\\$&')} from the sources below`));
+    // Only the mirror on the app's own site was asked.
+    expect(offOrigin).toEqual([]);
+  });
+
+  it('Stop using goes back to quotes; Delete removes the files', async () => {
+    await page.getByRole('button', { name: 'Answer model', exact: true }).click();
+    await dialog().getByRole('button', { name: `Stop using ${LABEL}` }).click();
+    await expect.poll(notice).toBe('Answers quote your documents: no model is chosen to write them.');
+    await dialog().getByRole('button', { name: `Delete ${LABEL}` }).click();
+    await expect.poll(() => dialog().locator('.models-note').textContent()).toBe(`${LABEL}: its files were deleted`);
+    await expect.poll(notice).toBe('Answers quote your documents: this browser has no WebGPU, and the model that runs without it is not downloaded.');
+    expect(await dialog().getByText('Space used by answer models: 0 KB').count()).toBe(1);
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    hub.resetCounts();
+    const text = await askQuestion(page, 'When is the rent paid?');
+    expect(text).toContain('950 euros');
+    expect(hub.requestCount()).toBe(0);
+  });
+});
