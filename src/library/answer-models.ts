@@ -5,7 +5,7 @@
  */
 import type { AnswerModelEntry, AnswerModelsView } from '../core/library-api.ts';
 import type { Generator } from '../generate/generator.ts';
-import { chooseModels, type WebGpuDevice, type WebLlmModel } from '../generate/webllm-models.ts';
+import { chooseModels, DEFAULT_FAMILIES, describeModel, type WebGpuDevice, type WebLlmModel } from '../generate/webllm-models.ts';
 import { OFFERED_RECORDS } from '../generate/webllm-offered.ts';
 import type { WebLlmLoadProgress } from '../generate/webllm-progress.ts';
 import { GENERATOR_CATALOGUE } from '../models/generator-catalogue.ts';
@@ -21,6 +21,13 @@ export interface WebLlmHost {
   load(model: WebLlmModel, options: { onProgress: (event: WebLlmLoadProgress) => void; signal: AbortSignal }): Promise<Generator & { unload(): Promise<void> }>;
   /** Deletes every file web-llm keeps for this model. */
   deleteCached(modelId: string): Promise<void>;
+}
+
+/** The label the chooser shows for a WebLLM model id (the id itself when it is not offered). */
+export function webLlmLabel(id: string): string {
+  const record = OFFERED_RECORDS.find((r) => r.model_id === id);
+  const family = DEFAULT_FAMILIES.find((f) => id.startsWith(`${f.prefix}-`));
+  return record && family ? describeModel(record, family).label : id;
 }
 
 /** One line for a device whose GPU cannot run WebLLM models, and nothing when it can. */

@@ -11,7 +11,7 @@ import type { LoadProgress } from '../models/model-source.ts';
 import { findGenerator, GENERATOR_CATALOGUE } from '../models/generator-catalogue.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { WebGpuDevice } from '../generate/webllm-models.ts';
-import { describeAnswerModels, webGpuNote, type WebLlmHost } from './answer-models.ts';
+import { describeAnswerModels, webGpuNote, webLlmLabel, type WebLlmHost } from './answer-models.ts';
 import type { Library } from './library.ts';
 import { progressReporter } from './semantic-setup.ts';
 
@@ -186,7 +186,7 @@ export class AnswerSetup {
   private labelOf(chosen: Chosen): string {
     if (chosen.kind === 'scripted') return 'the scripted generator';
     if (chosen.kind === 'transformers') return findGenerator(chosen.model)?.label ?? chosen.model;
-    return chosen.model;
+    return webLlmLabel(chosen.model);
   }
 
   /** The chooser's list: the WASM models, the WebLLM models this device can run, space used, the status. */

@@ -72,6 +72,17 @@ describe('loading', () => {
     await g.dispose();
   });
 
+  it("gives a model no more context than its config's max_position_embeddings, and writes within it", async () => {
+    // The tiny decoder is built for 512 positions; past them ONNX Runtime fails ("broadcast ... 512 by 513").
+    const g = await load('tiny-decoder', 4096);
+    expect(g.model.contextTokens).toBe(512);
+    const long: ChatMessage[] = [{ role: 'user', content: 'rent '.repeat(300) }];
+    let text = '';
+    for await (const piece of g.stream({ messages: long, maxTokens: 400 })) text += piece;
+    expect(text.length).toBeGreaterThan(0);
+    await g.dispose();
+  });
+
   it('has a catalogue default for WASM: Qwen2.5-0.5B-Instruct, q8, about 520 MB', () => {
     expect(GENERATOR_CATALOGUE[0]).toBe(QWEN2_5_0_5B_INSTRUCT);
     expect(findGenerator(QWEN2_5_0_5B_INSTRUCT.id)).toBe(QWEN2_5_0_5B_INSTRUCT);

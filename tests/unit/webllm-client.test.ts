@@ -22,6 +22,8 @@ class FakeLlmWorker extends EventTarget {
   readonly kinds: string[] = [];
   terminated = false;
   chunks: string[] = [];
+  /** Once set, requests for the next piece get no reply (a worker that crashed). */
+  silent = false;
 
   constructor(private readonly onReload: (worker: FakeLlmWorker, msg: Message) => void) {
     super();
@@ -41,6 +43,7 @@ class FakeLlmWorker extends EventTarget {
         this.reply({ kind: 'return', uuid: msg.uuid, content: null });
         return;
       case 'completionStreamNextChunk': {
+        if (this.silent && this.chunks.length === 0) return;
         const piece = this.chunks.shift();
         const chunk = piece === undefined ? undefined : { id: 'c', object: 'chat.completion.chunk', created: 0, model: MODEL.id, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] };
         this.reply({ kind: 'return', uuid: msg.uuid, content: chunk });
@@ -125,6 +128,28 @@ describe('createWebLlmDeps', () => {
     });
     await expect(loadWebLlm(deps, { model: MODEL })).rejects.toMatchObject({ code: 'gpu-out-of-memory' });
     expect(workers[0]!.terminated).toBe(true);
+  });
+
+  it('a worker that dies after the load ends the answer in flight with a clear error instead of hanging', async () => {
+    const { deps, workers } = client((w, msg) => w.reply({ kind: 'return', uuid: msg.uuid, content: null }));
+    const generator = await loadWebLlm(deps, { model: MODEL });
+    const worker = workers[0]!;
+    worker.chunks = ['Rent'];
+    // After its first piece the worker stops answering (as a crashed worker does), then reports its death.
+    worker.silent = true;
+    const out: string[] = [];
+    const writing = (async () => {
+      for await (const piece of generator.stream({ messages: [{ role: 'user', content: 'When?' }] })) out.push(piece);
+    })();
+    await new Promise((r) => setTimeout(r, 20));
+    worker.dispatchEvent(Object.assign(new Event('error'), { message: 'Uncaught RangeError: Array buffer allocation failed' }));
+    await expect(writing).rejects.toMatchObject({ code: 'gpu-out-of-memory', message: expect.stringContaining('Qwen2.5 1.5B Instruct') });
+    // The next request fails at once too, rather than waiting for a worker that is gone.
+    await expect(
+      (async () => {
+        for await (const piece of generator.stream({ messages: [{ role: 'user', content: 'Again?' }] })) out.push(piece);
+      })(),
+    ).rejects.toMatchObject({ code: 'gpu-out-of-memory' });
   });
 
   it('stopping a load terminates the worker', async () => {

@@ -1,0 +1,177 @@
+// The answer-model chooser's logic in the library worker (`library/answer-setup.ts`, `answer-models.ts`),
+// in Node with fake-indexeddb: the WASM model downloaded for real from a test hub (the generated tiny
+// decoder laid out as the catalogue's Qwen2.5 entry) by the generate worker's code run in-process,
+// the files kept in a stand-in Cache; WebLLM through a host whose "engine" is the scripted generator
+// (no GPU here; web-llm itself is tested against a mocked engine in webllm-client.test.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocQaError } from '../../src/core/errors.ts';
+import type { AnswerModelStatus } from '../../src/core/types.ts';
+import { createGenerateHandler } from '../../src/generate/generate-handler.ts';
+import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
+import type { WebGpuDevice, WebLlmModel } from '../../src/generate/webllm-models.ts';
+import { AnswerSetup, type WebLlmHost } from '../../src/library/answer-setup.ts';
+import { Library } from '../../src/library/library.ts';
+import { deleteCachedModel, listCachedModels } from '../../src/models/model-cache.ts';
+import { LibraryStore } from '../../src/store/library-store.ts';
+import { openLibraryDb } from '../../src/store/schema.ts';
+import { SettingsStore } from '../../src/store/settings-store.ts';
+import { generateTinyModel } from '../../tools/models/tiny-models.ts';
+import { FakeCache } from '../support/fake-cache.ts';
+import { startHubServer, type HubServer } from '../support/hub-server.ts';
+
+const QWEN = 'qwen2.5-0.5b-instruct';
+const QWEN_LABEL = 'Qwen2.5 0.5B Instruct (runs without WebGPU)';
+const NO_GPU: WebGpuDevice = { webgpu: false, features: [] };
+const F16_GPU: WebGpuDevice = { webgpu: true, features: ['shader-f16'], limits: { maxStorageBufferBindingSize: 2 ** 31 }, deviceMemoryGB: 8 };
+
+let hub: HubServer;
+beforeAll(async () => {
+  const files = generateTinyModel('tiny-decoder');
+  const weights = files.get('onnx/model.onnx')!;
+  hub = await startHubServer(new Map([['onnx-community/Qwen2.5-0.5B-Instruct', new Map([...files].filter(([p]) => p !== 'onnx/model.onnx').concat([['onnx/model_quantized.onnx', weights]]))]]));
+});
+afterAll(() => hub.close());
+
+/** WebLLM as the library worker reaches it; a loaded model writes with the scripted generator. */
+function scriptedWebLlm(device: WebGpuDevice, load?: (model: WebLlmModel, signal: AbortSignal) => Promise<void>) {
+  const calls = { loads: [] as string[], unloads: 0, deleted: [] as string[] };
+  const host: WebLlmHost = {
+    device: async () => device,
+    cachedBytes: async (m) => (calls.loads.includes(m.id) && !calls.deleted.includes(m.id) ? m.downloadBytes : 0),
+    async load(model, { signal }) {
+      calls.loads.push(model.id);
+      await load?.(model, signal);
+      const generator = new ScriptedGenerator(() => 'The rent is due on the first day of each month [1].', { model: { id: model.id, label: model.label, contextTokens: model.contextTokens } });
+      return Object.assign(generator, { unload: async () => void calls.unloads++ });
+    },
+    deleteCached: async (id) => void calls.deleted.push(id),
+  };
+  return { host, calls };
+}
+
+async function setUp(webllm: WebLlmHost, name: string) {
+  const db = await openLibraryDb(`answer-${name}-${Date.now()}`);
+  const library = new Library(new LibraryStore(db), () => undefined);
+  await library.open();
+  await library.startWriting();
+  await library.enqueue([{ name: 'lease.md', folder: '', blob: new Blob(['# Lease\n\nThe tenant pays the rent on the first day of each month.\n']) }]);
+  await library.processQueue();
+  const cache = new FakeCache();
+  const settings = new SettingsStore(db);
+  const statuses: AnswerModelStatus[] = [];
+  let announced = 0;
+  const setup = new AnswerSetup({
+    library,
+    settings,
+    host: createGenerateHandler({ openCache: async () => cache }),
+    files: { list: () => listCachedModels(cache), delete: (repo) => deleteCachedModel(cache, repo) },
+    webllm,
+    announce: () => void announced++,
+    onStatus: (s) => statuses.push(s),
+  });
+  await setup.start();
+  return { library, setup, settings, cache, statuses, announced: () => announced };
+}
+
+describe('AnswerSetup', () => {
+  it('without WebGPU: lists the WASM model with its size and no WebLLM model, and says why answers quote', async () => {
+    const { setup, library } = await setUp(scriptedWebLlm(NO_GPU).host, 'list');
+    const view = await setup.list();
+    expect(view.webgpu.available).toBe(false);
+    expect(view.webgpu.note).toMatch(/^This browser has no WebGPU/);
+    expect(view.models.map((m) => [m.id, m.kind, m.cachedBytes, m.inUse])).toEqual([[QWEN, 'wasm', 0, false]]);
+    expect(view.models[0]!.downloadBytes).toBeGreaterThan(500_000_000);
+    expect(view.status).toEqual({ state: 'extractive', reason: 'no-webgpu' });
+    const answer = await library.ask('When is the rent paid?');
+    expect(answer.generatedBy).toBeUndefined();
+    expect(hub.requestCount()).toBe(0);
+  });
+
+  it('with WebGPU: offers the models the device can run (f16 variants with shader-f16, f32 without)', async () => {
+    const f16 = await (await setUp(scriptedWebLlm(F16_GPU).host, 'gpu16')).setup.list();
+    expect(f16.webgpu).toEqual({ available: true });
+    const gpu = f16.models.filter((m) => m.kind === 'webllm');
+    expect(gpu.length).toBeGreaterThan(0);
+    expect(gpu.every((m) => m.id.includes('q4f16'))).toBe(true);
+    expect(f16.status).toEqual({ state: 'extractive', reason: 'none' });
+    const f32 = await (await setUp(scriptedWebLlm({ ...F16_GPU, features: [] }).host, 'gpu32')).setup.list();
+    const gpu32 = f32.models.filter((m) => m.kind === 'webllm');
+    expect(gpu32.length).toBeGreaterThan(0);
+    expect(gpu32.every((m) => m.id.includes('q4f32'))).toBe(true);
+  });
+
+  it('downloads the WASM model from the mirror, writes answers with it, stops, and deletes its files', async () => {
+    const { setup, library, settings, statuses, announced } = await setUp(scriptedWebLlm(NO_GPU).host, 'wasm');
+    await settings.put('semantic', { mirror: hub.url });
+    hub.resetCounts();
+    await setup.use(QWEN);
+    expect(announced()).toBe(1);
+    expect(hub.requestCount('onnx-community/Qwen2.5-0.5B-Instruct')).toBeGreaterThan(0);
+    expect(statuses.some((s) => s.state === 'loading' && s.download !== undefined && s.download.total > 0)).toBe(true);
+    expect(setup.status).toEqual({ state: 'ready', model: QWEN_LABEL });
+    expect((await library.ask('When is the rent paid?')).generatedBy).toBe(QWEN_LABEL);
+    const used = await setup.list();
+    expect(used.models[0]).toMatchObject({ inUse: true, cachedBytes: expect.any(Number) });
+    expect(used.models[0]!.cachedBytes).toBeGreaterThan(0);
+
+    await setup.stop();
+    // The files are kept: choosing nothing is the reason now, not a missing download.
+    expect(setup.status).toEqual({ state: 'extractive', reason: 'none' });
+    expect((await library.ask('When is the rent paid?')).generatedBy).toBeUndefined();
+
+    await setup.delete(QWEN);
+    expect((await setup.list()).models[0]).toMatchObject({ inUse: false, cachedBytes: 0 });
+    expect(setup.status).toEqual({ state: 'extractive', reason: 'no-webgpu' });
+  });
+
+  it('a model that fails to load leaves answers quoting the documents, with the reason', async () => {
+    const { setup, library, settings } = await setUp(scriptedWebLlm(NO_GPU).host, 'fail');
+    await settings.put('semantic', { mirror: hub.url });
+    hub.cut('onnx-community/Qwen2.5-0.5B-Instruct/onnx/model_quantized.onnx');
+    try {
+      const failure = await setup.use(QWEN).catch((err: unknown) => err);
+      expect(failure).toBeInstanceOf(DocQaError);
+      expect(setup.status).toMatchObject({ state: 'extractive', reason: 'failed', model: QWEN_LABEL, message: (failure as Error).message });
+      const answer = await library.ask('When is the rent paid?');
+      expect(answer.found).toBe(true);
+      expect(answer.generatedBy).toBeUndefined();
+    } finally {
+      hub.cut(undefined);
+    }
+  });
+
+  it('a WebLLM model: loads in its own host, writes answers, unloads on stop, and its files can be deleted', async () => {
+    const { host, calls } = scriptedWebLlm(F16_GPU);
+    const { setup, library } = await setUp(host, 'webllm');
+    const offered = (await setup.list()).models.find((m) => m.kind === 'webllm')!;
+    await setup.use(offered.id);
+    expect(calls.loads).toEqual([offered.id]);
+    expect(setup.status).toEqual({ state: 'ready', model: offered.label });
+    expect((await library.ask('When is the rent paid?')).generatedBy).toBe(offered.label);
+    await setup.delete(offered.id);
+    expect(calls.unloads).toBe(1);
+    expect(calls.deleted).toEqual([offered.id]);
+    expect(setup.status).toEqual({ state: 'extractive', reason: 'none' });
+    // A model this device cannot run is refused before anything is downloaded.
+    await expect(setup.use('Llama-3.2-3B-Instruct-q4f32_1-MLC-not-offered')).rejects.toMatchObject({ code: 'model-unsupported' });
+    expect(calls.loads).toEqual([offered.id]);
+  });
+
+  it('choosing quotes while a WebLLM model downloads stops the download; questions were answered by quoting meanwhile', async () => {
+    let started: () => void = () => {};
+    const loading = new Promise<void>((resolve) => (started = resolve));
+    const { host } = scriptedWebLlm(F16_GPU, (_model, signal) => {
+      started();
+      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DocQaError('cancelled', 'loading stopped'))));
+    });
+    const { setup, library } = await setUp(host, 'abort');
+    const offered = (await setup.list()).models.find((m) => m.kind === 'webllm')!;
+    const choosing = setup.use(offered.id);
+    await loading;
+    expect(setup.status).toMatchObject({ state: 'loading', model: offered.label });
+    expect((await library.ask('When is the rent paid?')).generatedBy).toBeUndefined();
+    await setup.stop();
+    await choosing;
+    expect(setup.status).toEqual({ state: 'extractive', reason: 'none' });
+  });
+});
