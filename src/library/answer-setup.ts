@@ -139,7 +139,7 @@ export class AnswerSetup {
         return;
       }
       this.current = { key, unload: loaded.unload };
-      this.parts.library.useGenerator(loaded.generator);
+      this.parts.library.useGenerator(onLost(loaded.generator, (err) => void this.lost(key, label, err)));
       this.setStatus({ state: 'ready', model: loaded.generator.model.label });
     } catch (err) {
       if (signal.aborted) return;
@@ -164,6 +164,17 @@ export class AnswerSetup {
     const loaded = await this.parts.host.load({ model: entry, source }, onProgress);
     const generator = remoteGenerator({ id: loaded.id, label: loaded.label, contextTokens: loaded.contextTokens }, this.parts.host);
     return { generator, unload: () => this.parts.host.unload() };
+  }
+
+  /**
+   * The model in use was lost while writing (its worker died, the GPU ran out of memory): the answer in
+   * flight reports the error; the next ones quote the documents, and the notice says why. The setting stays,
+   * so a reload (or choosing the model again) loads it again.
+   */
+  private async lost(key: string, label: string, err: DocQaError): Promise<void> {
+    if (this.current?.key !== key) return;
+    await this.release(false);
+    this.setStatus({ state: 'extractive', reason: 'failed', model: label, message: err.message });
   }
 
   /** Stops using the model loaded now (its files stay); `keepWorker` leaves the generate worker's model for the next load to replace. */
@@ -232,6 +243,25 @@ export class AnswerSetup {
     this.parts.announce?.();
     await this.start();
   }
+}
+
+/** Codes of generation errors after which the model cannot write again (it must be loaded anew). */
+const LOST = new Set<DocQaError['code']>(['gpu-out-of-memory', 'webgpu-unavailable']);
+
+/** `generator`, telling `lost` when a stream fails in a way the model does not recover from. */
+function onLost(generator: Generator, lost: (err: DocQaError) => void): Generator {
+  return {
+    model: generator.model,
+    countTokens: (text) => generator.countTokens(text),
+    async *stream(request) {
+      try {
+        yield* generator.stream(request);
+      } catch (err) {
+        if (err instanceof DocQaError && LOST.has(err.code)) lost(err);
+        throw err;
+      }
+    },
+  };
 }
 
 /** Identifies a setting's model: the same key means the loaded model can stay. */

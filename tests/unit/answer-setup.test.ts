@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => hub.close());
 
 /** WebLLM as the library worker reaches it; a loaded model writes with the scripted generator. */
-function scriptedWebLlm(device: WebGpuDevice, load?: (model: WebLlmModel, signal: AbortSignal) => Promise<void>) {
+function scriptedWebLlm(device: WebGpuDevice, load?: (model: WebLlmModel, signal: AbortSignal) => Promise<void>, reply: () => string = () => 'The rent is due on the first day of each month [1].') {
   const calls = { loads: [] as string[], unloads: 0, deleted: [] as string[] };
   const host: WebLlmHost = {
     device: async () => device,
@@ -41,7 +41,7 @@ function scriptedWebLlm(device: WebGpuDevice, load?: (model: WebLlmModel, signal
     async load(model, { signal }) {
       calls.loads.push(model.id);
       await load?.(model, signal);
-      const generator = new ScriptedGenerator(() => 'The rent is due on the first day of each month [1].', { model: { id: model.id, label: model.label, contextTokens: model.contextTokens } });
+      const generator = new ScriptedGenerator(reply, { model: { id: model.id, label: model.label, contextTokens: model.contextTokens } });
       return Object.assign(generator, { unload: async () => void calls.unloads++ });
     },
     deleteCached: async (id) => void calls.deleted.push(id),
@@ -173,5 +173,21 @@ describe('AnswerSetup', () => {
     await setup.stop();
     await choosing;
     expect(setup.status).toEqual({ state: 'extractive', reason: 'none' });
+  });
+
+  it('a WebLLM model lost while writing (its worker died): that answer says so, the next ones quote, and the notice says why', async () => {
+    const lostMessage = 'Qwen2.5 0.5B Instruct (4-bit) ran out of GPU memory (the device was lost): close other tabs or choose a smaller model';
+    const { host, calls } = scriptedWebLlm(F16_GPU, undefined, () => {
+      throw new DocQaError('gpu-out-of-memory', lostMessage);
+    });
+    const { setup, library } = await setUp(host, 'lost');
+    const offered = (await setup.list()).models.find((m) => m.kind === 'webllm')!;
+    await setup.use(offered.id);
+    await expect(library.ask('When is the rent paid?')).rejects.toMatchObject({ code: 'gpu-out-of-memory' });
+    await expect.poll(() => setup.status).toEqual({ state: 'extractive', reason: 'failed', model: offered.label, message: lostMessage });
+    expect(calls.unloads).toBe(1);
+    const next = await library.ask('When is the rent paid?');
+    expect(next.found).toBe(true);
+    expect(next.generatedBy).toBeUndefined();
   });
 });
