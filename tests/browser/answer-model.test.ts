@@ -76,6 +76,7 @@ describe('the answer model', () => {
     // One line above the answers, not repeated inside them.
     expect(await page.locator('.answer-notice').count()).toBe(1);
     expect(await page.getByRole('region', { name: 'Answer' }).textContent()).not.toContain('quote your documents');
+    await page.screenshot({ path: '/tmp/model-notice.png' });
   });
 
   it('offers the model that runs on the processor, with its size, says why no WebGPU model is offered, and downloads nothing', async () => {
