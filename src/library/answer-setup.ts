@@ -54,7 +54,9 @@ export interface AnswerParts {
   settings: SettingsStore;
   /** The generate worker (transformers.js models). */
   host: GenerateHost;
+  /** Where the WASM model's files are kept (listed for the space used, deleted on Delete). */
   files: ModelFiles;
+  /** WebGPU, web-llm's caches and web-llm itself (`library/webllm-host.ts`). */
   webllm: WebLlmHost;
   /** Tells the other tabs the setting changed (they call `start` again). Default: nothing. */
   announce?: () => void;
