@@ -94,8 +94,8 @@ export interface LibraryApi {
    * step taken before the answer (the follow-up rewritten, phrasings, hops).
    */
   ask(request: AskRequest, onText?: (piece: string) => void, onStep?: (step: AskStep) => void): Promise<Answer>;
-  /** The model writing answers (its label), once the answer setting is applied; undefined: answers quote the documents. */
-  answerStatus(): Promise<string | undefined>;
+  /** What writes answers now (a model, loading or ready), or why they quote the documents. */
+  answerModelStatus(): Promise<AnswerModelStatus>;
   /** Stops the answer being written; it keeps (and checks) what was written. */
   stopAnswer(): Promise<void>;
   /** The block a citation points into, with its quoted sentences located in the stored text. */

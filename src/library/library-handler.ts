@@ -92,8 +92,8 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
       announce: () => control.postMessage('answer'),
       onStatus: (status) => notifyPage({ type: 'answer-model', status }),
     });
-    const answersStarted = answers.start().catch((err: unknown) => console.warn('answer model not started', err));
-    return { library, semantic, answers, answersStarted };
+    void answers.start().catch((err: unknown) => console.warn('answer model not started', err));
+    return { library, semantic, answers };
   })();
   // A library that cannot open (a database from a newer app version, storage disabled) fails every call
   // with that error, which the page shows; nothing else is attempted.
@@ -156,11 +156,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     setTags: async (docId, tags) => (await opening).library.setTags(docId, tags),
     ask: async ({ question, filter, ...rest }, onText, onStep) => (await opening).library.ask(question, filter, { ...rest, onText, onStep }),
     stopAnswer: async () => (await opening).library.stopAnswer(),
-    async answerStatus() {
-      const { library, answersStarted } = await opening;
-      await answersStarted;
-      return library.answerModel?.label;
-    },
+    answerModelStatus: async () => (await opening).answers.status,
     getSource: async (request) => (await opening).library.getSource(request),
     setKeepOriginals: async (keep) => (await opening).library.setKeepOriginals(keep),
     getOriginal: async (docId) => (await opening).library.getOriginal(docId),

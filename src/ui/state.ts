@@ -1,4 +1,4 @@
-import { batch, signal } from '@preact/signals';
+import { batch, computed, signal } from '@preact/signals';
 import { proxy, type Remote } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
@@ -36,8 +36,6 @@ export const streaming = signal('');
  * latest such step only), until its answer arrives.
  */
 export const askSteps = signal<AskStep[]>([]);
-/** The model writing answers (its label), when one is loaded: the page then offers phrasings and hops. */
-export const answerModel = signal<string | undefined>(undefined);
 const ASK_OPTIONS_KEY = 'docqa.askOptions';
 const storedAskOptions = (): { expand?: boolean; multiHop?: boolean } => {
   try {
@@ -67,6 +65,11 @@ export const fatal = signal<string | undefined>(undefined);
 export const semantic = signal<EmbeddingEvent>({ type: 'embedding', state: 'off', done: 0, total: 0 });
 /** What writes this tab's answers, or why they quote the documents (the library worker's `answer-model` events). */
 export const answerModelStatus = signal<AnswerModelStatus | undefined>(undefined);
+/** The model writing answers (its label), when one is loaded: the page then offers phrasings and hops. */
+export const answerModel = computed(() => {
+  const s = answerModelStatus.value;
+  return s?.state === 'ready' ? s.model : undefined;
+});
 /** Why the library has not opened yet (an older app version in another tab blocks the upgrade); gone once it opens. */
 export const waiting = signal<string | undefined>(undefined);
 
@@ -193,7 +196,8 @@ export async function start(): Promise<void> {
   ready.value = true;
   await api.setKeepOriginals(keepOriginals.value);
   semantic.value = await api.semanticStatus();
-  void readAnswerModel();
+  // The worker announces the answer model's state as it changes; this is where it stands now.
+  answerModelStatus.value ??= await api.answerModelStatus().catch(() => undefined);
   // Best effort: the worker usually finishes a delete posted as the page goes; else the document stays.
   addEventListener('pagehide', () => void flushDeletes());
   watchReaderMemory(api, () => queue.value !== undefined || Object.keys(percents.value).length > 0);
@@ -317,13 +321,7 @@ export async function ask(question: string, filter?: SearchFilter, options: { wh
     askSteps.value = [];
     asking.value = false;
     answerSeq.value++;
-    void readAnswerModel();
   }
-}
-
-/** Reads which model writes answers (the worker may still be loading it at start). */
-async function readAnswerModel(): Promise<void> {
-  answerModel.value = await api?.answerStatus().catch(() => undefined);
 }
 
 /** Turns "Search several phrasings" (`expand`) or "Look further" (`multiHop`) on or off, remembered in this browser. */
