@@ -9,6 +9,12 @@
  * has SciFact's `claims_dev.jsonl`, it also checks that answers cite the documents each claim comes from
  * and quote its rationale sentences. `--unanswerable` asks another collection's questions (any BEIR-style
  * `queries.jsonl`) and counts how often the answer is "Not found in your documents.".
+ *
+ * `--answers [--generator extractive|quote|<model folder>] [--limit N] [--max-tokens N] [--context-tokens N]`
+ * evaluates answers instead, with any answerer (`tools/eval-answers.ts`): the claims of
+ * `claims_dev.jsonl` that have evidence documents (the first N with `--limit`), asked as the question
+ * text; the figures say how often the answer's Sources include the claim's evidence document and what
+ * the citation checker made of the sentences written, with the time per answer.
  */
 import { parseArgs } from 'node:util';
 import { loadBeir, loadClaims, loadQueryTexts } from '../src/eval/beir.ts';
@@ -17,6 +23,7 @@ import { EVAL_MODES, evaluateRetrieval, FLAT_VECTOR_INDEX, indexCollection, type
 import { VoyIndex } from '../src/index/voy-index.ts';
 import { loadVoy } from './voy-node.ts';
 import { loadFolderEmbedder, loadFolderReranker } from './model-folder.ts';
+import { positiveInt, runAnswerEval, type AnswerEvalArgs } from './eval-answers.ts';
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +35,11 @@ const { values } = parseArgs({
     reranker: { type: 'string' },
     'vector-index': { type: 'string', default: 'flat' },
     json: { type: 'boolean', default: false },
+    answers: { type: 'boolean', default: false },
+    generator: { type: 'string' },
+    limit: { type: 'string' },
+    'max-tokens': { type: 'string' },
+    'context-tokens': { type: 'string' },
   },
 });
 /** voy-search's index behind the same contract (`--vector-index voy`), to compare with the flat default. */
@@ -38,6 +50,21 @@ if (!values.data || !EVAL_MODES.includes(mode) || (mode !== 'bm25' && !values.mo
   console.error('usage: npm run eval -- --data <dir in BEIR layout> [--split test] [--mode bm25|dense|hybrid|rerank] [--model <model folder>] [--reranker <cross-encoder folder>] [--unanswerable <queries.jsonl>] [--json]');
   console.error('       dense, hybrid and rerank need --model: a transformers.js model folder (config.json, tokenizer.json, onnx/)');
   console.error('       rerank needs --reranker: a cross-encoder folder (one-label sequence classification); with another mode, --reranker reranks its top 40');
+  console.error('       --answers [--generator extractive|quote|<model folder>] [--limit N] [--max-tokens N] [--context-tokens N]: evaluate answers over claims_dev.jsonl');
+  process.exit(2);
+}
+const answerFlags = ['generator', 'limit', 'max-tokens', 'context-tokens'] as const;
+if (!values.answers && answerFlags.some((f) => values[f] !== undefined)) {
+  console.error(`--${answerFlags.filter((f) => values[f] !== undefined).join(', --')} need --answers (the answer evaluation)`);
+  process.exit(2);
+}
+let answerArgs: AnswerEvalArgs | undefined;
+try {
+  answerArgs = values.answers
+    ? { generator: values.generator, limit: positiveInt('--limit', values.limit), maxTokens: positiveInt('--max-tokens', values['max-tokens']), contextTokens: positiveInt('--context-tokens', values['context-tokens']) }
+    : undefined;
+} catch (err) {
+  console.error((err as Error).message);
   process.exit(2);
 }
 const collection = await loadBeir(values.data, values.split);
@@ -59,7 +86,13 @@ console.log(`MRR@10       ${report['mrr@10'].toFixed(4)}`);
 console.log(`index time   ${report.index_ms} ms`);
 console.log(`query p50    ${report.query_p50_ms} ms`);
 const claims = await loadClaims(values.data);
-const answers = claims && (await evaluateAnswers(indexed, claims, collection.corpus));
+if (answerArgs && !claims) {
+  console.error(`--answers needs claims: ${values.data} has no claims_dev.jsonl`);
+  process.exit(2);
+}
+// --answers replaces the extractive answer figures below with those of the answerer chosen.
+const generated = answerArgs && claims ? await runAnswerEval(indexed, claims, collection.corpus, answerArgs) : undefined;
+const answers = claims && !answerArgs ? await evaluateAnswers(indexed, claims, collection.corpus) : undefined;
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 if (answers) {
   console.log(`answers      ${answers.claims} claims: answered ${pct(answers.answered_rate)} (${answers.sentences_per_answer} sentences each), `
@@ -81,5 +114,5 @@ if (values.json) {
     evidence_sentence_rate: answers.evidence_sentence_rate,
   };
   const notFoundFigures = unanswerable && { unanswerable_questions: unanswerable.questions, not_found_rate: unanswerable.not_found_rate };
-  console.log(JSON.stringify({ ...report, ...answerFigures, ...notFoundFigures }));
+  console.log(JSON.stringify({ ...report, ...answerFigures, ...generated, ...notFoundFigures }));
 }

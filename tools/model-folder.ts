@@ -1,6 +1,6 @@
 /**
  * Loads a transformers.js model folder from disk, in Node, through the app's own loaders (the folder
- * source: nothing remote). Used by `npm run eval -- --model <folder> --reranker <folder>` and the
+ * source: nothing remote). Used by `npm run eval -- --model <folder> --reranker <folder> --generator <folder>` and the
  * benches and tests.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -9,6 +9,8 @@ import { chunkEmbedderOf, type ChunkEmbedder } from '../src/embed/chunk-embedder
 import { loadEmbedder } from '../src/embed/embedder.ts';
 import { modelFromFolder, rerankerFromFolder } from '../src/models/catalogue.ts';
 import { loadReranker, type Reranker } from '../src/rerank/reranker.ts';
+import { loadTransformersGenerator, type TransformersGenerator } from '../src/generate/transformers-generator.ts';
+import { localGenerator } from '../src/models/generator-catalogue.ts';
 
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 
@@ -43,4 +45,21 @@ export async function loadFolderReranker(folder: string): Promise<Reranker> {
     hasFp32: existsSync(join(path, 'onnx', 'model.onnx')),
   });
   return loadReranker(model, { source: { kind: 'folder', root: dirname(path) } });
+}
+
+/** Most context tokens a folder's generator is given when `--context-tokens` is not set. */
+const DEFAULT_GENERATOR_CONTEXT = 4096;
+
+/**
+ * The transformers.js text generator of the causal LM in `folder` (config.json, tokenizer.json and
+ * tokenizer_config.json with a chat template, onnx/model.onnx or onnx/model_quantized.onnx), loaded with
+ * the app's `loadTransformersGenerator`. `contextTokens`: default the model's `max_position_embeddings`,
+ * at most 4,096.
+ */
+export async function loadFolderGenerator(folder: string, contextTokens?: number): Promise<TransformersGenerator> {
+  const { path, configPath } = modelFolder(folder);
+  const config = readJson(configPath) as { max_position_embeddings?: number };
+  const dtype = existsSync(join(path, 'onnx', 'model.onnx')) ? 'fp32' : 'q8';
+  const entry = localGenerator({ folder: basename(path), contextTokens: contextTokens ?? Math.min(DEFAULT_GENERATOR_CONTEXT, config.max_position_embeddings ?? DEFAULT_GENERATOR_CONTEXT), dtype });
+  return loadTransformersGenerator(entry, { source: { kind: 'folder', root: dirname(path) } });
 }

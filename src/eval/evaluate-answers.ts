@@ -36,7 +36,7 @@ function normalise(text: string): string {
  * Whether a quoted sentence is a rationale sentence: the same normalised text, or one inside the other
  * (at least 20 characters), so a sentence the app's splitter cuts or joins differently still counts.
  */
-function isRationale(quote: string, rationale: readonly string[]): boolean {
+export function isRationale(quote: string, rationale: readonly string[]): boolean {
   const q = normalise(quote);
   return rationale.some((r) => r === q || (Math.min(r.length, q.length) >= 20 && (r.includes(q) || q.includes(r))));
 }
@@ -56,7 +56,7 @@ export function rationaleSentences(claim: Claim, corpus: ReadonlyMap<string, Bei
 }
 
 /** The quoted sentences of an answer, as text. */
-function quotesOf(answer: Answer): string[] {
+export function quotesOf(answer: Answer): string[] {
   return answer.citations.flatMap((c) => c.quotes.map(({ start, end }) => c.passage.window.slice(start, end)));
 }
 

@@ -30,12 +30,30 @@ beforeAll(async () => {
   await writeFile(join(beir, 'corpus.jsonl'), corpus.map((d) => JSON.stringify(d)).join('\n'));
   await writeFile(join(beir, 'queries.jsonl'), queries.map((q) => JSON.stringify(q)).join('\n'));
   await writeFile(join(beir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n');
+  // The same collection with SciFact-style claims, for the answer evaluation.
+  const claimed = join(dir, 'claims');
+  await mkdir(join(claimed, 'qrels'), { recursive: true });
+  await writeFile(join(claimed, 'corpus.jsonl'), corpus.map((d) => JSON.stringify(d)).join('\n'));
+  await writeFile(join(claimed, 'queries.jsonl'), queries.map((q) => JSON.stringify(q)).join('\n'));
+  await writeFile(join(claimed, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n');
+  const claims = [
+    { id: 1, claim: 'Vitamin D supplements raise bone density.', cited_doc_ids: ['d1'], evidence: { d1: { label: 'SUPPORT', sentences: [[0]] } } },
+    { id: 2, claim: 'Sleep deprivation impairs memory consolidation.', cited_doc_ids: ['d2'], evidence: { d2: { label: 'SUPPORT', sentences: [[0]] } } },
+    { id: 3, claim: 'Coffee consumption causes heart disease.', cited_doc_ids: ['d3'], evidence: { d3: { label: 'CONTRADICT', sentences: [[0]] } } },
+    { id: 4, claim: 'Glaciers retreat in warm summers.', cited_doc_ids: ['d2'], evidence: { d2: { label: 'SUPPORT', sentences: [[0]] } } },
+    { id: 5, claim: 'A claim without evidence.', cited_doc_ids: ['d1'], evidence: {} },
+  ];
+  await writeFile(join(claimed, 'claims_dev.jsonl'), claims.map((c) => JSON.stringify(c)).join('\n'));
   await run('npx', ['tsx', 'tools/fixtures-models.ts', join(dir, 'models')]);
 }, 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 async function evalJson(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--json', ...args]);
+  return evalJsonOn('beir', ...args);
+}
+
+async function evalJsonOn(data: string, ...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, data), '--json', ...args]);
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
 }
 
@@ -88,5 +106,59 @@ describe('npm run eval --mode', () => {
   it('says what is missing when dense or hybrid has no --model, or the folder is not a model', async () => {
     await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--mode', 'hybrid'])).rejects.toMatchObject({ stderr: expect.stringContaining('dense, hybrid and rerank need --model') });
     await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--mode', 'dense', '--model', dir])).rejects.toMatchObject({ stderr: expect.stringContaining('no config.json here') });
+  }, 120_000);
+});
+
+/** The keys every answer evaluation reports, whatever writes the answers. */
+const ANSWER_KEYS = [
+  'answer_generator', 'answer_claims', 'answered_rate', 'answer_not_found_rate', 'cited_evidence_rate', 'cited_evidence_rate_answered', 'citation_precision',
+  'sources_per_answer', 'sentences_per_answer', 'cited_sentence_rate', 'supported_sentence_rate', 'removed_citations_per_answer', 'removed_no_such_passage',
+  'removed_not_supported', 'evidence_sentence_rate', 'ms_per_answer_p50', 'ms_per_answer_p95', 'retrieve_ms_p50',
+];
+const RATES = ['answered_rate', 'answer_not_found_rate', 'cited_evidence_rate', 'cited_evidence_rate_answered', 'citation_precision', 'cited_sentence_rate', 'supported_sentence_rate', 'evidence_sentence_rate'];
+
+function expectSaneAnswerReport(report: Record<string, unknown>, claims: number): void {
+  for (const key of ANSWER_KEYS) expect(report, key).toHaveProperty(key);
+  expect(report.answer_claims).toBe(claims);
+  for (const key of RATES) {
+    if (report[key] === null) continue;
+    expect(report[key], key).toBeGreaterThanOrEqual(0);
+    expect(report[key], key).toBeLessThanOrEqual(1);
+  }
+  expect((report.answered_rate as number) + (report.answer_not_found_rate as number)).toBeCloseTo(1, 3);
+  expect(report.cited_evidence_rate as number).toBeLessThanOrEqual(report.answered_rate as number);
+  if (report.removed_citations_per_answer !== null) {
+    const removed = (report.removed_no_such_passage as number) + (report.removed_not_supported as number);
+    expect(report.removed_citations_per_answer).toBeCloseTo(removed / claims, 2);
+  }
+  expect(report.ms_per_answer_p50 as number).toBeGreaterThanOrEqual(0);
+  expect(report.ms_per_answer_p95 as number).toBeGreaterThanOrEqual(report.ms_per_answer_p50 as number);
+}
+
+describe('npm run eval --answers --generator', () => {
+  it('writes answers with the generated tiny decoder (a real transformers.js model folder) over --limit claims, checked', async () => {
+    const report = await evalJsonOn('claims', '--answers', '--generator', join(dir, 'models', 'tiny-decoder'), '--limit', '3', '--max-tokens', '24');
+    expectSaneAnswerReport(report, 3);
+    expect(report.answer_generator).toBe('local:tiny-decoder');
+    // Checked: the checker's figures are numbers, not null.
+    expect(typeof report.supported_sentence_rate).toBe('number');
+    // The decoder wrote text (greedy, fixed weights) that reached the checker: sentences were judged.
+    expect(report.sentences_per_answer as number).toBeGreaterThan(0);
+    expect(report.mode).toBe('bm25'); // the retrieval figures are still there
+  }, 180_000);
+
+  it('the quote baseline cites the evidence documents with supported sentences; extractive reports nothing checked', async () => {
+    const [quote, extractive] = await Promise.all([evalJsonOn('claims', '--answers', '--generator', 'quote'), evalJsonOn('claims', '--answers')]);
+    expectSaneAnswerReport(quote, 4);
+    // Claim 4 (glaciers) matches no document: not found; the others quote their evidence document.
+    expect(quote).toMatchObject({ answer_generator: 'quote', answered_rate: 0.75, cited_evidence_rate: 0.75, supported_sentence_rate: 1, removed_citations_per_answer: 0 });
+    expectSaneAnswerReport(extractive, 4);
+    expect(extractive).toMatchObject({ answer_generator: 'extractive', supported_sentence_rate: null, cited_evidence_rate: 0.75 });
+  }, 180_000);
+
+  it('says what is wrong with the answer flags', async () => {
+    await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--answers'])).rejects.toMatchObject({ stderr: expect.stringContaining('has no claims_dev.jsonl') });
+    await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'claims'), '--generator', 'quote'])).rejects.toMatchObject({ stderr: expect.stringContaining('--generator need --answers') });
+    await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'claims'), '--answers', '--limit', '0'])).rejects.toMatchObject({ stderr: expect.stringContaining('--limit must be a whole number') });
   }, 120_000);
 });
