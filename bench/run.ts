@@ -8,6 +8,7 @@
  *   npm run bench -- vector                operations named as arguments: same as --only vector
  *   npm run bench -- embed                 embedding chunks/s (tiny and MiniLM-shaped models, Node and Chromium WASM)
  *   npm run bench -- rerank                reranking pairs/s (tiny and MiniLM-shaped cross-encoders, Node)
+ *   npm run bench -- answer                time before the first token: rewrite, retrieval, rerank, prompt build (Node)
  */
 import { parseArgs } from 'node:util';
 import { BenchContext } from './context.ts';
@@ -18,10 +19,11 @@ import { benchQuery } from './query.ts';
 import { benchVector } from './vector.ts';
 import { benchEmbed } from './embed.ts';
 import { benchRerank } from './rerank.ts';
+import { benchAnswer } from './answer.ts';
 import { report } from './report.ts';
 import { isMain, progress } from './util.ts';
 
-export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank'] as const;
+export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 async function runOperation(ctx: BenchContext, op: Operation): Promise<void> {
@@ -50,6 +52,9 @@ async function runOperation(ctx: BenchContext, op: Operation): Promise<void> {
         break;
       case 'rerank':
         await benchRerank(ctx);
+        break;
+      case 'answer':
+        await benchAnswer(ctx);
         break;
     }
   } catch (err) {

@@ -82,6 +82,18 @@ const ROWS: Array<[string, Row[]]> = [
       { label: 'MiniLM-shaped (384 × 6): batch 1 / batch 32', key: 'embed_minilm_shape_b1_chunks_per_s', unit: 'chunks/s' },
     ],
   ],
+  [
+    'Before the first token (p50 over the queries; median of the rounds; decode excluded)',
+    [
+      { label: 'rewrite (JSON call, scripted generator)', key: 'answer_rewrite_ms_p50', unit: 'ms' },
+      { label: 'retrieval (BM25 top 40 + passages)', key: 'answer_retrieval_ms_p50', unit: 'ms' },
+      { label: 'rerank 40: tiny / MiniLM-shaped', key: 'answer_rerank_ms_p50_tiny', unit: 'ms' },
+      { label: 'prompt build: no rerank / tiny / MiniLM', key: 'answer_prompt_ms_p50_none', unit: 'ms' },
+      { label: 'pre-decode: no rerank / tiny / MiniLM', key: 'pre_decode_ms_p50_no_rerank', unit: 'ms' },
+      { label: 'pre-decode MiniLM / no rerank', key: 'pre_decode_ratio_minilm_vs_no_rerank', unit: '×' },
+      { label: 'rerank on the answer path: tiny / MiniLM', key: 'answer_rerank_pairs_per_s_tiny', unit: 'pairs/s' },
+    ],
+  ],
 ];
 
 /** Keys shown together with the row's key, as "a / b / c". */
@@ -95,6 +107,10 @@ const COMPANIONS: Record<string, string[]> = {
   bytes_per_vector_f32: ['bytes_per_vector_int8', 'bytes_per_vector_binary'],
   embed_tiny_b1_chunks_per_s: ['embed_tiny_b32_chunks_per_s'],
   embed_minilm_shape_b1_chunks_per_s: ['embed_minilm_shape_b32_chunks_per_s'],
+  answer_rerank_ms_p50_tiny: ['answer_rerank_ms_p50_minilm'],
+  answer_prompt_ms_p50_none: ['answer_prompt_ms_p50_tiny', 'answer_prompt_ms_p50_minilm'],
+  pre_decode_ms_p50_no_rerank: ['pre_decode_ms_p50_tiny', 'pre_decode_ms_p50'],
+  answer_rerank_pairs_per_s_tiny: ['answer_rerank_pairs_per_s_minilm'],
   ...Object.fromEntries(
     ['10k', '100k', '500k'].flatMap((s) => [
       ...['naive_js', 'flat_f32', 'flat_int8', 'binary_rescore', 'voy'].map((p) => [`${p}_p50_ms_${s}`, [`${p}_p95_ms_${s}`]]),
