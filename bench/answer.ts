@@ -21,7 +21,10 @@
  * - **prompt**: the LLM answerer's own path up to the generator's `stream` call (context within the
  *   budget, counted in the tiny decoder's tokenizer, with a 4,096-token window; then the messages),
  *   timed by a generator that records when it is asked to stream and writes nothing. The random
- *   rerankers' scores mean nothing, so no passage is dropped for its score here.
+ *   rerankers' scores mean nothing, so no passage is dropped for its score here. The tiny tokenizer
+ *   counts about twice the tokens a Qwen-style BPE would, so five SciFact passages overflow the budget
+ *   and the context is trimmed sentence by sentence (each step counted again), where a real 4,096-token
+ *   model would often keep them whole: read the prompt figure as an upper bound.
  *
  * Three variants per query — no rerank (the baseline), tiny rerank, MiniLM-shaped rerank — over ROUNDS
  * rounds whose variant order alternates; each round's figure is the median over the queries, and a
