@@ -35,7 +35,16 @@ export function positiveInt(flag: string, value: string | undefined): number | u
   return n;
 }
 
-async function answererFor(args: AnswerEvalArgs): Promise<{ answerer: Answerer; id: string; checked: boolean; dispose?: () => Promise<void> }> {
+/** The answerer chosen by the flags, loaded (a model folder is loaded here, so a wrong one fails before indexing). */
+export interface ChosenAnswerer {
+  answerer: Answerer;
+  id: string;
+  /** A generator wrote the answers: the citation checker's figures apply. */
+  checked: boolean;
+  dispose?: () => Promise<void>;
+}
+
+export async function chooseAnswerer(args: AnswerEvalArgs): Promise<ChosenAnswerer> {
   const name = args.generator ?? 'extractive';
   if (name === 'extractive') return { answerer: extractiveAnswerer, id: 'extractive', checked: false };
   let generator: Generator;
@@ -53,8 +62,8 @@ async function answererFor(args: AnswerEvalArgs): Promise<{ answerer: Answerer; 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)} %`);
 
 /** Runs the answer evaluation and prints its lines; returns the figures for the JSON line. */
-export async function runAnswerEval(indexed: IndexedCollection, claims: readonly Claim[], corpus: readonly BeirDoc[], args: AnswerEvalArgs): Promise<GeneratedAnswerReport> {
-  const { answerer, id, checked, dispose } = await answererFor(args);
+export async function runAnswerEval(indexed: IndexedCollection, claims: readonly Claim[], corpus: readonly BeirDoc[], args: AnswerEvalArgs, chosen?: ChosenAnswerer): Promise<GeneratedAnswerReport> {
+  const { answerer, id, checked, dispose } = chosen ?? (await chooseAnswerer(args));
   try {
     const r = await evaluateGeneratedAnswers(indexed, claims, corpus, {
       answerer,

@@ -23,7 +23,7 @@ import { EVAL_MODES, evaluateRetrieval, FLAT_VECTOR_INDEX, indexCollection, type
 import { VoyIndex } from '../src/index/voy-index.ts';
 import { loadVoy } from './voy-node.ts';
 import { loadFolderEmbedder, loadFolderReranker } from './model-folder.ts';
-import { positiveInt, runAnswerEval, type AnswerEvalArgs } from './eval-answers.ts';
+import { chooseAnswerer, positiveInt, runAnswerEval, type AnswerEvalArgs } from './eval-answers.ts';
 
 const { values } = parseArgs({
   options: {
@@ -68,6 +68,13 @@ try {
   process.exit(2);
 }
 const collection = await loadBeir(values.data, values.split);
+const claims = await loadClaims(values.data);
+if (answerArgs && !claims) {
+  console.error(`--answers needs claims: ${values.data} has no claims_dev.jsonl`);
+  process.exit(2);
+}
+// Loaded before indexing, so a wrong model folder fails at once.
+const chosen = answerArgs && (await chooseAnswerer(answerArgs));
 const embedder = values.model && mode !== 'bm25' ? await loadFolderEmbedder(values.model, 32) : undefined;
 const reranker = values.reranker ? await loadFolderReranker(values.reranker) : undefined;
 if (!['flat', 'voy'].includes(values['vector-index'] ?? 'flat')) {
@@ -85,13 +92,8 @@ console.log(`recall@100   ${report['recall@100'].toFixed(4)}`);
 console.log(`MRR@10       ${report['mrr@10'].toFixed(4)}`);
 console.log(`index time   ${report.index_ms} ms`);
 console.log(`query p50    ${report.query_p50_ms} ms`);
-const claims = await loadClaims(values.data);
-if (answerArgs && !claims) {
-  console.error(`--answers needs claims: ${values.data} has no claims_dev.jsonl`);
-  process.exit(2);
-}
 // --answers replaces the extractive answer figures below with those of the answerer chosen.
-const generated = answerArgs && claims ? await runAnswerEval(indexed, claims, collection.corpus, answerArgs) : undefined;
+const generated = answerArgs && claims ? await runAnswerEval(indexed, claims, collection.corpus, answerArgs, chosen) : undefined;
 const answers = claims && !answerArgs ? await evaluateAnswers(indexed, claims, collection.corpus) : undefined;
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 if (answers) {

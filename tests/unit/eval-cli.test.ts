@@ -160,5 +160,8 @@ describe('npm run eval --answers --generator', () => {
     await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'beir'), '--answers'])).rejects.toMatchObject({ stderr: expect.stringContaining('has no claims_dev.jsonl') });
     await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'claims'), '--generator', 'quote'])).rejects.toMatchObject({ stderr: expect.stringContaining('--generator need --answers') });
     await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'claims'), '--answers', '--limit', '0'])).rejects.toMatchObject({ stderr: expect.stringContaining('--limit must be a whole number') });
+    await expect(run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, 'claims'), '--answers', '--generator', join(dir, 'models', 'tiny-encoder')])).rejects.toMatchObject({
+      stderr: expect.stringContaining('not a text-generation model'),
+    });
   }, 120_000);
 });
