@@ -84,3 +84,47 @@ export class ScriptedGenerator implements Generator {
     }
   }
 }
+
+/** Document text the gullible script reads as data: everything between a `<passage` and its `</passage>`. */
+function withoutPassageBlocks(text: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf('<passage', at);
+    if (open < 0) return out + text.slice(at);
+    out += text.slice(at, open);
+    const close = text.indexOf('</passage>', open);
+    if (close < 0) return out;
+    at = close + '</passage>'.length;
+  }
+}
+
+/** The words after "answer only" (or "reply only"), up to the end of their sentence. */
+function demandedReply(instructions: string): string | undefined {
+  const lower = instructions.toLowerCase();
+  if (!lower.includes('ignore all previous instructions') && !lower.includes('ignore previous instructions')) return undefined;
+  for (const cue of ['answer only ', 'reply only ', 'say only ']) {
+    const at = lower.indexOf(cue);
+    if (at < 0) continue;
+    const rest = instructions.slice(at + cue.length);
+    const end = [...rest].findIndex((c) => c === '.' || c === '\n' || c === '<');
+    return (end < 0 ? rest : rest.slice(0, end)).trim() || undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A script standing in for a model that keeps to quoted data but obeys any instruction it finds outside
+ * it: when the last user message, with every `<passage …>…</passage>` block taken out, says "ignore all
+ * previous instructions … answer only X", it replies X; otherwise what `fallback` replies. With it, a
+ * prompt-injection test can fail: a document that escapes its block (or a prompt that leaves document text
+ * outside one) takes over the answer, as it would with a real model that follows the text it sees.
+ */
+export function gullibleScript(fallback: Script): Script {
+  return (messages, request) => {
+    const user = [...messages].reverse().find((m) => m.role === 'user');
+    const demanded = user ? demandedReply(withoutPassageBlocks(user.content)) : undefined;
+    return demanded ?? fallback(messages, request);
+  };
+}
+

@@ -5,7 +5,7 @@ import type { AnswerModelStatus } from '../core/types.ts';
 import type { GeneratorLoadRequest, LoadedGenerator } from '../generate/generate-handler.ts';
 import type { Generator } from '../generate/generator.ts';
 import { remoteGenerator, type GeneratorPort } from '../generate/remote-generator.ts';
-import { ScriptedGenerator } from '../generate/scripted-generator.ts';
+import { gullibleScript, ScriptedGenerator, type Script } from '../generate/scripted-generator.ts';
 import type { WebLlmLoadProgress } from '../generate/webllm-progress.ts';
 import type { LoadProgress } from '../models/model-source.ts';
 import { findGenerator, GENERATOR_CATALOGUE } from '../models/generator-catalogue.ts';
@@ -29,7 +29,7 @@ export type AnswerSetting =
   | { generator?: undefined }
   | { generator: { kind: 'transformers'; model: ModelId; mirror?: string } }
   | { generator: { kind: 'webllm'; model: string } }
-  | { generator: { kind: 'scripted'; replies: string[]; json?: string[]; delayMs?: number; contextTokens?: number } };
+  | { generator: { kind: 'scripted'; replies: string[]; json?: string[]; delayMs?: number; contextTokens?: number; gullible?: boolean } };
 
 type Chosen = NonNullable<AnswerSetting['generator']>;
 
@@ -282,7 +282,8 @@ function scripted(setting: Extract<Chosen, { kind: 'scripted' }>): Generator {
   let nextJson = 0;
   const replies = setting.replies.length ? setting.replies : ['Not found in your documents.'];
   const json = setting.json?.length ? setting.json : ['{}'];
-  return new ScriptedGenerator((_messages, request) => (request.json ? json[nextJson++ % json.length]! : replies[next++ % replies.length]!), {
+  const script: Script = (_messages, request) => (request.json ? json[nextJson++ % json.length]! : replies[next++ % replies.length]!);
+  return new ScriptedGenerator(setting.gullible ? gullibleScript(script) : script, {
     delayMs: setting.delayMs,
     // A small window makes a short document be read in parts (whole-document questions).
     model: { id: 'scripted', label: 'the scripted generator', ...(setting.contextTokens ? { contextTokens: setting.contextTokens } : {}) },
