@@ -1,4 +1,5 @@
-import type { DocId, ModelId, QueueId } from './ids.ts';
+import type { Conversation, ConversationHeader } from './conversation.ts';
+import type { ConversationId, DocId, ModelId, QueueId } from './ids.ts';
 import type { Answer, AnswerModelStatus, AskRequest, AskStep, DequeueOutcome, EmbeddingEvent, LibraryItem, SourceRequest, SourceView, StorageEstimate } from './types.ts';
 
 /** BroadcastChannel on which the library worker of any tab posts `LibraryEvent`s. */
@@ -98,6 +99,14 @@ export interface LibraryApi {
   answerModelStatus(): Promise<AnswerModelStatus>;
   /** Stops the answer being written; it keeps (and checks) what was written. */
   stopAnswer(): Promise<void>;
+  /** Saved conversations, most recently updated first, without their turns. */
+  listConversations(): Promise<ConversationHeader[]>;
+  /** A saved conversation with its turns (undefined: deleted). */
+  getConversation(id: ConversationId): Promise<Conversation | undefined>;
+  /** Sets a conversation's title (an empty title keeps the old one). */
+  renameConversation(id: ConversationId, title: string): Promise<void>;
+  /** Deletes a conversation and its turns. */
+  deleteConversation(id: ConversationId): Promise<void>;
   /** The block a citation points into, with its quoted sentences located in the stored text. */
   getSource(request: SourceRequest): Promise<SourceView>;
   /** "Keep original files" (default on): documents committed from now on keep the file they were read from. */

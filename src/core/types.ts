@@ -311,6 +311,8 @@ export interface Answer {
   stopped?: boolean;
   /** What was done before answering (the follow-up rewritten, phrasings searched, hops), in order. */
   steps?: AskStep[];
+  /** The conversation the question and this answer were saved in (the next question continues it). */
+  conversationId?: ConversationId;
 }
 
 /** A retrieved passage as a step names it: enough to show it, and to dedupe by chunk. */
@@ -339,6 +341,8 @@ export interface AskRequest {
   conversationId?: ConversationId;
   /** The standalone question as the person edited it: used as it is, not rewritten again. */
   standalone?: string;
+  /** The question asked again (the searched question edited): its answer replaces the conversation's last turn. Default false. */
+  redo?: boolean;
   /** Search several phrasings the model writes, fused (needs a model). Default false. */
   expand?: boolean;
   /** Multi-hop: the model judges whether the passages suffice and searches again, up to 3 hops (needs a model). Default false. */

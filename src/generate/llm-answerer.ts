@@ -34,7 +34,7 @@ interface Prepared {
 async function prepare(question: string, passages: readonly Passage[], generator: Generator, limit: number, options: LlmAnswererOptions, call: AnswerOptions): Promise<Prepared> {
   const count = (text: string) => generator.countTokens(text);
   const base = await countMessageTokens(buildMessages({ question, passages: [] }), count);
-  const turns = await fitTurns(call.turns ?? [], Math.max(0, Math.floor((limit - base) * (options.turnShare ?? 0.25))), count, call.summary);
+  const turns = await fitTurns(call.turns ?? [], turnBudgetOf(limit, base, options), count, call.summary);
   let budget = limit - base - turns.tokens;
   for (;;) {
     const context = await buildContext(question, passages, { budget: Math.max(0, budget), countTokens: count, render: passageBlock, minRerankScore: options.minRerankScore, searches: call.searches });
@@ -43,6 +43,22 @@ async function prepare(question: string, passages: readonly Passage[], generator
     if (total <= limit || context.passages.length === 0) return { context, messages };
     budget -= total - limit;
   }
+}
+
+/** Answer tokens: `maxTokens` (default 512) capped at a quarter of the window, at least 1. */
+const answerTokensOf = (generator: Generator, options: Pick<LlmAnswererOptions, 'maxTokens'>) => Math.max(1, Math.min(options.maxTokens ?? 512, Math.floor(generator.model.contextTokens / 4)));
+
+/** The earlier turns' share of the prompt's room, `limit` tokens less the `base` (rules and question). */
+const turnBudgetOf = (limit: number, base: number, options: Pick<LlmAnswererOptions, 'turnShare'>) => Math.max(0, Math.floor((limit - base) * (options.turnShare ?? 0.25)));
+
+/**
+ * Tokens the answerer over `generator` gives a question's earlier turns (what {@link fitTurns} fits them
+ * in): the caller learns which turns will be left out, to have them summarised first.
+ */
+export async function turnBudget(question: string, generator: Generator, options: Pick<LlmAnswererOptions, 'maxTokens' | 'turnShare'> = {}): Promise<number> {
+  const limit = generator.model.contextTokens - answerTokensOf(generator, options);
+  const base = await countMessageTokens(buildMessages({ question, passages: [] }), (t) => generator.countTokens(t));
+  return turnBudgetOf(limit, base, options);
 }
 
 /**
@@ -136,7 +152,7 @@ export function createLlmAnswerer(options: LlmAnswererOptions): Answerer {
   return {
     async answer(question: string, passages: readonly Passage[], stats: TermStatistics, call: AnswerOptions = {}): Promise<Answer> {
       const model = generator.model;
-      const maxTokens = Math.max(1, Math.min(options.maxTokens ?? 512, Math.floor(model.contextTokens / 4)));
+      const maxTokens = answerTokensOf(generator, options);
       const notFound = (extra: Partial<Answer>): Answer => ({ ...buildNotFoundAnswer(question, passages, { stats }), generatedBy: model.label, removedCitations: [], ...extra });
       if (passages.length === 0) return notFound({});
       const { context, messages } = await prepare(question, passages, generator, model.contextTokens - maxTokens, options, call);

@@ -106,7 +106,8 @@ export async function countMessageTokens(messages: readonly ChatMessage[], count
 /**
  * The newest turns that fit `budget` tokens (each as a user and an assistant message), oldest first; when
  * older turns are left out, `summary` (a summary of the conversation the caller keeps) replaces them if it
- * fits too. A long conversation never overflows the context.
+ * fits: it is given its room first, the newest turns the rest. A long conversation never overflows the
+ * context.
  */
 export async function fitTurns(
   turns: readonly ConversationTurn[],
@@ -114,6 +115,20 @@ export async function fitTurns(
   countTokens: (text: string) => Promise<number>,
   summary?: string,
 ): Promise<{ turns: ConversationTurn[]; summary?: string; tokens: number }> {
+  const all = await newestThatFit(turns, budget, countTokens);
+  if (all.turns.length < turns.length && summary) {
+    // Counted with its wrapper and the blank line after it, as buildMessages writes it.
+    const cost = await countTokens(`${summaryBlock(summary)}\n\n`);
+    if (cost <= budget) {
+      const kept = await newestThatFit(turns, budget - cost, countTokens);
+      return { turns: kept.turns, summary, tokens: kept.tokens + cost };
+    }
+  }
+  return all;
+}
+
+/** The newest turns within `budget` tokens, oldest first, and their tokens. */
+async function newestThatFit(turns: readonly ConversationTurn[], budget: number, countTokens: (text: string) => Promise<number>): Promise<{ turns: ConversationTurn[]; tokens: number }> {
   const kept: ConversationTurn[] = [];
   let tokens = 0;
   for (let i = turns.length - 1; i >= 0; i--) {
@@ -122,11 +137,6 @@ export async function fitTurns(
     if (tokens + cost > budget) break;
     kept.unshift(t);
     tokens += cost;
-  }
-  if (kept.length < turns.length && summary) {
-    // Counted with its wrapper and the blank line after it, as buildMessages writes it.
-    const cost = await countTokens(`${summaryBlock(summary)}\n\n`);
-    if (tokens + cost <= budget) return { turns: kept, summary, tokens: tokens + cost };
   }
   return { turns: kept, tokens };
 }

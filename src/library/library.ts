@@ -13,12 +13,14 @@ import { hybridSearch, type HybridOptions, type RankedSearch } from '../retrieve
 import { multiQuerySearch } from '../retrieve/multi-query.ts';
 import { rerankedSearch } from '../retrieve/reranked-search.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
+import { ConversationStore } from '../store/conversation-store.ts';
 import { VectorStore } from '../store/vector-store.ts';
 import { Embedding, type EmbeddingOptions } from './embedding.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 import { passagesFor } from './ask-pipeline.ts';
 import { IndexKeeper } from './index-keeper.ts';
 import { IngestQueue, type IngestOptions } from './ingest-queue.ts';
+import { Conversations } from './conversations.ts';
 import { clampRange, locateMarks } from './source-view.ts';
 import { answerWholeDocument } from './whole-document.ts';
 
@@ -67,6 +69,8 @@ export class Library {
   /** Reads queued files and commits them, in the writer tab. */
   private readonly ingest: IngestQueue;
   private writer = false;
+  /** Saved conversations: follow-ups rewritten, older turns summarised, each answer saved as a turn. */
+  readonly conversations: Conversations;
 
   constructor(
     private readonly store: LibraryStore,
@@ -76,6 +80,7 @@ export class Library {
     this.keeper = new IndexKeeper(store, () => this.writer, options.snapshotDelayMs);
     this.embedding = new Embedding(store, new VectorStore(store.db), this.keeper, emit, options.embedding);
     this.ingest = new IngestQueue(store, this.keeper, emit, () => this.writer, options);
+    this.conversations = new Conversations(new ConversationStore(store.db));
   }
 
   /**
@@ -248,14 +253,20 @@ export class Library {
   /**
    * Answers a question from the library: hybrid retrieval (reranked when a reranker is in use), then the
    * answerer (streaming through `options.onText` when a model writes). One answer at a time: a new
-   * question stops the one being written.
+   * question stops the one being written. Within a conversation (`options.conversationId`; none: a new
+   * one), a follow-up is first rewritten into a standalone question (`onStep`, kept in `answer.steps`),
+   * and the answer, even a stopped one, is saved as a turn (see {@link Conversations}).
    */
   async ask(question: string, filter?: SearchFilter, options: AskOptions = {}): Promise<Answer> {
     this.answering?.abort();
     const controller = new AbortController();
     this.answering = controller;
     try {
-      return await this.answer(question, filter, { ...options, signal: controller.signal });
+      const { signal } = controller;
+      const prepared = await this.conversations.prepare(question, options, this.generator, signal);
+      for (const step of prepared.steps) options.onStep?.(step);
+      const answer = await this.answer(prepared.standalone, filter, { ...options, signal, turns: prepared.turns, summary: prepared.summary });
+      return await this.conversations.record(prepared, answer);
     } finally {
       if (this.answering === controller) this.answering = undefined;
     }

@@ -1,9 +1,10 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { DocQaError, type SerializedError } from '../core/errors.ts';
+import type { ConversationHeader, SavedTurn } from '../core/conversation.ts';
 import type { BlockRecord, ChunkRecord, DocRecord, Manifest, QueueEntry } from '../core/types.ts';
 
 /** Bump with an `oldVersion` branch in `upgrade` below; older apps refuse newer databases clearly. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 export const DEFAULT_DB_NAME = 'docqa';
 
 export interface Snapshot {
@@ -48,6 +49,16 @@ export interface LibrarySchema extends DBSchema {
   vectors: { key: [string, string]; value: VectorRecord; indexes: { 'by-chunk': string } };
   /** Settings that workers read too (v3): the semantic-search model and where its files come from. */
   settings: { key: string; value: unknown };
+  /** Saved conversations (v4), without their turns: what the history lists, newest first by `by-updated`. */
+  conversations: { key: string; value: ConversationHeader; indexes: { 'by-updated': number } };
+  /** The turns of saved conversations (v4), keyed [conversation id, position from 0]. */
+  conversationTurns: { key: [string, number]; value: StoredTurn };
+}
+
+/** A saved turn with its place: conversation and position (v4). */
+export interface StoredTurn extends SavedTurn {
+  conversationId: string;
+  n: number;
 }
 
 export interface EntryStatus {
@@ -91,6 +102,10 @@ export async function openLibraryDb(name = DEFAULT_DB_NAME, hooks: DbHooks = {})
         if (oldVersion < 3) {
           db.createObjectStore('vectors', { keyPath: ['model', 'chunkId'] }).createIndex('by-chunk', 'chunkId');
           db.createObjectStore('settings');
+        }
+        if (oldVersion < 4) {
+          db.createObjectStore('conversations', { keyPath: 'id' }).createIndex('by-updated', 'updatedAt');
+          db.createObjectStore('conversationTurns', { keyPath: ['conversationId', 'n'] });
         }
       },
       blocking() {

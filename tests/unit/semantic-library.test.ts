@@ -14,7 +14,7 @@ import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { Library } from '../../src/library/library.ts';
 import { localModel, localReranker } from '../../src/models/catalogue.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
-import { openLibraryDb } from '../../src/store/schema.ts';
+import { DB_VERSION, openLibraryDb } from '../../src/store/schema.ts';
 import { VectorStore } from '../../src/store/vector-store.ts';
 import { createTinyModelDir, type TinyModelDir } from '../support/tiny-model-dir.ts';
 
@@ -191,7 +191,7 @@ describe('semantic search in the library', () => {
     const embedder = counting();
     const preparer = { prepare: () => Promise.reject(new Error('nothing may be parsed again')), abort: () => undefined };
     const store = new LibraryStore(await openLibraryDb(v2name));
-    expect(store.db.version).toBe(3);
+    expect(store.db.version).toBe(DB_VERSION);
     const library = new Library(store, () => undefined, { chunk: CHUNK, preparer, embedding: { batchSize: 2 } });
     await library.open();
     await library.useEmbedder(embedder);
