@@ -132,8 +132,8 @@ const ABOUT = new Set(['about', 'of']);
 const ASKING = new Set(['what', 'when', 'where', 'who', 'whom', 'whose', 'which', 'why', 'how', 'much', 'many', 'do', 'does', 'did', 'can', 'could', 'should', 'would', 'may', 'must', 'has', 'have', 'had', 'i', 'me', 'my', 'we', 'our', 'us', 'you', 'your', 'tell', 'about']);
 /** A word of the subject: not a stop word nor a word of asking. */
 const isContent = (word: string) => !ASKING.has(word.toLowerCase()) && processTerm(word) !== null;
-/** Fewer content words than this: the question is too short to search alone ("Why?", "How much?"). */
-const SHORT_TERMS = 2;
+/** Fewer content words than this: nothing to search alone ("Why?", "How much?", "And?"); one word is a search of its own. */
+const SHORT_TERMS = 1;
 
 /** Whether a question reads as a follow-up: see {@link rewriteByRule}. */
 export function refersBack(question: string): boolean {
@@ -147,7 +147,7 @@ export function refersBack(question: string): boolean {
 /**
  * The rule used when no model is loaded (English function words; any language's short questions): a
  * question that refers back (a pronoun such as "it", "that", "they"; starts with "and", "also", "what
- * about", "how about"; or has fewer than two content words) gets the content words of the previous
+ * about", "how about"; or has no word of its subject, only words of asking such as "Why?", "How much?") gets the content words of the previous
  * searched question that it lacks, in their order, at most {@link RULE_MAX_ADDED}, in parentheses:
  * "How much is it?" after "When is the rent paid?" → "How much is it? (rent paid)". Other questions are
  * left as they are. The rule only adds words (retrieval weighs the rare ones); it cannot replace the

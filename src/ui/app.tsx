@@ -1,6 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { AskPanel } from './ask-panel.tsx';
 import { DropZone } from './drop-zone.tsx';
+import { History } from './history.tsx';
 import { formatBytes } from './format.ts';
 import { AnswerModelsDialog } from './answer-models-dialog.tsx';
 import { ModelsDialog } from './models-dialog.tsx';
@@ -54,6 +55,7 @@ export function App() {
         </section>
         <section class="right" id="questions" aria-label="Questions">
           <AskPanel />
+          <History />
         </section>
       </main>
       <SourceDialog />

@@ -7,8 +7,10 @@ import { SemanticStatus } from './semantic-status.tsx';
 import { AnswerNotice } from './answer-notice.tsx';
 import { readFilters, withChips, type QueryChip, type QueryableDoc } from '../retrieve/self-query.ts';
 import { renderMarkdown } from './markdown.ts';
-import { answer, answerSeq, ask, askError, asking, items, openSource, stopAnswer, streaming } from './state.ts';
+import { answer, answerSeq, askError, asking, items, openSource, stopAnswer, streaming } from './state.ts';
 import { chosenWholeDocument, WholeDocument } from './whole-document.tsx';
+import { CurrentQuestion, EarlierTurns, NewConversationButton, SearchedFor } from './conversation.tsx';
+import { askInConversation } from './conversation-state.ts';
 import type { Answer } from '../core/types.ts';
 
 function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
@@ -156,7 +158,7 @@ export function AskPanel() {
         class="ask-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void ask(question, withChips(filter, chips), { wholeDocument: chosenWholeDocument(question, withChips(filter, chips)) });
+          void askInConversation(question, withChips(filter, chips), undefined, { wholeDocument: chosenWholeDocument(question, withChips(filter, chips)) });
         }}
       >
         <input type="text" aria-label="Ask a question" placeholder="Ask a question about your documents" value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
@@ -167,7 +169,8 @@ export function AskPanel() {
           <button type="button" onClick={() => void stopAnswer()}>
             Stop
           </button>
-        )}
+        )}{' '}
+        <NewConversationButton />
       </form>
       <AskToggles />
       <WholeDocument question={question} filter={withChips(filter, chips)} />
@@ -180,6 +183,9 @@ export function AskPanel() {
           {askError.value}
         </p>
       )}
+      <EarlierTurns />
+      <CurrentQuestion />
+      <SearchedFor filter={withChips(filter, chips)} />
       <section aria-label="Answer" class="answer" aria-live="polite" aria-busy={asking.value} data-seq={answerSeq.value}>
         <AnswerSteps />
         {asking.value && streaming.value && <div class="streaming" dangerouslySetInnerHTML={{ __html: renderMarkdown(streaming.value) }} />}

@@ -3,7 +3,7 @@ import { proxy, type Remote } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
-import type { Answer, AnswerModelStatus, AskStep, EmbeddingEvent, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
+import type { Answer, AnswerModelStatus, AskRequest, AskStep, EmbeddingEvent, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
 import { connectLibrary } from './library-client.ts';
 import { watchReaderMemory } from './memory-watch.ts';
 import { addingNote, addNotes, alreadyNote, emptyTally, finishRun, type ActivityNote } from './activity.ts';
@@ -295,8 +295,13 @@ export async function setTags(docId: DocId, tags: string[]): Promise<void> {
   await api?.setTags(docId, tags);
 }
 
-export async function ask(question: string, filter?: SearchFilter, options: { wholeDocument?: DocId } = {}): Promise<void> {
-  if (!api || !question.trim()) return;
+/**
+ * Asks a question (within a conversation: `request`, see conversation-state.ts); the answer is shown in the
+ * Answer region and returned (undefined when the question could not be asked). `onStep` hears each step
+ * before the answer (the follow-up rewritten).
+ */
+export async function ask(question: string, filter?: SearchFilter, request: Omit<AskRequest, 'question' | 'filter'> = {}, onStep?: (step: AskStep) => void): Promise<Answer | undefined> {
+  if (!api || !question.trim()) return undefined;
   asking.value = true;
   askError.value = undefined;
   try {
@@ -306,14 +311,17 @@ export async function ask(question: string, filter?: SearchFilter, options: { wh
     // Phrasings and hops need the model that writes answers; without one they are not asked for.
     const loop = answerModel.value ? { expand: expandQueries.value, multiHop: lookFurther.value } : {};
     answer.value = await api.ask(
-      { question: question.trim(), filter, ...loop, ...options },
+      { question: question.trim(), filter, ...loop, ...request },
       proxy((piece: string) => {
         streaming.value += piece;
       }),
       proxy((step: AskStep) => {
+        // A whole document's progress: its latest step only.
         askSteps.value = [...askSteps.value.filter((s) => s.type !== 'whole-document' || step.type !== 'whole-document'), step];
+        onStep?.(step);
       }),
     );
+    return answer.value;
   } catch (err) {
     askError.value = err instanceof DocQaError ? err.message : `Search failed: ${String(err)}`;
   } finally {
@@ -322,6 +330,7 @@ export async function ask(question: string, filter?: SearchFilter, options: { wh
     asking.value = false;
     answerSeq.value++;
   }
+  return undefined;
 }
 
 /** Turns "Search several phrasings" (`expand`) or "Look further" (`multiHop`) on or off, remembered in this browser. */

@@ -1,0 +1,123 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Answer, SearchFilter } from '../core/types.ts';
+import { askInConversation, earlier, liveStep, newConversation, rewrittenStep, typedQuestion } from './conversation-state.ts';
+import { answer, asking } from './state.ts';
+
+/** An answer as one compact paragraph: its sentences, without citations (the full answer has them). */
+function compactText(a: Answer): string {
+  if (!a.found) return a.stopped ? 'Stopped before the model wrote an answer.' : 'Not found in your documents.';
+  return a.segments.map((s) => s.text.trim()).join(' ');
+}
+
+/** The earlier questions of the conversation on show, each with its answer, compact, oldest first. */
+export function EarlierTurns() {
+  const turns = earlier.value;
+  if (!turns.length) return null;
+  return (
+    <section class="earlier" aria-label="Earlier in this conversation">
+      <ol>
+        {turns.map((a, i) => (
+          <li key={i}>
+            <p class="earlier-question">
+              <bdi>{typedQuestion(a)}</bdi>
+            </p>
+            <p class="earlier-answer">
+              <bdi>{compactText(a)}</bdi>
+            </p>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** The question of the answer on show, as typed (the question box may hold another by now). */
+export function CurrentQuestion() {
+  const a = answer.value;
+  if (!a || asking.value) return null;
+  return (
+    <p class="current-question">
+      <bdi>{typedQuestion(a)}</bdi>
+    </p>
+  );
+}
+
+/** "New conversation": clears the Answer area; the next question starts a conversation of its own. */
+export function NewConversationButton() {
+  const empty = !answer.value && !earlier.value.length;
+  return (
+    <button type="button" class="new-conversation" disabled={asking.value || empty} onClick={newConversation}>
+      New conversation
+    </button>
+  );
+}
+
+/**
+ * "Searched for: <standalone>" above the answer when the follow-up was rewritten (or edited), with Edit:
+ * the person corrects the searched question and searches again (the answer replaces this one).
+ */
+export function SearchedFor({ filter }: { filter: SearchFilter }) {
+  const a = answer.value;
+  const step = asking.value ? liveStep.value : a && rewrittenStep(a);
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState('');
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (editing) field.current?.focus();
+  }, [editing]);
+  useEffect(() => setEditing(false), [a]);
+  if (!step) return null;
+  if (editing && !asking.value) {
+    return (
+      <form
+        class="searched searched-edit"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!text.trim()) return;
+          setEditing(false);
+          void askInConversation(step.question, filter, text.trim());
+        }}
+      >
+        <label>
+          Searched for:{' '}
+          <input
+            ref={field}
+            type="text"
+            aria-label="Searched question"
+            value={text}
+            onInput={(e) => setText(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') setEditing(false);
+            }}
+          />
+        </label>{' '}
+        <button type="submit">Search again</button>{' '}
+        <button type="button" onClick={() => setEditing(false)}>
+          Cancel
+        </button>
+      </form>
+    );
+  }
+  return (
+    <p class="searched">
+      Searched for: <bdi class="standalone">{step.standalone}</bdi>
+      {step.by === 'rule' && <span class="hint"> (the question with words from the one before)</span>}
+      {!asking.value && (
+        <>
+          {' '}
+          <button
+            type="button"
+            class="link"
+            aria-label="Edit the searched question"
+            onClick={() => {
+              setText(step.standalone);
+              setEditing(true);
+            }}
+          >
+            Edit
+          </button>
+        </>
+      )}
+    </p>
+  );
+}

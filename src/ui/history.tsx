@@ -1,0 +1,86 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ConversationHeader } from '../core/conversation.ts';
+import { conversationId, conversations, deleteConversation, refreshConversations, renameConversation, reopenConversation } from './conversation-state.ts';
+import { asking, ready } from './state.ts';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A conversation's title as an inline text field: Enter saves, Escape cancels. */
+function RenameField({ c, onDone }: { c: ConversationHeader; onDone: () => void }) {
+  const [title, setTitle] = useState(c.title);
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    field.current?.focus();
+    field.current?.select();
+  }, []);
+  return (
+    <input
+      ref={field}
+      type="text"
+      class="rename"
+      aria-label="Conversation title"
+      value={title}
+      onInput={(e) => setTitle(e.currentTarget.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          void renameConversation(c.id, title).then(onDone);
+        } else if (e.key === 'Escape') {
+          e.preventDefault();
+          onDone();
+        }
+      }}
+    />
+  );
+}
+
+function HistoryItem({ c }: { c: ConversationHeader }) {
+  const [renaming, setRenaming] = useState(false);
+  const current = conversationId.value === c.id;
+  return (
+    <li class={current ? 'current' : undefined}>
+      {renaming ? (
+        <RenameField c={c} onDone={() => setRenaming(false)} />
+      ) : (
+        <button type="button" class="link conversation-title" aria-current={current ? 'true' : undefined} disabled={asking.value} onClick={() => void reopenConversation(c.id)}>
+          <bdi>{c.title}</bdi>
+        </button>
+      )}
+      <span class="conversation-meta">
+        {' '}
+        {c.turnCount} question{c.turnCount === 1 ? '' : 's'} · {dateFormat.format(c.updatedAt)}
+      </span>{' '}
+      {!renaming && (
+        <button type="button" class="link" aria-label={`Rename conversation ${c.title}`} onClick={() => setRenaming(true)}>
+          Rename
+        </button>
+      )}{' '}
+      <button type="button" class="link" aria-label={`Delete conversation ${c.title}`} disabled={asking.value && current} onClick={() => void deleteConversation(c.id)}>
+        Delete
+      </button>
+    </li>
+  );
+}
+
+/** The saved conversations, newest first: reopen, rename, delete. */
+export function History() {
+  const isReady = ready.value;
+  useEffect(() => {
+    if (isReady) void refreshConversations();
+  }, [isReady]);
+  const list = conversations.value;
+  return (
+    <nav class="history" aria-label="Conversations">
+      <h2>Conversations</h2>
+      {list.length ? (
+        <ul>
+          {list.map((c) => (
+            <HistoryItem key={c.id} c={c} />
+          ))}
+        </ul>
+      ) : (
+        <p class="hint">Questions you ask are kept here, on this device, to reopen later.</p>
+      )}
+    </nav>
+  );
+}
