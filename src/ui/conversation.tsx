@@ -62,8 +62,13 @@ export function SearchedFor({ filter }: { filter: SearchFilter }) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState('');
   const field = useRef<HTMLInputElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
   useEffect(() => {
+    // Into the field when it opens; back on Edit when it closes (Escape, Cancel).
     if (editing) field.current?.focus();
+    else if (wasEditing.current) editButton.current?.focus();
+    wasEditing.current = editing;
   }, [editing]);
   useEffect(() => setEditing(false), [a]);
   if (!step) return null;
@@ -106,6 +111,7 @@ export function SearchedFor({ filter }: { filter: SearchFilter }) {
         <>
           {' '}
           <button
+            ref={editButton}
             type="button"
             class="link"
             aria-label="Edit the searched question"

@@ -34,9 +34,16 @@ function RenameField({ c, onDone }: { c: ConversationHeader; onDone: () => void 
   );
 }
 
-function HistoryItem({ c }: { c: ConversationHeader }) {
+function HistoryItem({ c, onDeleted }: { c: ConversationHeader; onDeleted: () => void }) {
   const [renaming, setRenaming] = useState(false);
   const current = conversationId.value === c.id;
+  const renameButton = useRef<HTMLButtonElement>(null);
+  // Back on Rename once the title field closes (Enter or Escape), so the keyboard stays where it was.
+  const wasRenaming = useRef(false);
+  useEffect(() => {
+    if (wasRenaming.current && !renaming) renameButton.current?.focus();
+    wasRenaming.current = renaming;
+  }, [renaming]);
   return (
     <li class={current ? 'current' : undefined}>
       {renaming ? (
@@ -51,11 +58,11 @@ function HistoryItem({ c }: { c: ConversationHeader }) {
         {c.turnCount} question{c.turnCount === 1 ? '' : 's'} · {dateFormat.format(c.updatedAt)}
       </span>{' '}
       {!renaming && (
-        <button type="button" class="link" aria-label={`Rename conversation ${c.title}`} onClick={() => setRenaming(true)}>
+        <button ref={renameButton} type="button" class="link" aria-label={`Rename conversation ${c.title}`} onClick={() => setRenaming(true)}>
           Rename
         </button>
       )}{' '}
-      <button type="button" class="link" aria-label={`Delete conversation ${c.title}`} disabled={asking.value && current} onClick={() => void deleteConversation(c.id)}>
+      <button type="button" class="link" aria-label={`Delete conversation ${c.title}`} disabled={asking.value && current} onClick={() => void deleteConversation(c.id).then(onDeleted)}>
         Delete
       </button>
     </li>
@@ -69,13 +76,17 @@ export function History() {
     if (isReady) void refreshConversations();
   }, [isReady]);
   const list = conversations.value;
+  const heading = useRef<HTMLHeadingElement>(null);
   return (
     <nav class="history" aria-label="Conversations">
-      <h2>Conversations</h2>
+      <h2 ref={heading} tabIndex={-1}>
+        Conversations
+      </h2>
       {list.length ? (
         <ul>
           {list.map((c) => (
-            <HistoryItem key={c.id} c={c} />
+            // A deleted conversation's row goes: the keyboard goes to the list's heading.
+            <HistoryItem key={c.id} c={c} onDeleted={() => heading.current?.focus()} />
           ))}
         </ul>
       ) : (

@@ -68,6 +68,8 @@ describe('a conversation with a model (scripted generator)', () => {
     expect(await field.inputValue()).toBe('When is the deposit returned?');
     await field.press('Escape');
     await expect.poll(() => field.count()).toBe(0);
+    // The keyboard is back on Edit.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Edit the searched question');
     await page.getByRole('button', { name: 'Edit the searched question' }).click();
     const before = await region(page).getAttribute('data-seq');
     await field.fill('How large is the deposit?');
@@ -101,6 +103,7 @@ describe('a conversation with a model (scripted generator)', () => {
     await title.fill('Something else');
     await title.press('Escape');
     await expect.poll(() => title.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename conversation When is the rent paid?');
     expect(await history(page).getByRole('button', { name: 'When is the rent paid?', exact: true }).count()).toBe(1);
     await history(page).getByRole('button', { name: 'Rename conversation When is the rent paid?' }).click();
     await title.fill('Lease questions');
