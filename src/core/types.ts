@@ -171,6 +171,8 @@ export type LibraryEvent =
   | { type: 'file-failed'; queueId: QueueId; path: string; error: SerializedError }
   | { type: 'queue'; done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number }
   | { type: 'changed' }
+  /** A saved conversation was added to, renamed or deleted (the history is read again). */
+  | { type: 'conversations' }
   | EmbeddingEvent
   /** This tab's library stopped: another tab updated the app. */
   | { type: 'library-closed'; message: string }

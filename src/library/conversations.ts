@@ -39,7 +39,11 @@ export function answerText(answer: Answer): string {
  * answer too: what was written). Every question is saved: one without a conversation starts a new one.
  */
 export class Conversations {
-  constructor(private readonly store: ConversationStore) {}
+  /** `changed`: told after each change to the saved conversations (every tab's history reads them again). */
+  constructor(
+    private readonly store: ConversationStore,
+    private readonly changed: () => void = () => undefined,
+  ) {}
 
   /** The question in its conversation: see {@link PreparedQuestion}. */
   async prepare(question: string, request: Pick<AskRequest, 'conversationId' | 'standalone' | 'redo'>, generator: Generator | undefined, signal?: AbortSignal): Promise<PreparedQuestion> {
@@ -98,6 +102,7 @@ export class Conversations {
         id = (await this.store.create(prepared.question, at)).id;
         await this.store.appendTurn(id, turn(id));
       }
+      this.changed();
       return { ...withSteps, conversationId: id };
     } catch (err) {
       console.warn('the answer could not be saved in the conversation history', err);
@@ -115,9 +120,11 @@ export class Conversations {
 
   async rename(id: ConversationId, title: string): Promise<void> {
     await this.store.rename(id, title);
+    this.changed();
   }
 
-  delete(id: ConversationId): Promise<void> {
-    return this.store.delete(id);
+  async delete(id: ConversationId): Promise<void> {
+    await this.store.delete(id);
+    this.changed();
   }
 }

@@ -80,7 +80,7 @@ export class Library {
     this.keeper = new IndexKeeper(store, () => this.writer, options.snapshotDelayMs);
     this.embedding = new Embedding(store, new VectorStore(store.db), this.keeper, emit, options.embedding);
     this.ingest = new IngestQueue(store, this.keeper, emit, () => this.writer, options);
-    this.conversations = new Conversations(new ConversationStore(store.db));
+    this.conversations = new Conversations(new ConversationStore(store.db), () => emit({ type: 'conversations' }));
   }
 
   /**

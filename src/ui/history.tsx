@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ConversationHeader } from '../core/conversation.ts';
 import { conversationId, conversations, deleteConversation, refreshConversations, renameConversation, reopenConversation } from './conversation-state.ts';
-import { asking, ready } from './state.ts';
+import { asking, conversationsSeq, ready } from './state.ts';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -72,9 +72,11 @@ function HistoryItem({ c, onDeleted }: { c: ConversationHeader; onDeleted: () =>
 /** The saved conversations, newest first: reopen, rename, delete. */
 export function History() {
   const isReady = ready.value;
+  // Read again once the library is open, and after any change in any tab.
+  const changes = conversationsSeq.value;
   useEffect(() => {
     if (isReady) void refreshConversations();
-  }, [isReady]);
+  }, [isReady, changes]);
   const list = conversations.value;
   const heading = useRef<HTMLHeadingElement>(null);
   return (

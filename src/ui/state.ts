@@ -29,6 +29,8 @@ export const asking = signal(false);
 /** Counts answers (and failed asks) so tests and assistive tech can tell a new answer from the last one. */
 export const answerSeq = signal(0);
 export const askError = signal<string | undefined>(undefined);
+/** Counts changes to the saved conversations, in any tab (the history reads them again). */
+export const conversationsSeq = signal(0);
 /** What a model has written so far of the answer being asked (streamed), until the checked answer arrives. */
 export const streaming = signal('');
 /**
@@ -129,6 +131,9 @@ function flushEvents(): void {
         break;
       case 'changed':
         changed = true;
+        break;
+      case 'conversations':
+        conversationsSeq.value++;
         break;
       case 'embedding':
         nextSemantic = event;

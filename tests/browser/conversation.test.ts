@@ -145,5 +145,13 @@ describe('a conversation without a model (extractive answers)', () => {
     await askQuestion(page, 'How much is it?');
     expect(await searchedFor(page).count()).toBe(0);
     await expect.poll(() => history(page).getByRole('listitem').count()).toBe(2);
+
+    // Another tab's history follows: a question asked here is listed there without a reload.
+    const other = await page.context().newPage();
+    await other.goto(page.url());
+    await expect.poll(() => history(other).getByRole('listitem').count()).toBe(2);
+    await askQuestion(page, 'Who pays the deposit?');
+    await expect.poll(() => history(other).getByRole('listitem').first().textContent()).toMatch(/^How much is it\?.*2 questions/su);
+    await other.close();
   });
 });
