@@ -52,6 +52,40 @@ export function NewConversationButton() {
   );
 }
 
+/** The searched question as a text field: Enter (Search again) asks with it, Escape or Cancel closes it. */
+function EditSearched({ initial, onSearch, onClose }: { initial: string; onSearch: (standalone: string) => void; onClose: () => void }) {
+  const [text, setText] = useState(initial);
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
+  return (
+    <form
+      class="searched searched-edit"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (text.trim()) onSearch(text.trim());
+      }}
+    >
+      <label>
+        Searched for:{' '}
+        <input
+          ref={field}
+          type="text"
+          aria-label="Searched question"
+          value={text}
+          onInput={(e) => setText(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') onClose();
+          }}
+        />
+      </label>{' '}
+      <button type="submit">Search again</button>{' '}
+      <button type="button" onClick={onClose}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
 /**
  * "Searched for: <standalone>" above the answer when the follow-up was rewritten (or edited), with Edit:
  * the person corrects the searched question and searches again (the answer replaces this one).
@@ -60,48 +94,21 @@ export function SearchedFor({ filter }: { filter: SearchFilter }) {
   const a = answer.value;
   const step = asking.value ? liveStep.value : a && rewrittenStep(a);
   const [editing, setEditing] = useState(false);
-  const [text, setText] = useState('');
-  const field = useRef<HTMLInputElement>(null);
   const editButton = useRef<HTMLButtonElement>(null);
   const wasEditing = useRef(false);
   useEffect(() => {
-    // Into the field when it opens; back on Edit when it closes (Escape, Cancel).
-    if (editing) field.current?.focus();
-    else if (wasEditing.current) editButton.current?.focus();
+    // Back on Edit when the field closes (Escape, Cancel).
+    if (!editing && wasEditing.current) editButton.current?.focus();
     wasEditing.current = editing;
   }, [editing]);
   useEffect(() => setEditing(false), [a]);
   if (!step) return null;
   if (editing && !asking.value) {
-    return (
-      <form
-        class="searched searched-edit"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!text.trim()) return;
-          setEditing(false);
-          void askInConversation(step.question, filter, text.trim());
-        }}
-      >
-        <label>
-          Searched for:{' '}
-          <input
-            ref={field}
-            type="text"
-            aria-label="Searched question"
-            value={text}
-            onInput={(e) => setText(e.currentTarget.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') setEditing(false);
-            }}
-          />
-        </label>{' '}
-        <button type="submit">Search again</button>{' '}
-        <button type="button" onClick={() => setEditing(false)}>
-          Cancel
-        </button>
-      </form>
-    );
+    const search = (standalone: string) => {
+      setEditing(false);
+      void askInConversation(step.question, filter, standalone);
+    };
+    return <EditSearched initial={step.standalone} onSearch={search} onClose={() => setEditing(false)} />;
   }
   return (
     <p class="searched">
@@ -110,16 +117,7 @@ export function SearchedFor({ filter }: { filter: SearchFilter }) {
       {!asking.value && (
         <>
           {' '}
-          <button
-            ref={editButton}
-            type="button"
-            class="link"
-            aria-label="Edit the searched question"
-            onClick={() => {
-              setText(step.standalone);
-              setEditing(true);
-            }}
-          >
+          <button ref={editButton} type="button" class="link" aria-label="Edit the searched question" onClick={() => setEditing(true)}>
             Edit
           </button>
         </>
