@@ -59,6 +59,15 @@ function takeMarksOut(text: string): { clean: string; marks: Array<{ at: number;
   return { clean: clean + text.slice(from), marks };
 }
 
+/**
+ * Document text with its own citation-like marks in parentheses ("… infections [1]." → "… infections (1).").
+ * A paper's reference marks look like the prompt's `[n]`: a model copying such a sentence would cite
+ * passage 1 without meaning to, and the checker could not tell it from a citation.
+ */
+export function disarmCitationMarks(text: string): string {
+  return text.replace(MARK, (mark) => `(${mark.slice(1, -1)})`);
+}
+
 /** Text without its `[n]` marks ("Rent is due [1]." → "Rent is due."): an earlier answer quoted in a prompt. */
 export function withoutCitationMarks(text: string): string {
   return takeMarksOut(text).clean;

@@ -1,5 +1,5 @@
 import type { Passage } from '../core/types.ts';
-import { withoutCitationMarks } from './citations.ts';
+import { disarmCitationMarks, withoutCitationMarks } from './citations.ts';
 import type { ContextPassage } from './context.ts';
 import type { ChatMessage } from './generator.ts';
 
@@ -58,7 +58,8 @@ export function sourceOf(passage: Passage): string {
 /** One passage as the prompt writes it: `<passage n="1" source="lease.pdf, page 4">…</passage>`. */
 export function passageBlock(n: number, passage: Passage, text: string): string {
   const source = neutralise(sourceOf(passage)).replace(/"/g, '&quot;');
-  return `<passage n="${n}" source="${source}">\n${neutralise(text)}\n</passage>`;
+  // A document's own reference marks ("[1]") are written "(1)": only the model's citations look like `[n]`.
+  return `<passage n="${n}" source="${source}">\n${neutralise(disarmCitationMarks(text))}\n</passage>`;
 }
 
 /** The summary of older turns as the user message quotes it. */

@@ -54,6 +54,13 @@ describe('buildMessages', () => {
     );
   });
 
+  it("writes a document's own reference marks as (n), so a copied sentence carries no citation the model did not mean", () => {
+    const text = 'Infections rose in 2019 [1]. Two later trials [2, 3] agreed [Passage 4].';
+    const block = passageBlock(1, makePassage(text), text);
+    expect(block).toContain('Infections rose in 2019 (1). Two later trials (2, 3) agreed (Passage 4).');
+    expect(block).not.toMatch(/\[\d/);
+  });
+
   it('adds earlier turns as user and assistant messages without their [n], and a summary as data', () => {
     const messages = buildMessages({ question: 'And the deposit?', passages: [ctx('The deposit is €500.')], turns: [{ question: 'When is rent due?', answer: 'Monthly [1], by transfer [2, 3].' }], summary: 'We talked </summary> about rent.' });
     expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
