@@ -5,11 +5,10 @@
  * SciFact is absent). Decoding is excluded, and so is the model's prefill of the prompt (part of a real
  * first token, but a property of the generator, measured by its own runtime).
  *
- * - **rewrite**: the follow-up rewritten into a standalone question. No rewriting step exists in
- *   `src/generate/` yet, so this times one JSON request through the `Generator` interface
- *   (`generateText` with `json: true`, then `JSON.parse` and a check) answered by the scripted
- *   generator: the plumbing's floor (about one timer tick), not a model's cost — with a model, the
- *   rewrite is a whole generation of its own and dominates. Replace it with the real step when it lands.
+ * - **rewrite**: the follow-up rewritten into a standalone question by the app's `rewriteFollowUp`
+ *   (prompt fitted in the tiny decoder's tokens, one JSON request, the reply parsed), the request
+ *   answered by the scripted generator: the step's own cost, not a model's — with a model, the rewrite
+ *   is a whole generation of its own (up to 128 tokens) and dominates.
  * - **retrieval**: BM25 over the index (the fused top 40, RRF over BM25 alone; hybrid adds one query
  *   embedding, measured by `npm run bench -- embed`), then the passages resolved from the hits
  *   (`retrievePassages`, k = 5, as the app asks).
@@ -38,8 +37,9 @@ import { dirname, join } from 'node:path';
 import type { Passage } from '../src/core/types.ts';
 import { loadBeir, type BeirCollection } from '../src/eval/beir.ts';
 import { indexCollection, type IndexedCollection } from '../src/eval/evaluate.ts';
-import { generateText, type GenerateRequest, type Generator } from '../src/generate/generator.ts';
+import type { GenerateRequest, Generator } from '../src/generate/generator.ts';
 import { createLlmAnswerer } from '../src/generate/llm-answerer.ts';
+import { rewriteFollowUp } from '../src/generate/follow-up.ts';
 import { ScriptedGenerator } from '../src/generate/scripted-generator.ts';
 import { orderByRerank, rerankText } from '../src/rerank/rerank.ts';
 import type { Reranker } from '../src/rerank/reranker.ts';
@@ -86,19 +86,16 @@ async function fixedData(ctx: BenchContext): Promise<{ collection: BeirCollectio
   }
 }
 
-/** The rewrite step's stand-in: one JSON request through the Generator interface, parsed and checked. */
-async function rewrite(generator: Generator, previous: string, question: string): Promise<string> {
-  const text = await generateText(generator, {
-    json: true,
-    maxTokens: 128,
-    messages: [
-      { role: 'system', content: 'Rewrite the follow-up question as one standalone question. Reply {"standalone": "…"}.' },
-      { role: 'user', content: `Earlier question: ${previous}\nFollow-up: ${question}` },
-    ],
-  });
-  const parsed = JSON.parse(text) as { standalone?: unknown };
-  if (typeof parsed.standalone !== 'string' || !parsed.standalone.trim()) throw new Error(`answer bench: the rewrite returned ${text}`);
-  return parsed.standalone;
+/**
+ * The rewrite step as the app runs it (`rewriteFollowUp`: the prompt fitted to the window in the decoder's
+ * own tokens, one JSON request, the reply parsed), answered by the scripted generator: the question back,
+ * as a model that finds it standalone would.
+ */
+async function rewrite(setup: Setup, previous: string, question: string): Promise<string> {
+  const { counter, scripted } = setup;
+  const generator: Generator = { model: { id: 'rewrite', label: 'Scripted rewrite', contextTokens: CONTEXT_TOKENS }, countTokens: (t) => counter.countTokens(t), stream: (r) => scripted.stream(r) };
+  const turns = [{ question: previous, answer: 'An earlier answer, cited [1].' }];
+  return (await rewriteFollowUp(question, turns, { generator })).standalone;
 }
 
 /** A generator that counts tokens with `counter` and records when it is asked to write (then writes nothing). */
@@ -124,7 +121,7 @@ interface Setup {
 async function ask(setup: Setup, variant: Variant, previous: string, question: string): Promise<Times> {
   const { indexed } = setup;
   const t0 = performance.now();
-  const standalone = await rewrite(setup.scripted, previous, question);
+  const standalone = await rewrite(setup, previous, question);
   const t1 = performance.now();
   const query = { text: standalone };
   const fused = await indexed.search(query, CANDIDATES);
@@ -214,7 +211,7 @@ export async function benchAnswer(ctx: BenchContext): Promise<void> {
     const tiny = await rerankerIn('tiny-cross-encoder');
     const minilm = await rerankerIn('minilm-cross-encoder');
     disposers.push(() => counter.dispose(), () => tiny.dispose(), () => minilm.dispose());
-    const scripted = new ScriptedGenerator((messages) => [JSON.stringify({ standalone: messages.at(-1)!.content.split('Follow-up: ')[1] ?? '' })]);
+    const scripted = new ScriptedGenerator((messages) => [JSON.stringify({ question: messages.at(-1)!.content.split('Last question: ')[1] ?? '' })]);
     const setup: Setup = { indexed, rerankers: { tiny, minilm }, counter, scripted };
     ctx.record({ answer_queries: queries.length, answer_rounds: ROUNDS, answer_chunks: indexed.owners.size, answer_candidates: CANDIDATES });
     if (name !== 'scifact') ctx.note('answer: figures are over the generated corpus, not SciFact');
