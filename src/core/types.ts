@@ -259,6 +259,12 @@ export interface AnswerSegment {
    */
   cites?: number[];
   /**
+   * For each citation (in the order of `cites`, or `cite` alone), the sentence of its passage's window that
+   * supports this segment (window offsets; a model's answer): its `[n]` opens the Source dialog on that
+   * sentence, not on every sentence the citation supports elsewhere in the answer.
+   */
+  quotes?: TextRange[];
+  /**
    * A sentence written by a model that no passage it cites supports (checked citations,
    * `generate/citations.ts`): shown marked, so a reader knows not to trust it.
    */

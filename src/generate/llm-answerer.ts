@@ -123,6 +123,7 @@ export function answerOf(sentences: readonly CheckedSentence[], passages: readon
     const segment: AnswerSegment = { text: s.text };
     if (cites.length) segment.cite = cites[0];
     if (cites.length > 1) segment.cites = cites;
+    if (cites.length) segment.quotes = s.support.map(({ quote }) => ({ ...quote }));
     if (s.unsupported) segment.unsupported = true;
     return segment;
   });

@@ -11,7 +11,7 @@ import { answer, answerSeq, askError, asking, items, openSource, stopAnswer, str
 import { chosenWholeDocument, WholeDocument } from './whole-document.tsx';
 import { CurrentQuestion, EarlierTurns, NewConversationButton, SearchedFor } from './conversation.tsx';
 import { askInConversation } from './conversation-state.ts';
-import type { Answer } from '../core/types.ts';
+import type { Answer, AnswerSegment } from '../core/types.ts';
 
 function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
   const parts = [];
@@ -72,11 +72,14 @@ function WhyThisPassage({ c }: { c: Citation }) {
  */
 export function answerMarkdown(a: Answer): string {
   let out = '';
+  let runStart = 0;
   a.segments.forEach((seg, i) => {
     const next = a.segments[i + 1];
-    const cites = seg.cites ?? (seg.cite !== undefined ? [seg.cite] : []);
-    const sameAsNext = next !== undefined && (next.cites ?? (next.cite !== undefined ? [next.cite] : [])).join() === cites.join();
-    const cite = cites.length && !sameAsNext ? ` ${cites.map((n) => `[[${n}]](#source-${n})`).join('')}` : '';
+    const cites = citesOf(seg);
+    const sameAsNext = next !== undefined && citesOf(next).join() === cites.join();
+    // One [n] after a run of sentences citing the same passages; its link names the run (`#source-n-a-b`).
+    const cite = cites.length && !sameAsNext ? ` ${cites.map((n) => `[[${n}]](#source-${n}-${runStart}-${i})`).join('')}` : '';
+    if (!sameAsNext) runStart = i + 1;
     const text = seg.unsupported ? `<span class="unsupported" title="No source supports this sentence">${seg.text.trim()}</span>` : seg.text.trim();
     const trailing = /\s$/.test(seg.text) ? seg.text.match(/\s+$/)![0] : ' ';
     out += `${text}${cite}${trailing}`;
@@ -91,7 +94,7 @@ export function answerMarkdown(a: Answer): string {
 export function answerAsMarkdown(a: Answer): string {
   const body = a.found
     ? a.generatedBy
-      ? answerMarkdown(a).replace(/\[\[(\d+)\]\]\(#source-\d+\)/gu, '[$1]').replace(/<span class="unsupported"[^>]*>([^<]*)<\/span>/gu, '$1 (unsupported)')
+      ? answerMarkdown(a).replace(/\[\[(\d+)\]\]\(#source-[\d-]+\)/gu, '[$1]').replace(/<span class="unsupported"[^>]*>([^<]*)<\/span>/gu, '$1 (unsupported)')
       : a.segments.map((seg, i) => `${seg.text}${seg.cite !== undefined && a.segments[i + 1]?.cite !== seg.cite ? ` [${seg.cite}]` : ''}`).join(' ')
     : 'Not found in your documents.';
   const sources = a.citations.map((c) => `${c.n}. ${c.passage.docPath}, ${c.passage.label}`);
@@ -103,14 +106,27 @@ const REMOVED_WHY: Record<NonNullable<Answer['removedCitations']>[number]['reaso
   'not-supported': 'its source does not say what the sentence says',
 };
 
-/** Opens the Source dialog from a citation link inside rendered Markdown. */
+/** A segment's citations, in the order written. */
+function citesOf(seg: AnswerSegment): number[] {
+  return seg.cites ?? (seg.cite !== undefined ? [seg.cite] : []);
+}
+
+/**
+ * Opens the Source dialog from a citation link inside rendered Markdown (`#source-n-a-b`: the `[n]` after
+ * segments a to b), marking the sentences of source n that support those segments, not every sentence it
+ * supports elsewhere in the answer.
+ */
 function onCitationClick(e: MouseEvent, a: Answer): void {
   const link = (e.target as Element | null)?.closest?.('a[href^="#source-"]');
   if (!link) return;
   e.preventDefault();
-  const n = Number(link.getAttribute('href')!.slice('#source-'.length));
-  const citation = a.citations[n - 1];
-  if (citation) void openSource(sourceRequestOf(citation));
+  const [n, from, to] = link.getAttribute('href')!.slice('#source-'.length).split('-').map(Number);
+  const citation = a.citations[n! - 1];
+  if (!citation) return;
+  const quotes = from === undefined || to === undefined ? [] : a.segments.slice(from, to + 1).flatMap((seg) => seg.quotes?.filter((_, k) => citesOf(seg)[k] === n) ?? []);
+  // Two sentences of the run may rest on the same passage sentence: each is marked once, in text order.
+  const distinct = quotes.sort((x, y) => x.start - y.start).filter((q, k) => k === 0 || q.start >= quotes[k - 1]!.end);
+  void openSource(sourceRequestOf(distinct.length ? { ...citation, quotes: distinct } : citation));
 }
 
 const CHIP_WORDS: Record<QueryChip['kind'], string> = { document: 'Only in', folder: 'Only in folder', type: 'Only', tag: 'Only tagged' };

@@ -1,8 +1,9 @@
 /**
  * Answers written by a model are Markdown, rendered as HTML only after DOMPurify: a model (or a document
  * it quoted) writing `<script>`, `<img onerror>`, `javascript:` links or styles never runs or loads
- * anything. Links are kept only when they point at a source of the answer (`#source-n`, the `[n]`
- * citations); every other link becomes plain text, so nothing in an answer can take the person elsewhere.
+ * anything. Links are kept only when they point at a source of the answer (the `[n]` citations:
+ * `#source-n`, or `#source-n-a-b` for the `[n]` after segments a to b); every other link becomes plain
+ * text, so nothing in an answer can take the person elsewhere.
  */
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
@@ -16,7 +17,7 @@ function purify(html: string): string {
     DOMPurify.addHook('afterSanitizeAttributes', (node) => {
       if (node.tagName === 'A') {
         const href = node.getAttribute('href') ?? '';
-        if (!/^#source-\d+$/.test(href)) node.removeAttribute('href');
+        if (!/^#source-\d+(?:-\d+-\d+)?$/.test(href)) node.removeAttribute('href');
       }
     });
     hooked = true;
