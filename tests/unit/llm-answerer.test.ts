@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Passage } from '../../src/core/types.ts';
+import type { AnswerSegment, Passage } from '../../src/core/types.ts';
 import { createLlmAnswerer } from '../../src/generate/llm-answerer.ts';
 import { countMessageTokens, NOT_FOUND } from '../../src/generate/prompt.ts';
 import { countScriptedTokens, ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
 import type { TermStatistics } from '../../src/generate/extractive-answer.ts';
 import { makePassage } from '../support/passages.ts';
+
+/** Segments without their per-sentence quotes (checked apart, where a test is about them). */
+const withoutQuotes = (segments: readonly AnswerSegment[]) => segments.map(({ quotes: _quotes, ...rest }) => rest);
 
 const LEASE = 'The flat has two rooms. The tenant pays the rent on the first day of each month. The landlord repairs the heating.';
 const PETS = 'Cats and small dogs are allowed. Other pets need the written consent of the landlord.';
@@ -23,7 +26,7 @@ describe('createLlmAnswerer', () => {
     expect(pieces.join('')).toBe(reply);
     expect(answer).toMatchObject({ found: true, generatedBy: 'Scripted generator', removedCitations: [] });
     expect(answer.stopped).toBeUndefined();
-    expect(answer.segments).toEqual([
+    expect(withoutQuotes(answer.segments)).toEqual([
       { text: 'Other pets need the written consent of the landlord.', cite: 1 },
       { text: 'The landlord repairs the heating.', cite: 2 },
     ]);
@@ -32,6 +35,11 @@ describe('createLlmAnswerer', () => {
     expect(pets!.quotes.map((q) => PETS.slice(q.start, q.end))).toEqual(['Other pets need the written consent of the landlord.']);
     expect(lease!.quotes.map((q) => LEASE.slice(q.start, q.end))).toEqual(['The landlord repairs the heating.']);
     expect(lease!.marks).toEqual(lease!.quotes);
+    // Each sentence keeps the sentence of its own source that supports it (what its [n] opens on).
+    expect(answer.segments.map((seg) => seg.quotes!.map((q) => [PETS, LEASE][seg.cite! - 1]!.slice(q.start, q.end)))).toEqual([
+      ['Other pets need the written consent of the landlord.'],
+      ['The landlord repairs the heating.'],
+    ]);
     // The model was given the three passages, numbered, with the rules and the question.
     const request = generator.requests[0]!;
     expect(request.messages[1]!.content).toMatch(/<passage n="3" source="garden.md, Payment">/);
@@ -42,7 +50,7 @@ describe('createLlmAnswerer', () => {
   it('removes an invalid citation, reports it, and marks the unsupported sentence; a sentence citing two keeps the one that supports it', async () => {
     const reply = 'Barbecues are not allowed in the garden [3][1]. Rent is paid in cash [9]. The heating is repaired by the landlord [1, 2].';
     const answer = await createLlmAnswerer({ generator: new ScriptedGenerator([reply]) }).answer('Rules?', passages, stats);
-    expect(answer.segments).toEqual([
+    expect(withoutQuotes(answer.segments)).toEqual([
       { text: 'Barbecues are not allowed in the garden.', cite: 1 },
       { text: 'Rent is paid in cash.', unsupported: true },
       { text: 'The heating is repaired by the landlord.', cite: 2 },
@@ -57,7 +65,7 @@ describe('createLlmAnswerer', () => {
 
   it('gives several citations of one sentence as cites', async () => {
     const answer = await createLlmAnswerer({ generator: new ScriptedGenerator(['The landlord must consent to other pets and repairs the heating [2][1].']) }).answer('landlord?', passages, stats);
-    expect(answer.segments).toEqual([{ text: 'The landlord must consent to other pets and repairs the heating.', cite: 1, cites: [1, 2] }]);
+    expect(withoutQuotes(answer.segments)).toEqual([{ text: 'The landlord must consent to other pets and repairs the heating.', cite: 1, cites: [1, 2] }]);
     expect(answer.citations.map((c) => c.passage.docName)).toEqual(['pets.md', 'lease.md']);
   });
 
@@ -89,7 +97,7 @@ describe('createLlmAnswerer', () => {
     });
     expect(pieces.join('')).toBe('The landlord repairs the heating [1]. Other pets');
     expect(answer.stopped).toBe(true);
-    expect(answer.segments).toEqual([{ text: 'The landlord repairs the heating.', cite: 1 }, { text: 'Other pets', unsupported: true }]);
+    expect(withoutQuotes(answer.segments)).toEqual([{ text: 'The landlord repairs the heating.', cite: 1 }, { text: 'Other pets', unsupported: true }]);
     const none = await createLlmAnswerer({ generator: new ScriptedGenerator(['unused']) }).answer('q', passages, stats, { signal: AbortSignal.abort() });
     expect(none).toMatchObject({ found: false, stopped: true });
   });
@@ -105,7 +113,7 @@ describe('createLlmAnswerer', () => {
     expect(await countMessageTokens(request.messages, count)).toBeLessThanOrEqual(1200 - 300);
     expect(request.messages.filter((m) => m.role === 'assistant').length).toBeLessThan(20);
     expect(request.messages.at(-1)!.content).toContain('The tenant pays the rent on the first day of each month.');
-    expect(answer.segments).toEqual([{ text: 'The tenant pays the rent on the first day of each month.', cite: 1 }]);
+    expect(withoutQuotes(answer.segments)).toEqual([{ text: 'The tenant pays the rent on the first day of each month.', cite: 1 }]);
     const q = answer.citations[0]!.quotes[0]!;
     expect(answer.citations[0]!.passage.window.slice(q.start, q.end)).toBe('The tenant pays the rent on the first day of each month.');
   });
