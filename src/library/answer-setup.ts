@@ -13,7 +13,7 @@ import type { SettingsStore } from '../store/settings-store.ts';
 import type { WebGpuDevice } from '../generate/webllm-models.ts';
 import { describeAnswerModels, webGpuNote, webLlmLabel, type WebLlmHost } from './answer-models.ts';
 import type { Library } from './library.ts';
-import { progressReporter } from './semantic-setup.ts';
+import { progressReporter } from './model-loading.ts';
 
 export type { WebLlmHost } from './answer-models.ts';
 

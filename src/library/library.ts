@@ -11,7 +11,7 @@ import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
 import { rerankText, type PairScorer } from '../rerank/rerank.ts';
 import { hybridSearch, type HybridOptions, type RankedSearch } from '../retrieve/hybrid.ts';
 import { multiQuerySearch } from '../retrieve/multi-query.ts';
-import { rerankedSearch } from '../retrieve/reranked-search.ts';
+import { forgivingRerankedSearch } from '../retrieve/reranked-search.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
 import { ConversationStore } from '../store/conversation-store.ts';
 import { VectorStore } from '../store/vector-store.ts';
@@ -315,22 +315,13 @@ export class Library {
   private reranked(fused: RankedSearch): RankedSearch {
     const reranker = this.reranker;
     if (!reranker) return fused;
-    const options = this.options.rerank ?? {};
     const textsOf = async (ids: readonly ChunkId[]) => {
       const chunks = await this.store.getChunks(ids);
       return ids.map((id, i) => rerankText(this.keeper.owners.titleOf(id), chunks[i]?.text ?? ''));
     };
-    const score: PairScorer = (query, passages) => withTimeout(reranker.score(query, passages), options.timeoutMs ?? 15_000, 'reranking took too long');
-    const search = rerankedSearch(fused, textsOf, score, { candidates: options.candidates });
-    return async (query, k, filter) => {
-      try {
-        return await search(query, k, filter);
-      } catch (err) {
-        console.warn('reranking failed; answering in fused order', err);
-        return fused(query, k, filter);
-      }
-    };
+    return forgivingRerankedSearch(fused, textsOf, reranker.score, this.options.rerank);
   }
+
 
   /** Answers with this answerer from now on (undefined: `options.answerer`, else the extractive answer). */
   useAnswerer(answerer: Answerer | undefined): void {
@@ -389,13 +380,4 @@ export class Library {
       context: clampRange(request.context, record.text.length),
     };
   }
-}
-
-/** `promise`, or a DocQaError 'too-slow' after `ms`. */
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DocQaError('too-slow', `${what} (over ${Math.round(ms / 1000)} s)`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

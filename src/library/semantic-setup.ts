@@ -1,13 +1,13 @@
 import { DocQaError } from '../core/errors.ts';
 import type { ModelId } from '../core/ids.ts';
 import type { IncomingFile, ModelEntry, ModelsView, SemanticSettings } from '../core/library-api.ts';
-import type { EmbeddingEvent } from '../core/types.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
 import type { LoadProgress, ModelSource } from '../embed/embedder.ts';
 import { CATALOGUE, downloadSize, modelFromFolder, RERANKER_CATALOGUE, rerankerFromFolder, type EmbeddingModel, type FolderFacts, type RerankerModel } from '../models/catalogue.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { VectorStore } from '../store/vector-store.ts';
 import type { Library } from './library.ts';
+import { progressReporter, retryAfterRestart } from './model-loading.ts';
 
 /** What semantic setup needs of the embed worker (`embed/embed-worker-client.ts` provides it). */
 export interface EmbedHost {
@@ -280,21 +280,6 @@ export class SemanticSetup {
     await this.write({ mirror: checkMirror(url, this.origin) });
   }
 
-  /**
-   * Runs an embed call; if the embed worker had stopped (it ran out of memory, say: a fresh one starts
-   * with no model), the model is loaded again, from the browser's model cache, and the call retried once.
-   */
-  private async afterRestart<T>(request: { model: EmbeddingModel; source: ModelSource }, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (err) {
-      if (!(err instanceof DocQaError && err.code === 'internal' && /embed worker stopped|no model is loaded/.test(err.message))) throw err;
-      console.warn('embed worker restarted; loading the model again', err);
-      await this.host.load(request);
-      return run();
-    }
-  }
-
   /** Loads a cross-encoder in the rerank worker (download progress shown like a model's) and reranks with it. */
   private async loadReranker(model: RerankerModel, settings: StoredSettings): Promise<void> {
     const embedding = this.library.semantic;
@@ -306,15 +291,7 @@ export class SemanticSetup {
       this.useReranker({
         model: { id: model.id, label: model.label },
         // A fresh worker (the last one died) has no model: it is loaded again and the call retried.
-        score: async (query, passages) => {
-          try {
-            return await this.rerankHost.score(query, passages);
-          } catch (err) {
-            if (!(err instanceof DocQaError && err.code === 'internal' && /worker stopped|no model is loaded/.test(err.message))) throw err;
-            await this.rerankHost.load(request);
-            return this.rerankHost.score(query, passages);
-          }
-        },
+        score: (query, passages) => retryAfterRestart(() => this.rerankHost.score(query, passages), () => this.rerankHost.load(request), 'rerank'),
       });
     } catch (err) {
       this.useReranker(undefined);
@@ -342,12 +319,12 @@ export class SemanticSetup {
         const embedder: ChunkEmbedder = {
           model,
           embedChunks: async (texts) => {
-            const data = await this.afterRestart(request, () => this.host.embedChunks([...texts]));
+            const data = await retryAfterRestart(() => this.host.embedChunks([...texts]), () => this.host.load(request), 'embed');
             const notice = await this.host.takeDeviceNotice();
             if (notice) embedding.device = notice;
             return data;
           },
-          embedQuery: (text) => this.afterRestart(request, () => this.host.embedQuery(text)),
+          embedQuery: (text) => retryAfterRestart(() => this.host.embedQuery(text), () => this.host.load(request), 'embed'),
         };
         await this.library.useEmbedder(embedder);
       } catch (err) {
@@ -363,27 +340,4 @@ export class SemanticSetup {
       this.loadingModel = undefined;
     }
   }
-}
-
-/** Turns the loader's per-file progress into the `download` figures of `embedding` events, at most ~10 a second. */
-export function progressReporter(report: (download: NonNullable<EmbeddingEvent['download']>) => void): (event: LoadProgress) => void {
-  const files = new Map<string, { loaded: number; total: number }>();
-  let last = 0;
-  return (event) => {
-    if (event.type === 'file') files.set(event.file, { loaded: event.loaded, total: event.total });
-    else if (event.type === 'file-done') {
-      const f = files.get(event.file);
-      if (f) files.set(event.file, { loaded: f.total || f.loaded, total: f.total || f.loaded });
-    } else return;
-    const now = Date.now();
-    if (event.type === 'file' && now - last < 100 && event.loaded < event.total) return;
-    last = now;
-    let loaded = 0;
-    let total = 0;
-    for (const f of files.values()) {
-      loaded += f.loaded;
-      total += f.total;
-    }
-    report({ loaded, total, files: [...files].map(([file, f]) => ({ file, ...f })) });
-  };
 }
