@@ -105,6 +105,8 @@ describe('phrasings and multi-hop (scripted generator)', () => {
   it('searches several phrasings and shows them', async () => {
     await hops().uncheck();
     await expand().check();
+    // A new question, not a follow-up: in the same conversation the model would first be asked to rewrite it.
+    await page.getByRole('button', { name: 'New conversation' }).click();
     await page.getByLabel('Ask a question').fill('Who looks after the heating?');
     await page.getByRole('button', { name: 'Ask' }).click();
     await page.locator('.generated').waitFor({ timeout: 30_000 });
