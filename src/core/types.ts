@@ -1,6 +1,7 @@
 import type { ChunkId, ConversationId, DocId, QueueId } from './ids.ts';
 import type { SerializedError } from './errors.ts';
 import type { PageRanges } from './page-ranges.ts';
+import type { DateRange, QueryChip } from './query-filters.ts';
 
 export type DocType = 'pdf' | 'docx' | 'html' | 'markdown' | 'text';
 
@@ -37,6 +38,8 @@ export interface ParsedDoc {
   blocks: Block[];
   /** PDF pages whose text is symbol garbage (`ingest/readable.ts`): left out of `blocks`. */
   unreadablePages?: PageRanges;
+  /** The document's own date from its properties (PDF ModDate or CreationDate, Word modified or created), ms since the epoch. */
+  date?: number;
 }
 
 /** Where a chunk sits; a chunk shared by several files has several. */
@@ -75,6 +78,8 @@ export interface DocRecord {
   /** Pages left out of the index because their text is unreadable (a font-encoding problem). */
   unreadablePages?: PageRanges;
   addedAt: number;
+  /** The document's own date (`ParsedDoc.date`); absent when its file has none, or was stored before dates were kept. */
+  date?: number;
   tags: string[];
   chunkCount: number;
   /** Distinct chunks (a chunk can repeat inside a document): what the index holds for it. */
@@ -122,6 +127,10 @@ export interface SearchFilter {
   folders?: string[];
   types?: DocType[];
   tags?: string[];
+  /** Added to the library in this range. */
+  added?: DateRange;
+  /** The document's own date in this range (a document without one is left out). */
+  dated?: DateRange;
 }
 
 /** One row of the Library list. */
@@ -140,6 +149,8 @@ export interface LibraryItem {
   /** Pages not searchable because their text is unreadable. */
   unreadablePages?: PageRanges;
   addedAt?: number;
+  /** The document's own date (see `DocRecord.date`). */
+  date?: number;
   error?: SerializedError;
   /** A failed file whose contents are kept, so Try again can read it again. */
   retriable?: boolean;
@@ -339,7 +350,9 @@ export type AskStep =
   | { type: 'rewritten'; question: string; standalone: string; by: 'model' | 'rule' | 'person' }
   | { type: 'expanded'; queries: string[] }
   | { type: 'hop'; hop: number; query: string; passages: PassageRef[]; sufficient?: boolean; missing?: string; stoppedBy?: 'reranker' }
-  | { type: 'whole-document'; docId: DocId; docPath: string; done: number; total: number };
+  | { type: 'whole-document'; docId: DocId; docPath: string; done: number; total: number }
+  /** Filters the model read from the question (self-query), applied to the search; shown as removable chips. */
+  | { type: 'filters'; chips: QueryChip[]; by: 'model' };
 
 /** A question as the page asks it. */
 export interface AskRequest {
@@ -357,6 +370,17 @@ export interface AskRequest {
   multiHop?: boolean;
   /** Answer over every section of this document (map-reduce), not the top passages. */
   wholeDocument?: DocId;
+  /**
+   * The model reads filters from the question (self-query: documents, folders, types, tags, dates named in
+   * it), applied to the search and reported as a `filters` step. Needs a model. Default false (the page
+   * asks for it whenever a model writes answers; the rule-based chips come in `filter`).
+   */
+  readFilters?: boolean;
+  /**
+   * The model's filters from an earlier reading of this question, as the person left them (a chip
+   * removed): applied and reported as they are, and the question is not read again. Wins over `readFilters`.
+   */
+  filterChips?: QueryChip[];
 }
 
 /** A cited range inside a block, with the text it held when cited (checked again when the source opens). */

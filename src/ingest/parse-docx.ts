@@ -1,4 +1,5 @@
 import JSZip from 'jszip';
+import { firstDate, parseIsoDate } from './doc-date.ts';
 import mammoth from 'mammoth';
 import { DocQaError } from '../core/errors.ts';
 import type { ParsedDoc } from '../core/types.ts';
@@ -45,17 +46,22 @@ function checkNotOle(bytes: Uint8Array, name: string): void {
   throw new DocQaError('unsupported-type', `${name}: this is an older Word 97–2003 document, not a .docx: open it in Word, save it as .docx, and add it again`);
 }
 
-/** The title set in the document's properties (`docProps/core.xml`, `dc:title`), if any. */
-async function coreTitle(zip: JSZip | undefined): Promise<string | undefined> {
+/**
+ * The title and date set in the document's properties (`docProps/core.xml`: `dc:title`; `dcterms:modified`,
+ * else `dcterms:created`), if any.
+ */
+async function coreProperties(zip: JSZip | undefined): Promise<{ title?: string; date?: number }> {
   try {
     const core = await zip?.file('docProps/core.xml')?.async('string');
     const raw = core && /<dc:title>([^<]*)<\/dc:title>/.exec(core)?.[1];
     const title = raw?.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]!).trim();
-    return title || undefined;
+    const modified = core ? /<dcterms:modified[^>]*>([^<]*)<\/dcterms:modified>/.exec(core)?.[1] : undefined;
+    const created = core ? /<dcterms:created[^>]*>([^<]*)<\/dcterms:created>/.exec(core)?.[1] : undefined;
+    return { title: title || undefined, date: firstDate(parseIsoDate(modified), parseIsoDate(created)) };
   } catch (err) {
-    // The title is optional: the first top-level heading or the file name stands in.
-    console.warn('Word title property unreadable', err);
-    return undefined;
+    // The properties are optional: the first top-level heading or the file name stands in for the title.
+    console.warn('Word document properties unreadable', err);
+    return {};
   }
 }
 
@@ -97,6 +103,8 @@ export async function parseDocx(bytes: Uint8Array, name: string, limits: ReadLim
   }
   const parsed = htmlToParsed(html, { isNote: (id) => NOTE_ID.test(id), fileName: name });
   // Word's own title property wins over the first heading.
-  const meta = plausibleTitle(await coreTitle(zip), name);
-  return meta ? { ...parsed, title: meta, titleSource: 'metadata' } : parsed;
+  const properties = await coreProperties(zip);
+  const meta = plausibleTitle(properties.title, name);
+  const dated = properties.date !== undefined ? { ...parsed, date: properties.date } : parsed;
+  return meta ? { ...dated, title: meta, titleSource: 'metadata' } : dated;
 }

@@ -1,4 +1,5 @@
 import { DocQaError } from '../core/errors.ts';
+import { firstDate, parsePdfDate } from './doc-date.ts';
 import { toPageRanges } from '../core/page-ranges.ts';
 import type { Block, ParsedDoc } from '../core/types.ts';
 import { linesToParagraphs, removeRunningLines } from './clean.ts';
@@ -186,11 +187,13 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fr
       throw new DocQaError('no-text-layer', `${name}: no text layer: OCR is not supported (this looks like a scanned PDF)`);
     }
     const meta = await doc.getMetadata().catch(() => undefined);
-    const info = meta?.info as { Title?: unknown } | undefined;
+    const info = meta?.info as { Title?: unknown; ModDate?: unknown; CreationDate?: unknown } | undefined;
+    const date = firstDate(parsePdfDate(info?.ModDate), parsePdfDate(info?.CreationDate));
     const title = firstPlausibleTitle([typeof info?.Title === 'string' ? info.Title : undefined, meta?.metadata?.get('dc:title') ?? undefined], name);
     return {
       ...(title && { title, titleSource: 'metadata' as const }),
       pages: doc.numPages,
+      ...(date !== undefined && { date }),
       blocks,
       ...(unreadable.length && { unreadablePages: toPageRanges(unreadable) }),
     };

@@ -69,6 +69,7 @@ export async function prepareDocument(
     titleSource: parsed.titleSource ?? 'file-name',
     ...(parsed.unreadablePages && { unreadablePages: parsed.unreadablePages }),
     addedAt: input.addedAt,
+    ...(parsed.date !== undefined && { date: parsed.date }),
     tags: input.tags ?? [],
     chunkCount: chunks.length,
     distinctChunks: new Set(ids).size,

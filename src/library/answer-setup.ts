@@ -1,4 +1,5 @@
 import { DocQaError } from '../core/errors.ts';
+import { isFilterRequest } from '../generate/read-filters.ts';
 import type { ModelId } from '../core/ids.ts';
 import type { AnswerModelEntry, AnswerModelsView } from '../core/library-api.ts';
 import type { AnswerModelStatus } from '../core/types.ts';
@@ -29,7 +30,7 @@ export type AnswerSetting =
   | { generator?: undefined }
   | { generator: { kind: 'transformers'; model: ModelId; mirror?: string } }
   | { generator: { kind: 'webllm'; model: string } }
-  | { generator: { kind: 'scripted'; replies: string[]; json?: string[]; delayMs?: number; contextTokens?: number; gullible?: boolean } };
+  | { generator: { kind: 'scripted'; replies: string[]; json?: string[]; filters?: string[]; delayMs?: number; contextTokens?: number; gullible?: boolean } };
 
 type Chosen = NonNullable<AnswerSetting['generator']>;
 
@@ -275,14 +276,20 @@ function keyOf(chosen: Chosen): string {
 
 /**
  * The scripted generator of a setting: the replies in turn, again from the first after the last;
- * requests for JSON (rewriting, phrasings, the multi-hop judgement) take theirs from `json` the same way.
+ * requests for JSON (rewriting, phrasings, the multi-hop judgement) take theirs from `json` the same way,
+ * except filter readings (self-query), which take theirs from `filters` (default `{}`: no filter).
  */
 function scripted(setting: Extract<Chosen, { kind: 'scripted' }>): Generator {
   let next = 0;
   let nextJson = 0;
   const replies = setting.replies.length ? setting.replies : ['Not found in your documents.'];
   const json = setting.json?.length ? setting.json : ['{}'];
-  const script: Script = (_messages, request) => (request.json ? json[nextJson++ % json.length]! : replies[next++ % replies.length]!);
+  let nextFilters = 0;
+  const filters = setting.filters?.length ? setting.filters : ['{}'];
+  const script: Script = (messages, request) => {
+    if (isFilterRequest(messages)) return filters[nextFilters++ % filters.length]!;
+    return request.json ? json[nextJson++ % json.length]! : replies[next++ % replies.length]!;
+  };
   return new ScriptedGenerator(setting.gullible ? gullibleScript(script) : script, {
     delayMs: setting.delayMs,
     // A small window makes a short document be read in parts (whole-document questions).

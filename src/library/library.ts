@@ -18,6 +18,7 @@ import { VectorStore } from '../store/vector-store.ts';
 import { Embedding, type EmbeddingOptions } from './embedding.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 import { passagesFor } from './ask-pipeline.ts';
+import { filtersFor } from './filter-step.ts';
 import { IndexKeeper } from './index-keeper.ts';
 import { IngestQueue, type IngestOptions } from './ingest-queue.ts';
 import { Conversations } from './conversations.ts';
@@ -241,6 +242,7 @@ export class Library {
       title: d.title,
       unreadablePages: d.unreadablePages,
       addedAt: d.addedAt,
+      date: d.date,
     }));
     for (const q of queue) {
       const error = q.error ?? this.ingest.unrecorded.get(q.id);
@@ -281,16 +283,18 @@ export class Library {
    * The passages (the question's own; with a model, fused over its phrasings and gathered over hops as
    * `options` ask: `ask-pipeline.ts`), then the answerer over them; the steps taken go in `answer.steps`.
    */
-  private async answer(question: string, filter: SearchFilter | undefined, options: AskOptions & AnswerOptions): Promise<Answer> {
+  private async answer(question: string, asked: SearchFilter | undefined, options: AskOptions & AnswerOptions): Promise<Answer> {
+    // Filters the model reads from the question (self-query) narrow the person's own.
+    const { filter, steps: read } = await filtersFor(question, asked, { ...options, generator: this.generator, docs: () => this.store.listDocuments() });
     // A question about a whole document ("summarise the lease", or the toggle) reads all of it instead.
     const whole = await answerWholeDocument({ store: this.store, generator: this.generator, stats: this.keeper.lexical }, question, filter, options);
-    if (whole) return whole;
+    if (whole) return read.length ? { ...whole, steps: [...read, ...(whole.steps ?? [])] } : whole;
     const retrieve = (query: string, phrasings: readonly string[] = []) => this.retrieve(query, filter, phrasings);
     const { passages, steps } = await passagesFor(question, { ...options, retrieve, generator: this.generator });
     // The index's term counts weigh the relevance rule: a rare word of the question counts for more.
     const searches = steps.flatMap((s) => (s.type === 'expanded' ? s.queries.slice(1) : s.type === 'hop' && s.hop > 1 ? [s.query] : []));
     const answer = await (this.answerer ?? this.options.answerer ?? extractiveAnswerer).answer(question, passages, this.keeper.lexical, { ...options, searches });
-    return steps.length ? { ...answer, steps: [...(answer.steps ?? []), ...steps] } : answer;
+    return steps.length || read.length ? { ...answer, steps: [...read, ...(answer.steps ?? []), ...steps] } : answer;
   }
 
   /** Hybrid retrieval for a query (its phrasings, if any, searched too and fused), reranked when a reranker is in use. */

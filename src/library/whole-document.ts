@@ -123,7 +123,7 @@ export async function readSections(store: LibraryStore, doc: DocRecord): Promise
 
 /** The whole-document question this is, if any: the toggle's document, else the rule's. */
 function chosen(question: string, docs: readonly DocRecord[], filter: SearchFilter | undefined, call: WholeDocumentCall): WholeDocumentQuery | undefined {
-  const queryable = docs.map((d) => ({ docId: d.id, name: d.name, folder: d.folder, type: d.type, tags: d.tags }));
+  const queryable = docs.map((d) => ({ docId: d.id, name: d.name, folder: d.folder, type: d.type, tags: d.tags, addedAt: d.addedAt, date: d.date }));
   if (call.wholeDocument === undefined) return readWholeDocument(question, queryable, filter);
   const doc = queryable.find((d) => d.docId === call.wholeDocument);
   if (!doc) throw new DocQaError('internal', 'the document chosen to read whole is no longer in the library: choose another one');

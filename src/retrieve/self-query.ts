@@ -6,27 +6,16 @@
  * after "in", "from" or "according to" ("in the lease"); a folder after "in (the) folder" or before
  * "folder"; a type only in plural or "… files" form ("PDFs", "Word documents", "Markdown files"), which
  * asks about the kind of file rather than mentioning it; a tag after "tagged" or "with (the) tag", or
- * written "#tax". The page shows each as a removable chip before the search runs.
+ * written "#tax"; a date range from a date phrase (`date-phrases.ts`: "from 2023", "added last week"),
+ * about when documents were added or about their own dates (whichever the words say, else their own
+ * dates when some document's is in the range), offered only when some document is in it and some is not.
+ * The page shows each as a removable chip before the search runs.
  */
-import type { DocId } from '../core/ids.ts';
+import { fieldFor, rangeChip, type DateRange, type QueryableDoc, type QueryChip } from '../core/query-filters.ts';
 import type { DocType, SearchFilter } from '../core/types.ts';
+import { readDatePhrase } from './date-phrases.ts';
 
-/** A document as self-query sees it (the Library list has these). */
-export interface QueryableDoc {
-  docId: DocId;
-  name: string;
-  /** Folder path ('' at the top). */
-  folder: string;
-  type: DocType;
-  tags: readonly string[];
-}
-
-/** One filter found in the question: what it restricts, and the words that asked for it. */
-export type QueryChip =
-  | { kind: 'document'; docId: DocId; label: string; matched: string }
-  | { kind: 'folder'; folder: string; label: string; matched: string }
-  | { kind: 'type'; type: DocType; label: string; matched: string }
-  | { kind: 'tag'; tag: string; label: string; matched: string };
+export type { QueryableDoc, QueryChip } from '../core/query-filters.ts';
 
 const TYPE_WORDS: Array<{ type: DocType; label: string; re: RegExp }> = [
   { type: 'pdf', label: 'PDF', re: /\b(pdfs|pdf (?:files|documents))\b/iu },
@@ -68,8 +57,23 @@ function occurrences(haystack: string, needle: string): number[] {
   return found;
 }
 
-/** The filters a question asks for, from the library's documents; each kind at most once per value. */
-export function readFilters(question: string, docs: readonly QueryableDoc[]): QueryChip[] {
+/**
+ * The date chip of a question's date phrase (read against `now`), when the range would restrict the
+ * library without emptying it: some document is in it, and some is not.
+ */
+export function dateChip(question: string, docs: readonly QueryableDoc[], now: number): QueryChip | undefined {
+  const phrase = readDatePhrase(question, now);
+  if (!phrase) return undefined;
+  const field = phrase.field ?? fieldFor(docs, phrase.range);
+  if (!field) return undefined;
+  return rangeChip(docs, field, phrase.range, phrase.matched);
+}
+
+/**
+ * The filters a question asks for, from the library's documents; each kind at most once per value. Date
+ * phrases are read against `now` (default: the current time).
+ */
+export function readFilters(question: string, docs: readonly QueryableDoc[], now = Date.now()): QueryChip[] {
   const chips: QueryChip[] = [];
   const q = question.normalize('NFC');
   const lower = q.toLowerCase();
@@ -116,16 +120,38 @@ export function readFilters(question: string, docs: readonly QueryableDoc[]): Qu
     const at = occurrences(lower, name).find((i) => TAG_LEAD.test(lower.slice(0, i)) || lower[i - 1] === '#');
     if (at !== undefined) chips.push({ kind: 'tag', tag, label: `#${tag}`, matched: lower[at - 1] === '#' ? words(at - 1, name.length + 1) : words(at, name.length) });
   }
+  const date = dateChip(q, docs, now);
+  if (date) chips.push(date);
   return chips;
 }
 
-/** The filter the chips ask for, added to one already chosen: kinds combine with AND, values of one kind with OR. */
+/** Two date ranges both hold: the later start, the earlier end. */
+function bothRanges(a: DateRange | undefined, b: DateRange): DateRange {
+  const max = (x?: number, y?: number) => (x === undefined ? y : y === undefined ? x : Math.max(x, y));
+  const min = (x?: number, y?: number) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
+  return { from: max(a?.from, b.from), before: min(a?.before, b.before) };
+}
+
+/**
+ * The filter the chips ask for, added to one already chosen: kinds combine with AND, values of one kind
+ * with OR; date ranges on the same date with AND (each narrows it).
+ */
 export function withChips(filter: SearchFilter, chips: readonly QueryChip[]): SearchFilter {
   const union = <T>(a: readonly T[] | undefined, b: T[]) => (b.length ? [...new Set([...(a ?? []), ...b])] : a ? [...a] : undefined);
-  return {
+  const out: SearchFilter = {
     docIds: union(filter.docIds, chips.flatMap((c) => (c.kind === 'document' ? [c.docId] : []))),
     folders: union(filter.folders, chips.flatMap((c) => (c.kind === 'folder' ? [c.folder] : []))),
     types: union(filter.types, chips.flatMap((c) => (c.kind === 'type' ? [c.type] : []))),
     tags: union(filter.tags, chips.flatMap((c) => (c.kind === 'tag' ? [c.tag] : []))),
   };
+  let added = filter.added;
+  let dated = filter.dated;
+  for (const c of chips) {
+    if (c.kind !== 'date') continue;
+    if (c.field === 'added') added = bothRanges(added, c);
+    else dated = bothRanges(dated, c);
+  }
+  if (added) out.added = added;
+  if (dated) out.dated = dated;
+  return out;
 }

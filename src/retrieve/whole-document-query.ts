@@ -13,6 +13,7 @@
  */
 import type { DocId } from '../core/ids.ts';
 import type { SearchFilter } from '../core/types.ts';
+import { passesDates } from '../core/query-filters.ts';
 import { readFilters, type QueryableDoc } from './self-query.ts';
 
 /** What the question asks for: a summary of the document, every instance of something, or (toggle) an answer. */
@@ -92,7 +93,8 @@ function allowedBy(docs: readonly QueryableDoc[], filter: SearchFilter | undefin
       (!docIds?.length || docIds.includes(d.docId))
       && (!folders?.length || folders.some((f) => d.folder === f || d.folder.startsWith(`${f}/`)))
       && (!types?.length || types.includes(d.type))
-      && (!tags?.length || tags.some((t) => d.tags.includes(t))),
+      && (!tags?.length || tags.some((t) => d.tags.includes(t)))
+      && passesDates(d, filter ?? {}),
   );
 }
 

@@ -7,11 +7,11 @@ import { SemanticStatus } from './semantic-status.tsx';
 import { AnswerNotice } from './answer-notice.tsx';
 import { readFilters, withChips, type QueryChip, type QueryableDoc } from '../retrieve/self-query.ts';
 import { renderMarkdown } from './markdown.ts';
-import { answer, answerSeq, askError, asking, items, openSource, stopAnswer, streaming } from './state.ts';
+import { answer, answerSeq, askError, asking, askSteps, items, openSource, stopAnswer, streaming } from './state.ts';
 import { chosenWholeDocument, WholeDocument } from './whole-document.tsx';
 import { CurrentQuestion, EarlierTurns, NewConversationButton, SearchedFor } from './conversation.tsx';
 import { askInConversation } from './conversation-state.ts';
-import type { Answer, AnswerSegment } from '../core/types.ts';
+import type { Answer, AnswerSegment, AskStep } from '../core/types.ts';
 
 function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
   const parts = [];
@@ -129,14 +129,19 @@ function onCitationClick(e: MouseEvent, a: Answer): void {
   void openSource(sourceRequestOf(distinct.length ? { ...citation, quotes: distinct } : citation));
 }
 
-const CHIP_WORDS: Record<QueryChip['kind'], string> = { document: 'Only in', folder: 'Only in folder', type: 'Only', tag: 'Only tagged' };
+const CHIP_WORDS: Record<QueryChip['kind'], string> = { document: 'Only in', folder: 'Only in folder', type: 'Only', tag: 'Only tagged', date: 'Only' };
 const chipKey = (c: QueryChip) => `${c.kind}:${c.label}`;
 
 /** The library's documents, as self-query reads them. */
 function queryableDocs(): QueryableDoc[] {
   return items.value.flatMap((i) =>
-    i.kind === 'document' && i.docId && i.type ? [{ docId: i.docId, name: i.name, folder: i.path.slice(0, Math.max(0, i.path.length - i.name.length - 1)), type: i.type, tags: i.tags ?? [] }] : [],
+    i.kind === 'document' && i.docId && i.type ? [{ docId: i.docId, name: i.name, folder: i.path.slice(0, Math.max(0, i.path.length - i.name.length - 1)), type: i.type, tags: i.tags ?? [], addedAt: i.addedAt, date: i.date }] : [],
   );
+}
+
+/** The chips of the filters the model read (a `filters` step), if any. */
+function chipsOfSteps(steps: readonly AskStep[] | undefined): QueryChip[] {
+  return steps?.find((s): s is Extract<AskStep, { type: 'filters' }> => s.type === 'filters')?.chips ?? [];
 }
 
 /** Filters read from the question, as removable chips, shown before the search runs. */
@@ -167,6 +172,17 @@ export function AskPanel() {
   const found = useMemo(() => readFilters(question, queryableDocs()), [question, library]);
   const chips = found.filter((c) => !removed.has(chipKey(c)));
   const a = answer.value;
+  // The model's chips, once its reading arrives (a step before the answer), while the question is the one it read.
+  const [asked, setAsked] = useState('');
+  const read = question.trim() === asked ? chipsOfSteps(asking.value ? askSteps.value : a?.steps) : [];
+  const byModel = read.filter((c) => !chips.some((r) => chipKey(r) === chipKey(c)));
+  const ask = (options: { filterChips?: QueryChip[]; redo?: boolean } = {}) => {
+    setAsked(question.trim());
+    const chosen = withChips(filter, chips);
+    void askInConversation(question, chosen, undefined, { wholeDocument: chosenWholeDocument(question, chosen), ...options });
+  };
+  // Removing a chip the model read asks again without it (the rest kept as they are, not read again).
+  const remove = (c: QueryChip) => (byModel.includes(c) ? ask({ filterChips: byModel.filter((m) => m !== c), redo: true }) : setRemoved(new Set([...removed, chipKey(c)])));
   const apart = a ? distinguishCitations(a.citations) : [];
   return (
     <div class="ask">
@@ -174,7 +190,7 @@ export function AskPanel() {
         class="ask-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void askInConversation(question, withChips(filter, chips), undefined, { wholeDocument: chosenWholeDocument(question, withChips(filter, chips)) });
+          ask();
         }}
       >
         <input type="text" aria-label="Ask a question" placeholder="Ask a question about your documents" value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
@@ -190,7 +206,7 @@ export function AskPanel() {
       </form>
       <AskToggles />
       <WholeDocument question={question} filter={withChips(filter, chips)} />
-      <QueryChips chips={chips} onRemove={(c) => setRemoved(new Set([...removed, chipKey(c)]))} />
+      <QueryChips chips={[...chips, ...byModel]} onRemove={remove} />
       <Filters onChange={setFilter} />
       <SemanticStatus />
       <AnswerNotice />

@@ -1,6 +1,7 @@
 import { batch, signal } from '@preact/signals';
 import type { ConversationHeader } from '../core/conversation.ts';
 import type { ConversationId, DocId } from '../core/ids.ts';
+import type { QueryChip } from '../core/query-filters.ts';
 import type { Answer, AskStep, SearchFilter } from '../core/types.ts';
 import { answer, answerSeq, ask, askError, libraryApi } from './state.ts';
 
@@ -36,12 +37,13 @@ export async function refreshConversations(): Promise<void> {
 
 /**
  * Asks in the conversation on show: a follow-up is rewritten before retrieval; `standalone` (the searched
- * question as the person edited it) asks the last question again, its answer replacing the last one.
+ * question as the person edited it) asks the last question again, its answer replacing the last one, as
+ * does `options.redo` (a filter the model read removed: `options.filterChips` are the ones left).
  */
-export async function askInConversation(question: string, filter?: SearchFilter, standalone?: string, options: { wholeDocument?: DocId } = {}): Promise<void> {
+export async function askInConversation(question: string, filter?: SearchFilter, standalone?: string, options: { wholeDocument?: DocId; filterChips?: QueryChip[]; redo?: boolean } = {}): Promise<void> {
   const before = answer.value;
   const current = conversationId.value;
-  const redo = standalone !== undefined;
+  const redo = standalone !== undefined || !!options.redo;
   liveStep.value = undefined;
   const result = await ask(question, filter, { ...options, conversationId: current, standalone, redo }, (step) => {
     if (step.type === 'rewritten') liveStep.value = step;

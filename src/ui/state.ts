@@ -313,8 +313,8 @@ export async function ask(question: string, filter?: SearchFilter, request: Omit
     await flushDeletes();
     streaming.value = '';
     askSteps.value = [];
-    // Phrasings and hops need the model that writes answers; without one they are not asked for.
-    const loop = answerModel.value ? { expand: expandQueries.value, multiHop: lookFurther.value } : {};
+    // Phrasings, hops and the model's reading of filters need the model that writes answers; without one they are not asked for.
+    const loop = answerModel.value ? { expand: expandQueries.value, multiHop: lookFurther.value, readFilters: true } : {};
     answer.value = await api.ask(
       { question: question.trim(), filter, ...loop, ...request },
       proxy((piece: string) => {

@@ -17,7 +17,7 @@ export const wholeDocumentOn = signal(false);
 
 function libraryDocs(): QueryableDoc[] {
   return items.value.flatMap((i) =>
-    i.kind === 'document' && i.docId && i.type ? [{ docId: i.docId, name: i.name, folder: i.path.slice(0, Math.max(0, i.path.length - i.name.length - 1)), type: i.type, tags: i.tags ?? [] }] : [],
+    i.kind === 'document' && i.docId && i.type ? [{ docId: i.docId, name: i.name, folder: i.path.slice(0, Math.max(0, i.path.length - i.name.length - 1)), type: i.type, tags: i.tags ?? [], addedAt: i.addedAt, date: i.date }] : [],
   );
 }
 

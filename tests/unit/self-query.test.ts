@@ -1,16 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asDocId } from '../../src/core/ids.ts';
+import { dateOf, inRange } from '../../src/core/query-filters.ts';
+import { readDatePhrase } from '../../src/retrieve/date-phrases.ts';
 import { readFilters, withChips, type QueryableDoc } from '../../src/retrieve/self-query.ts';
 
+const day = (y: number, m: number, d: number) => new Date(y, m - 1, d).getTime();
+/** Saturday 30 November 2024, noon. */
+const NOW = new Date(2024, 10, 30, 12).getTime();
+
 const DOCS: QueryableDoc[] = [
-  { docId: asDocId('lease'), name: 'lease.pdf', folder: 'contracts/2024', type: 'pdf', tags: ['housing'] },
-  { docId: asDocId('loan'), name: 'loan agreement.docx', folder: 'contracts', type: 'docx', tags: ['tax', 'bank'] },
-  { docId: asDocId('notes'), name: 'notes.md', folder: '', type: 'markdown', tags: [] },
-  { docId: asDocId('notes2'), name: 'notes.txt', folder: 'old', type: 'text', tags: [] },
+  { docId: asDocId('lease'), name: 'lease.pdf', folder: 'contracts/2024', type: 'pdf', tags: ['housing'], addedAt: day(2024, 3, 5), date: day(2023, 6, 1) },
+  { docId: asDocId('loan'), name: 'loan agreement.docx', folder: 'contracts', type: 'docx', tags: ['tax', 'bank'], addedAt: day(2024, 11, 20), date: day(2021, 2, 10) },
+  { docId: asDocId('notes'), name: 'notes.md', folder: '', type: 'markdown', tags: [], addedAt: day(2024, 11, 28) },
+  { docId: asDocId('notes2'), name: 'notes.txt', folder: 'old', type: 'text', tags: [], addedAt: day(2019, 5, 1) },
 ];
 
-const chips = (q: string) => readFilters(q, DOCS).map((c) => `${c.kind}:${c.label}`);
+const chips = (q: string) => readFilters(q, DOCS, NOW).map((c) => `${c.kind}:${c.label}`);
 
 describe('readFilters (rule-based self-query)', () => {
   it('reads a document by its file name, or its name after "in"/"from"', () => {
@@ -40,12 +46,55 @@ describe('readFilters (rule-based self-query)', () => {
     expect(withChips({ tags: ['bank'] }, found)).toEqual({ docIds: undefined, folders: ['contracts'], types: ['pdf'], tags: ['bank', 'housing'] });
   });
 
-  it('never throws and never reads a filter the library does not have, whatever the question', () => {
+  it('reads date phrases against today: the documents\' own dates, or when they were added when the question says so or none has one', () => {
+    expect(chips('what do the contracts from 2023 say about pets?')).toEqual(['date:dated 2023']);
+    expect(chips('what was signed in February 2021?')).toEqual(['date:dated in Feb 2021']);
+    expect(chips('notes added last week')).toEqual(['date:added since 23 Nov 2024']);
+    expect(chips('what did I add this month?')).toEqual(['date:added since 1 Nov 2024']);
+    expect(chips('deadlines in documents added since March 2024')).toEqual(['date:added since 1 Mar 2024']);
+    expect(chips('anything before 2020?')).toEqual(['date:added before 1 Jan 2020']);
+    expect(chips('what changed in the last 3 days?')).toEqual(['date:added since 27 Nov 2024']);
+    expect(chips('which files were added in 2024?')).toEqual(['date:added 2024']);
+  });
+
+  it('offers no date chip that would empty the library or restrict nothing, and none for words that only look like dates', () => {
+    expect(chips('reports from 2030')).toEqual([]);
+    expect(chips('everything added since 2000')).toEqual([]);
+    expect(chips('may I see the 2023 budget?')).toEqual([]);
+    expect(chips('the 1999 report')).toEqual([]);
+  });
+
+  it('says which words asked for the date', () => {
+    expect(readDatePhrase('Which notes were added last week?', NOW)).toEqual({ range: { from: day(2024, 11, 23) }, field: 'added', matched: 'added last week' });
+    expect(readDatePhrase('the memo from March 2024', NOW)).toEqual({ range: { from: day(2024, 3, 1), before: day(2024, 4, 1) }, matched: 'from March 2024' });
+    expect(readDatePhrase('until 2021', NOW)).toEqual({ range: { before: day(2022, 1, 1) }, matched: 'until 2021' });
+    expect(readDatePhrase('after 2021', NOW)).toEqual({ range: { from: day(2022, 1, 1) }, matched: 'after 2021' });
+  });
+
+  it('narrows a chosen date range with a date chip', () => {
+    const found = readFilters('contracts added since March 2024', DOCS, NOW);
+    expect(withChips({ added: { before: day(2024, 12, 1) } }, found).added).toEqual({ from: day(2024, 3, 1), before: day(2024, 12, 1) });
+  });
+
+  it('never throws and never reads a filter the library does not have, whatever the question (dates included)', () => {
+    const datey = fc
+      .tuple(
+        fc.constantFrom('in', 'from', 'since', 'before', 'after', 'until', 'added in', 'added since', 'dated', 'the last', 'last', 'this', 'during'),
+        fc.constantFrom('2019', '2021', '2023', '2024', 'March 2024', 'may 2021', 'week', 'month', 'year', '30 days', 'today', 'yesterday'),
+        fc.string({ maxLength: 40 }),
+      )
+      .map(([a, b, rest]) => `${rest} ${a} ${b}`);
     fc.assert(
-      fc.property(fc.string({ maxLength: 200 }), (q) => {
-        for (const c of readFilters(q, DOCS)) {
+      fc.property(fc.oneof(fc.string({ maxLength: 200 }), datey), fc.integer({ min: day(2018, 1, 1), max: day(2026, 1, 1) }), (q, now) => {
+        const found = readFilters(q, DOCS, now);
+        for (const c of found) {
           if (c.kind === 'document') expect(DOCS.some((d) => d.docId === c.docId)).toBe(true);
           if (c.kind === 'tag') expect(DOCS.some((d) => d.tags.includes(c.tag))).toBe(true);
+          if (c.kind === 'date') {
+            const inside = DOCS.filter((d) => inRange(dateOf(d, c.field), c)).length;
+            expect(inside).toBeGreaterThan(0);
+            expect(inside).toBeLessThan(DOCS.length);
+          }
           expect(q.toLowerCase()).toContain(c.matched.toLowerCase());
         }
       }),
