@@ -46,6 +46,14 @@ function checkNotOle(bytes: Uint8Array, name: string): void {
   throw new DocQaError('unsupported-type', `${name}: this is an older Word 97–2003 document, not a .docx: open it in Word, save it as .docx, and add it again`);
 }
 
+/** The text of the first `<name …>text</name>` element of an XML text (plain string search). */
+function elementText(xml: string, name: string): string | undefined {
+  const open = xml.indexOf(`<${name}`);
+  const start = open < 0 ? -1 : xml.indexOf('>', open);
+  const end = start < 0 ? -1 : xml.indexOf(`</${name}>`, start);
+  return end < 0 ? undefined : xml.slice(start + 1, end);
+}
+
 /**
  * The title and date set in the document's properties (`docProps/core.xml`: `dc:title`; `dcterms:modified`,
  * else `dcterms:created`), if any.
@@ -55,8 +63,8 @@ async function coreProperties(zip: JSZip | undefined): Promise<{ title?: string;
     const core = await zip?.file('docProps/core.xml')?.async('string');
     const raw = core && /<dc:title>([^<]*)<\/dc:title>/.exec(core)?.[1];
     const title = raw?.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]!).trim();
-    const modified = core ? /<dcterms:modified[^>]*>([^<]*)<\/dcterms:modified>/.exec(core)?.[1] : undefined;
-    const created = core ? /<dcterms:created[^>]*>([^<]*)<\/dcterms:created>/.exec(core)?.[1] : undefined;
+    const modified = core ? elementText(core, 'dcterms:modified') : undefined;
+    const created = core ? elementText(core, 'dcterms:created') : undefined;
     return { title: title || undefined, date: firstDate(parseIsoDate(modified), parseIsoDate(created)) };
   } catch (err) {
     // The properties are optional: the first top-level heading or the file name stands in for the title.
