@@ -74,8 +74,8 @@ export function formatDay(at: number): string {
 
 /**
  * How a range reads on its chip, after "Only": "dated 2023", "added in Mar 2024", "added since 1 Mar
- * 2024", "dated before 1 Jan 2020", "added 1 Mar 2024 – 9 Mar 2024". A whole calendar year or month
- * reads as that year or month.
+ * 2024", "dated before 1 Jan 2020", "added on 29 Nov 2024", "added 1 Mar 2024 – 9 Mar 2024". A whole
+ * calendar year or month reads as that year or month.
  */
 export function describeRange(field: DateField, range: DateRange): string {
   const verb = field === 'added' ? 'added' : 'dated';
@@ -86,7 +86,8 @@ export function describeRange(field: DateField, range: DateRange): string {
     const startOfMonth = a.getDate() === 1 && a.getHours() === 0 && a.getMinutes() === 0;
     if (startOfMonth && a.getMonth() === 0 && b.getTime() === new Date(a.getFullYear() + 1, 0, 1).getTime()) return `${verb} ${a.getFullYear()}`;
     if (startOfMonth && b.getTime() === new Date(a.getFullYear(), a.getMonth() + 1, 1).getTime()) return `${verb} in ${MONTHS[a.getMonth()]} ${a.getFullYear()}`;
-    return `${verb} ${formatDay(from)} – ${formatDay(before - 1)}`;
+    const last = formatDay(before - 1);
+    return formatDay(from) === last ? `${verb} on ${last}` : `${verb} ${formatDay(from)} – ${last}`;
   }
   if (from !== undefined) return `${verb} since ${formatDay(from)}`;
   if (before !== undefined) return `${verb} before ${formatDay(before)}`;

@@ -55,6 +55,7 @@ describe('readFilters (rule-based self-query)', () => {
     expect(chips('anything before 2020?')).toEqual(['date:added before 1 Jan 2020']);
     expect(chips('what changed in the last 3 days?')).toEqual(['date:added since 27 Nov 2024']);
     expect(chips('which files were added in 2024?')).toEqual(['date:added 2024']);
+    expect(readFilters('what did I add yesterday?', DOCS, day(2024, 11, 29) + 3_600_000).map((c) => c.label)).toEqual(['added on 28 Nov 2024']);
   });
 
   it('offers no date chip that would empty the library or restrict nothing, and none for words that only look like dates', () => {
