@@ -1,9 +1,10 @@
 // Self-query with a model (issue 8 §4): the model's JSON reading of a question's filters, matched against
 // the library's real metadata; unknown values dropped, a bad reply no filter.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asDocId } from '../../src/core/ids.ts';
-import type { QueryableDoc } from '../../src/core/query-filters.ts';
-import { FILTER_RULES, isFilterRequest, parseFilterReply, readFiltersWithModel } from '../../src/generate/read-filters.ts';
+import { chipHolds, dateOf, inRange, type QueryableDoc } from '../../src/core/query-filters.ts';
+import { FILTER_RULES, isFilterRequest, matchFilters, parseFilterReply, readFiltersWithModel } from '../../src/generate/read-filters.ts';
 import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
 
 const day = (y: number, m: number, d: number) => new Date(y, m - 1, d).getTime();
@@ -69,6 +70,20 @@ describe('readFiltersWithModel', () => {
     await readFiltersWithModel(QUESTION, generator, DOCS, { now: NOW, nameBudgetTokens: 10 });
     expect(generator.requests[1]!.messages[1]!.content).not.toContain('lease.md');
     expect(generator.requests[1]!.messages[1]!.content).toContain('too large to list');
+  });
+
+  it('never gives a filter the library lacks, whatever the model replies (dates included)', () => {
+    const name = fc.oneof(fc.constantFrom('lease', 'LEASE.MD', 'docs/guides', 'guides', '#tax', 'pdf', 'Word files', 'rules.docx', 'contracts'), fc.string({ maxLength: 12 }));
+    const date = fc.oneof(fc.constant(null), fc.constantFrom('2021', '2023-06', '2024-11-28', '2030-01-01'), fc.string({ maxLength: 10 }));
+    const reply = fc.record({ documents: fc.array(name), folders: fc.array(name), types: fc.array(name), tags: fc.array(name), from: date, to: date });
+    fc.assert(
+      fc.property(fc.oneof(reply.map((r) => JSON.stringify(r)), fc.string({ maxLength: 200 })), (text) => {
+        for (const chip of matchFilters(parseFilterReply(text), DOCS)) {
+          expect(chipHolds(chip, DOCS)).toBe(true);
+          if (chip.kind === 'date') expect(DOCS.filter((d) => inRange(dateOf(d, chip.field), chip)).length).toBeLessThan(DOCS.length);
+        }
+      }),
+    );
   });
 
   it('parses dates as periods: a year, a month, a day', () => {
