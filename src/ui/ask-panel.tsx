@@ -144,13 +144,16 @@ function chipsOfSteps(steps: readonly AskStep[] | undefined): QueryChip[] {
   return steps?.find((s): s is Extract<AskStep, { type: 'filters' }> => s.type === 'filters')?.chips ?? [];
 }
 
-/** Filters read from the question, as removable chips, shown before the search runs. */
-function QueryChips({ chips, onRemove }: { chips: QueryChip[]; onRemove: (c: QueryChip) => void }) {
-  if (!chips.length) return null;
+/**
+ * Filters read from the question, as removable chips, shown before the search runs: the rules' as the
+ * question is typed, the model's (`byModel`, marked by a tooltip) once its reading arrives.
+ */
+function QueryChips({ chips, byModel = [], onRemove }: { chips: QueryChip[]; byModel?: QueryChip[]; onRemove: (c: QueryChip) => void }) {
+  if (!chips.length && !byModel.length) return null;
   return (
     <ul class="chips" aria-label="Filters from your question">
-      {chips.map((c) => (
-        <li key={chipKey(c)}>
+      {[...chips, ...byModel].map((c) => (
+        <li key={chipKey(c)} title={byModel.includes(c) ? 'Read from your question by the model' : undefined}>
           {CHIP_WORDS[c.kind]} <bdi>{c.label}</bdi>{' '}
           <button type="button" class="chip-remove" aria-label={`Remove filter ${c.label}`} onClick={() => onRemove(c)}>
             ×
@@ -206,7 +209,7 @@ export function AskPanel() {
       </form>
       <AskToggles />
       <WholeDocument question={question} filter={withChips(filter, chips)} />
-      <QueryChips chips={[...chips, ...byModel]} onRemove={remove} />
+      <QueryChips chips={chips} byModel={byModel} onRemove={remove} />
       <Filters onChange={setFilter} />
       <SemanticStatus />
       <AnswerNotice />
