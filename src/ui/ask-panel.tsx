@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Citation, SearchFilter } from '../core/types.ts';
 import { distinguishCitations, sourceRequestOf } from './citation-names.ts';
 import { AnswerSteps, AskToggles } from './answer-steps.tsx';
@@ -177,6 +177,7 @@ export function AskPanel() {
   const a = answer.value;
   // The model's chips, once its reading arrives (a step before the answer), while the question is the one it read.
   const [asked, setAsked] = useState('');
+  const input = useRef<HTMLInputElement>(null);
   const read = question.trim() === asked ? chipsOfSteps(asking.value ? askSteps.value : a?.steps) : [];
   const byModel = read.filter((c) => !chips.some((r) => chipKey(r) === chipKey(c)));
   const ask = (options: { filterChips?: QueryChip[]; redo?: boolean } = {}) => {
@@ -185,7 +186,12 @@ export function AskPanel() {
     void askInConversation(question, chosen, undefined, { wholeDocument: chosenWholeDocument(question, chosen), ...options });
   };
   // Removing a chip the model read asks again without it (the rest kept as they are, not read again).
-  const remove = (c: QueryChip) => (byModel.includes(c) ? ask({ filterChips: byModel.filter((m) => m !== c), redo: true }) : setRemoved(new Set([...removed, chipKey(c)])));
+  // Keyboard focus goes back to the question (the chip's button is gone).
+  const remove = (c: QueryChip) => {
+    if (byModel.includes(c)) ask({ filterChips: byModel.filter((m) => m !== c), redo: true });
+    else setRemoved(new Set([...removed, chipKey(c)]));
+    input.current?.focus();
+  };
   const apart = a ? distinguishCitations(a.citations) : [];
   return (
     <div class="ask">
@@ -196,7 +202,7 @@ export function AskPanel() {
           ask();
         }}
       >
-        <input type="text" aria-label="Ask a question" placeholder="Ask a question about your documents" value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
+        <input ref={input} type="text" aria-label="Ask a question" placeholder="Ask a question about your documents" value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
         <button type="submit" disabled={asking.value}>
           Ask
         </button>

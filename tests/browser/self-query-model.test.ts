@@ -76,6 +76,7 @@ describe('filters the model reads from the question', () => {
     // Removing it asks again, unrestricted (the model does not read the question again: it would say lease.md).
     const before = await region.getAttribute('data-seq');
     await page.getByRole('button', { name: 'Remove filter docs/lease.md' }).click();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Ask a question');
     await answerAfter(page, before);
     expect((await sourcePaths(page)).sort()).toEqual(['docs/guide.md', 'docs/lease.md']);
     expect(await chips.count()).toBe(0);

@@ -88,6 +88,13 @@ describe('self-query in Library.ask', () => {
     expect(sourcesOf(none)).toEqual(['docs/guide.md', 'docs/lease.md']);
     expect(none.steps ?? []).not.toContainEqual(expect.objectContaining({ type: 'filters' }));
     expect(generator.requests.filter((r) => isFilterRequest(r.messages))).toHaveLength(1);
+    // A kept chip whose document was deleted since restricts nothing.
+    const kept = chips.flatMap((c) => (c.kind === 'document' ? [c.docId] : []));
+    expect(kept).toHaveLength(1);
+    await library.deleteDocument(kept[0]!);
+    const gone = await library.ask(QUESTION, undefined, { filterChips: chips });
+    expect(sourcesOf(gone)).toEqual(['docs/lease.md']);
+    expect(gone.steps ?? []).not.toContainEqual(expect.objectContaining({ type: 'filters' }));
   });
 
   it('gives no filter for a document the library lacks, and drops a reading that would empty the person\'s own filter', async () => {

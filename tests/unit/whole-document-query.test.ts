@@ -54,6 +54,12 @@ describe('readWholeDocument (rule-based recognition of whole-document questions)
     expect(readWholeDocument('What does it say about pets?', DOCS, {}, true)).toBeUndefined();
   });
 
+  it('with the toggle, the one document a date filter leaves is read whole', () => {
+    const dated = DOCS.map((d, i) => ({ ...d, addedAt: Date.UTC(2022 + i, 0, 1) }));
+    expect(readWholeDocument('What does it say about pets?', dated, { added: { from: Date.UTC(2024, 0, 1) } }, true)?.docId).toBe('report');
+    expect(readWholeDocument('What does it say about pets?', dated, { added: { from: Date.UTC(2023, 0, 1) } }, true)).toBeUndefined();
+  });
+
   it('property: a question without a summary word, a list verb followed by all/every/each, "what are all" or "enumerate" is never whole-document', () => {
     const words = ['what', 'which', 'is', 'the', 'rent', 'when', 'due', 'lease', 'every', 'all', 'tenant', 'pays', 'at', 'how', 'much', 'deposit', 'each', 'month'];
     fc.assert(
