@@ -3,6 +3,7 @@ import type { AnswerModelEntry } from '../core/library-api.ts';
 import { answerModels, answerModelsNote, answerModelsOpen, deleteAnswerModel, refreshAnswerModels, stopAnswerModel, useAnswerModel } from './answer-models-state.ts';
 import { formatBytes } from './format.ts';
 import { answerModelStatus } from './state.ts';
+import { DownloadProgress } from './download-progress.tsx';
 
 const NO_MODEL = 'Quote the documents (no model)';
 
@@ -53,23 +54,7 @@ function AnswerDownload() {
   const s = answerModelStatus.value;
   const d = s?.state === 'loading' ? s.download : undefined;
   if (!s || !d) return null;
-  const pct = (loaded: number, total: number) => (total ? Math.min(100, Math.floor((loaded / total) * 100)) : 0);
-  return (
-    <div class="download" aria-label="Answer model download progress">
-      <p>
-        <label>
-          {s.model}: {formatBytes(d.loaded)} of {d.total ? formatBytes(d.total) : '…'} <progress max={100} value={pct(d.loaded, d.total)} aria-label="Answer model download, total" />
-        </label>
-      </p>
-      <ul class="download-files">
-        {d.files.map((f) => (
-          <li key={f.file}>
-            <bdi>{f.file}</bdi> <progress max={100} value={pct(f.loaded, f.total)} aria-label={`Download of ${f.file}`} /> {pct(f.loaded, f.total)} %
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
+  return <DownloadProgress model={s.model} download={d} name="Answer model download progress" totalName="Answer model download, total" />;
 }
 
 /**

@@ -4,6 +4,7 @@ import { filesFromDrop, filesFromInput } from './collect-files.ts';
 import { formatBytes } from './format.ts';
 import { deleteModel, importModel, models, modelsNote, modelsOpen, refreshModels, setMirror, stopModel, useModel } from './models-state.ts';
 import { semantic } from './state.ts';
+import { DownloadProgress } from './download-progress.tsx';
 
 function languages(m: ModelEntry): string {
   if (m.languages.includes('multilingual')) return 'about 100 languages';
@@ -50,24 +51,7 @@ function ModelRow({ m, busy }: { m: ModelEntry; busy: boolean }) {
 function Download() {
   const d = semantic.value.state === 'loading' ? semantic.value.download : undefined;
   if (!d) return null;
-  const pct = (loaded: number, total: number) => (total ? Math.min(100, Math.floor((loaded / total) * 100)) : 0);
-  return (
-    <div class="download" aria-label="Download progress">
-      <p>
-        <label>
-          {semantic.value.model}: {formatBytes(d.loaded)} of {d.total ? formatBytes(d.total) : '…'}{' '}
-          <progress max={100} value={pct(d.loaded, d.total)} aria-label="Model download, total" />
-        </label>
-      </p>
-      <ul class="download-files">
-        {d.files.map((f) => (
-          <li key={f.file}>
-            <bdi>{f.file}</bdi> <progress max={100} value={pct(f.loaded, f.total)} aria-label={`Download of ${f.file}`} /> {pct(f.loaded, f.total)} %
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
+  return <DownloadProgress model={semantic.value.model} download={d} name="Download progress" totalName="Model download, total" />;
 }
 
 /**

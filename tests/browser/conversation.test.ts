@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { askQuestion, waitForIndexed } from '../support/app-page.ts';
 import { useApp, type Page } from '../support/browser.ts';
 import { writeTree } from '../support/fixture-folder.ts';
+import { nextAnswer, useScriptedGenerator } from '../support/scripted-answer.ts';
 
 const LEASE = '# Lease\n\n## Payment\n\nThe tenant pays the rent of 950 euros on the first day of each month.\n\n## Deposit\n\nThe deposit is two months of rent. The deposit is returned within thirty days after the lease ends.\n';
 const REPLIES = [
@@ -15,32 +16,13 @@ const REPLIES = [
 
 /** Sets the answer-writing model to the scripted generator (settings key 'answer') and reloads. */
 async function useScripted(page: Page, replies: string[], json: string[]): Promise<void> {
-  await page.evaluate(
-    ({ replies, json }) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('docqa');
-        open.onsuccess = () => {
-          const tx = open.result.transaction('settings', 'readwrite');
-          tx.objectStore('settings').put({ generator: { kind: 'scripted', replies, json } }, 'answer');
-          tx.oncomplete = () => (open.result.close(), resolve());
-          tx.onerror = () => reject(tx.error);
-        };
-        open.onerror = () => reject(open.error);
-      }),
-    { replies, json },
-  );
-  await page.reload();
+  await useScriptedGenerator(page, { replies, json });
 }
 
 const region = (page: Page) => page.getByRole('region', { name: 'Answer' });
 const earlier = (page: Page) => page.getByRole('region', { name: 'Earlier in this conversation' }).getByRole('listitem');
 const history = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 const searchedFor = (page: Page) => page.locator('.searched');
-
-/** Waits until the Answer region shows a new answer (its data-seq changed from `before`). */
-async function nextAnswer(page: Page, before: string | null): Promise<void> {
-  await page.waitForFunction((seq) => document.querySelector('section[aria-label="Answer"]')?.getAttribute('data-seq') !== seq, before, { timeout: 30_000 });
-}
 
 describe('a conversation with a model (scripted generator)', () => {
   const app = useApp();

@@ -6,27 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForIndexed } from '../support/app-page.ts';
 import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
 import { writeTree } from '../support/fixture-folder.ts';
+import { useScriptedGenerator } from '../support/scripted-answer.ts';
 
 const HOSTILE = 'The tenant pays the rent on the first day of each month [1]. The landlord also owns a yacht in Monaco [1]. Details are in the appendix [7].\n\n<img src="x" onerror="window.__pwned = 1"><script>window.__pwned = 2</script> [more](javascript:window.__pwned=3) **Read the lease.**';
 const LONG = Array.from({ length: 60 }, (_, i) => `Sentence ${i} about the rent [1].`).join(' ');
 
 /** Sets the answer-writing model to the scripted generator (settings in the library database) and reloads. */
 async function useScripted(page: Page, replies: string[], delayMs: number, gullible = false): Promise<void> {
-  await page.evaluate(
-    ({ replies, delayMs, gullible }) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('docqa');
-        open.onsuccess = () => {
-          const tx = open.result.transaction('settings', 'readwrite');
-          tx.objectStore('settings').put({ generator: { kind: 'scripted', replies, delayMs, gullible } }, 'answer');
-          tx.oncomplete = () => (open.result.close(), resolve());
-          tx.onerror = () => reject(tx.error);
-        };
-        open.onerror = () => reject(open.error);
-      }),
-    { replies, delayMs, gullible },
-  );
-  await page.reload();
+  await useScriptedGenerator(page, { replies, delayMs, gullible });
 }
 
 describe('answers written by a model (scripted generator)', () => {

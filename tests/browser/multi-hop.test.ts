@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForIndexed } from '../support/app-page.ts';
 import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
 import { writeTree } from '../support/fixture-folder.ts';
+import { useScriptedGenerator } from '../support/scripted-answer.ts';
 
 const QUESTION = 'Who looks after the heating for the tenant paying 950 euros rent?';
 // JSON replies in order: the two judgements of the two-hop question, then the phrasings of the second question.
@@ -20,21 +21,7 @@ const EXPANDED_ANSWER = 'Marek Nowak services the boiler every October [1][2].';
 
 /** Sets the answer-writing model to the scripted generator (settings in the library database) and reloads. */
 async function useScripted(page: Page, replies: string[], json: string[], delayMs: number): Promise<void> {
-  await page.evaluate(
-    (generator) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('docqa');
-        open.onsuccess = () => {
-          const tx = open.result.transaction('settings', 'readwrite');
-          tx.objectStore('settings').put({ generator }, 'answer');
-          tx.oncomplete = () => (open.result.close(), resolve());
-          tx.onerror = () => reject(tx.error);
-        };
-        open.onerror = () => reject(open.error);
-      }),
-    { kind: 'scripted', replies, json, delayMs },
-  );
-  await page.reload();
+  await useScriptedGenerator(page, { replies, json, delayMs });
 }
 
 describe('phrasings and multi-hop (scripted generator)', () => {

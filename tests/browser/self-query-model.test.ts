@@ -8,29 +8,11 @@ import { sourcePaths, waitForIndexed } from '../support/app-page.ts';
 import { useApp, type Page } from '../support/browser.ts';
 import { makePdf } from '../support/fixtures.ts';
 import { writeTree } from '../support/fixture-folder.ts';
+import { nextAnswer, useScriptedGenerator } from '../support/scripted-answer.ts';
 
 /** Sets the answer-writing model to the scripted generator, filter readings answered by `filters`, and reloads. */
 async function useScripted(page: Page, replies: string[], filters: string[], delayMs: number): Promise<void> {
-  await page.evaluate(
-    (generator) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('docqa');
-        open.onsuccess = () => {
-          const tx = open.result.transaction('settings', 'readwrite');
-          tx.objectStore('settings').put({ generator }, 'answer');
-          tx.oncomplete = () => (open.result.close(), resolve());
-          tx.onerror = () => reject(tx.error);
-        };
-        open.onerror = () => reject(open.error);
-      }),
-    { kind: 'scripted', replies, filters, delayMs },
-  );
-  await page.reload();
-}
-
-/** Waits for the answer after `seq` (the Answer region's data-seq before asking). */
-async function answerAfter(page: Page, seq: string | null): Promise<void> {
-  await page.waitForFunction((s) => document.querySelector('section[aria-label="Answer"]')?.getAttribute('data-seq') !== s, seq, { timeout: 30_000 });
+  await useScriptedGenerator(page, { replies, filters, delayMs });
 }
 
 /** A one-page PDF whose own date (ModDate) is `date`. */
@@ -69,7 +51,7 @@ describe('filters the model reads from the question', () => {
     await expect.poll(() => chips.textContent(), { timeout: 30_000 }).toContain('Only in docs/lease.md');
     // The model is still writing (5 words, 300 ms apart): the chip came before the answer.
     expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(1);
-    await answerAfter(page, seq);
+    await nextAnswer(page, seq);
     expect(new Set(await sourcePaths(page))).toEqual(new Set(['docs/lease.md']));
     expect(await chips.textContent()).toContain('Only in docs/lease.md');
 
@@ -77,7 +59,7 @@ describe('filters the model reads from the question', () => {
     const before = await region.getAttribute('data-seq');
     await page.getByRole('button', { name: 'Remove filter docs/lease.md' }).click();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Ask a question');
-    await answerAfter(page, before);
+    await nextAnswer(page, before);
     expect((await sourcePaths(page)).sort()).toEqual(['docs/guide.md', 'docs/lease.md']);
     expect(await chips.count()).toBe(0);
   });
@@ -101,7 +83,7 @@ describe('date filters read by the rules (no model)', () => {
     expect(await page.getByRole('button', { name: 'Remove filter dated 2023' }).count()).toBe(1);
     const seq = await page.getByRole('region', { name: 'Answer' }).getAttribute('data-seq');
     await page.getByRole('button', { name: 'Ask' }).click();
-    await answerAfter(page, seq);
+    await nextAnswer(page, seq);
     expect(new Set(await sourcePaths(page))).toEqual(new Set(['docs/report-b.pdf']));
     // A date no document has offers no chip (it would empty the library).
     await page.getByLabel('Ask a question').fill('What was the budget in the reports from 2015?');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForIndexed } from '../support/app-page.ts';
 import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
 import { writeTree } from '../support/fixture-folder.ts';
+import { useScriptedGenerator } from '../support/scripted-answer.ts';
 
 const FILLER = 'This clause is part of the lease between the landlord and the tenant and is binding on both of them. '.repeat(4);
 const section = (heading: string, first: string) => `## ${heading}\n\n${first} ${FILLER}\n\n`;
@@ -22,21 +23,7 @@ const REPLIES = [
 
 /** Sets the answer-writing model to the scripted generator with a small window, and reloads. */
 async function useScripted(page: Page): Promise<void> {
-  await page.evaluate(
-    (replies) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('docqa');
-        open.onsuccess = () => {
-          const tx = open.result.transaction('settings', 'readwrite');
-          tx.objectStore('settings').put({ generator: { kind: 'scripted', replies, delayMs: 120, contextTokens: 640 } }, 'answer');
-          tx.oncomplete = () => (open.result.close(), resolve());
-          tx.onerror = () => reject(tx.error);
-        };
-        open.onerror = () => reject(open.error);
-      }),
-    REPLIES,
-  );
-  await page.reload();
+  await useScriptedGenerator(page, { replies: REPLIES, delayMs: 120, contextTokens: 640 });
 }
 
 describe('questions about a whole document (scripted generator)', () => {
