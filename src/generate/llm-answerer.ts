@@ -4,7 +4,7 @@ import { checkCitations, type CheckedSentence } from './citations.ts';
 import { buildContext, type BuiltContext, type ContextPassage } from './context.ts';
 import { buildNotFoundAnswer, type TermStatistics } from './extractive-answer.ts';
 import type { ChatMessage, GenerateRequest, Generator } from './generator.ts';
-import { buildMessages, countMessageTokens, fitTurns, NOT_FOUND, passageBlock } from './prompt.ts';
+import { buildMessages, countMessageTokens, fitTurns, NOT_FOUND, passageBlock, questionTooLong } from './prompt.ts';
 
 export interface LlmAnswererOptions {
   generator: Generator;
@@ -43,6 +43,12 @@ async function prepare(question: string, passages: readonly Passage[], generator
     if (total <= limit || context.passages.length === 0) return { context, messages };
     budget -= total - limit;
   }
+}
+
+/** Whether some passage clears the relevance threshold, so an empty context means the prompt had no room for it. */
+async function roomWasTheLimit(question: string, passages: readonly Passage[], generator: Generator, options: LlmAnswererOptions): Promise<boolean> {
+  const unbounded = await buildContext(question, passages, { budget: Infinity, countTokens: (t) => generator.countTokens(t), render: passageBlock, minRerankScore: options.minRerankScore });
+  return unbounded.passages.length > 0;
 }
 
 /** Answer tokens: `maxTokens` (default 512) capped at a quarter of the window, at least 1. */
@@ -156,8 +162,13 @@ export function createLlmAnswerer(options: LlmAnswererOptions): Answerer {
       const maxTokens = answerTokensOf(generator, options);
       const notFound = (extra: Partial<Answer>): Answer => ({ ...buildNotFoundAnswer(question, passages, { stats }), generatedBy: model.label, removedCitations: [], ...extra });
       if (passages.length === 0) return notFound({});
-      const { context, messages } = await prepare(question, passages, generator, model.contextTokens - maxTokens, options, call);
-      if (context.passages.length === 0) return notFound({});
+      const limit = model.contextTokens - maxTokens;
+      const { context, messages } = await prepare(question, passages, generator, limit, options, call);
+      if (context.passages.length === 0) {
+        // No room, not no relevant passage: the question alone fills the window (a pasted text, say).
+        if (await roomWasTheLimit(question, passages, generator, options)) throw questionTooLong(model.label, await countMessageTokens(buildMessages({ question, passages: [] }), (t) => generator.countTokens(t)), limit);
+        return notFound({});
+      }
 
       const signal = call.signal;
       const text = await writeStream(generator, { messages, maxTokens, temperature: options.temperature ?? 0, signal }, call.onText);

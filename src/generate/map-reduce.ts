@@ -6,7 +6,7 @@ import { buildNotFoundAnswer, type TermStatistics } from './extractive-answer.ts
 import type { ChatMessage, Generator } from './generator.ts';
 import { answerOf, saysNotFound, writeStream } from './llm-answerer.ts';
 import { buildMapMessages, buildReduceMessages, notesBlock, NOTHING_RELEVANT } from './map-reduce-prompt.ts';
-import { buildMessages, countMessageTokens, passageBlock } from './prompt.ts';
+import { buildMessages, countMessageTokens, passageBlock, questionTooLong } from './prompt.ts';
 
 /**
  * A question about a whole document answered by a model over every section (issue 8 §3), within its
@@ -82,6 +82,10 @@ async function planParts(input: PlanInput): Promise<Part[]> {
   // The widest part number the prompt can write, so a counted request never grows when numbered.
   const messagesOf = (part: Part) => buildMapMessages(input.question, part, { part: 99_999, parts: 99_999, docName: input.docName });
   const base = await countMessageTokens(messagesOf([]), count);
+  // The question fills the window (a pasted text, say): shortening it is the way out, not another model.
+  if (base >= input.limit && (await countMessageTokens(buildMapMessages('', [], { part: 99_999, parts: 99_999, docName: input.docName }), count)) < input.limit / 2) {
+    throw questionTooLong(input.generator.model.label, base, input.limit);
+  }
   if (base >= input.limit) throw new DocQaError('prompt-too-long', `the model's context window (${input.generator.model.contextTokens} tokens) is too small to read a document part by part: choose a model with a larger window`);
   const queue = [...input.passages];
   const parts: Part[] = [];

@@ -1,3 +1,4 @@
+import { DocQaError } from '../core/errors.ts';
 import type { Passage } from '../core/types.ts';
 import { disarmCitationMarks, withoutCitationMarks } from './citations.ts';
 import type { ContextPassage } from './context.ts';
@@ -102,6 +103,21 @@ export async function countMessageTokens(messages: readonly ChatMessage[], count
   let total = 0;
   for (const m of messages) total += (await countTokens(m.content)) + TOKENS_PER_MESSAGE;
   return total;
+}
+
+/**
+ * The error for a question that leaves the model no room for a passage: its prompt without passages takes
+ * `tokens` of the `limit` a prompt may hold. It says what the person can do (shorten the question), not
+ * "Not found in your documents" (the documents were never read) nor "send fewer passages" (they cannot).
+ *
+ * @example
+ * throw questionTooLong('Qwen2.5 0.5B', 2600, 384);
+ */
+export function questionTooLong(modelLabel: string, tokens: number, limit: number): DocQaError {
+  return new DocQaError(
+    'prompt-too-long',
+    `Your question is too long for ${modelLabel}: with its instructions it takes ${tokens.toLocaleString('en')} of the ${limit.toLocaleString('en')} tokens the model reads at once, leaving no room for your documents. Shorten the question and ask again.`,
+  );
 }
 
 /**

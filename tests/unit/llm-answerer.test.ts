@@ -118,6 +118,20 @@ describe('createLlmAnswerer', () => {
     expect(answer.citations[0]!.passage.window.slice(q.start, q.end)).toBe('The tenant pays the rent on the first day of each month.');
   });
 
+  it('a question too long for the window says so and asks to shorten it, instead of "Not found" (the documents were never read)', async () => {
+    // A pasted page as the question: 10,000 characters are 2,500 scripted tokens, a 1,024-token window.
+    const pasted = 'Who repairs the heating in the flat? '.repeat(280).slice(0, 10_000);
+    const generator = new ScriptedGenerator(['The landlord repairs the heating [1].'], { model: { contextTokens: 1024 } });
+    await expect(createLlmAnswerer({ generator }).answer(pasted, passages, stats)).rejects.toMatchObject({
+      code: 'prompt-too-long',
+      message: expect.stringMatching(/^Your question is too long for Scripted generator: .* of the 768 tokens .* Shorten the question/),
+    });
+    expect(generator.requests).toHaveLength(0);
+    // The same question, short, is answered in the same window.
+    const short = await createLlmAnswerer({ generator }).answer('Who repairs the heating in the flat?', passages, stats);
+    expect(short.found).toBe(true);
+  });
+
   it('throws a generator failure as it is', async () => {
     const generator = new ScriptedGenerator(() => {
       throw new Error('device lost');

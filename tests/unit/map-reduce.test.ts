@@ -195,6 +195,16 @@ describe('buildWholeDocumentExtract (without a model)', () => {
   });
 });
 
+describe('mapReduceAnswer with a question that fills the window', () => {
+  it('asks the person to shorten the question rather than to choose a model with a larger window', async () => {
+    const sections = sectionsOf(12);
+    const generator = notesModel(sections);
+    const pasted = `List every deadline in lease.md: ${'and the deadlines of the other clauses too '.repeat(120)}`;
+    await expect(mapReduceAnswer(pasted, { generator, sections, stats })).rejects.toMatchObject({ code: 'prompt-too-long', message: expect.stringMatching(/^Your question is too long for Scripted generator: .*Shorten the question/) });
+    expect(generator.requests).toHaveLength(0);
+  });
+});
+
 describe('sectionRanges', () => {
   it('cuts a long block after sentences into pieces of at most the limit, covering it all', () => {
     const text = Array.from({ length: 40 }, (_, i) => `Sentence ${i} says something of moderate length here.`).join(' ') + ` ${'x'.repeat(250)}`;
