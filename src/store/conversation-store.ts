@@ -80,11 +80,15 @@ export class ConversationStore {
     return { ...header, turns };
   }
 
-  /** Sets the title (trimmed; an empty one keeps the old title). Returns the header, undefined if none. */
+  /**
+   * Sets the title: trimmed, whitespace runs as one space, cut like a title made
+   * from a first question (a pasted page stays one line in the history); an empty one keeps the old title.
+   * Returns the header, undefined if none.
+   */
   async rename(id: ConversationId, title: string): Promise<ConversationHeader | undefined> {
     const tx = this.db.transaction('conversations', 'readwrite');
     const header = await tx.store.get(id);
-    const t = title.replace(/\s+/gu, ' ').trim();
+    const t = titleOf(title);
     if (!header || !t) {
       await tx.done;
       return header;

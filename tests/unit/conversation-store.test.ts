@@ -58,6 +58,12 @@ describe('ConversationStore', () => {
     expect(long.title.length).toBe(TITLE_MAX_CHARS);
     expect(long.title.endsWith('…')).toBe(true);
     await expect(store.appendTurn(asConversationId('gone'), turn('q', 1))).rejects.toThrow(/deleted/);
+    // A renamed title is cut the same way: a pasted page stays one line in the history.
+    await store.rename(long.id, `Notes ${'x'.repeat(10_000)}`);
+    const renamed = (await store.list()).find((c) => c.id === long.id)!;
+    expect(renamed.title.length).toBe(TITLE_MAX_CHARS);
+    expect(renamed.title).toMatch(/^Notes x+…$/);
+
     expect(await store.db.count('conversationTurns')).toBe(0);
   });
 
