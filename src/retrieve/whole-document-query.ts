@@ -127,9 +127,30 @@ function namedDocs(question: string, docs: readonly QueryableDoc[]): Set<DocId> 
 
 const pathOf = (d: QueryableDoc) => (d.folder ? `${d.folder}/${d.name}` : d.name);
 
-/** The question's words that say what to look for: without the framing words and the document's name. */
+/**
+ * How many of the document's folders, nearest first, the question writes right before its name:
+ * "summarise b/report.md" names 1 of "reports/b/report.md"'s folders, "summarise reports/b/report.md" 2.
+ */
+function foldersNamed(words: readonly string[], doc: QueryableDoc): number {
+  const parts = doc.folder.split('/').filter(Boolean);
+  let depth = 0;
+  while (depth < parts.length && holdsPhrase(words, wordsOf([...parts.slice(parts.length - depth - 1), doc.name].join('/')).map((w) => w.word))) depth++;
+  return depth;
+}
+
+/** Of several documents named alike ("report.md" in two folders), the one whose folders the question also writes, if exactly one. */
+function narrowByFolders(question: string, named: readonly DocId[], docs: readonly QueryableDoc[]): DocId[] {
+  if (named.length < 2) return [...named];
+  const words = wordsOf(question.normalize('NFC')).map((w) => w.word);
+  const depths = named.map((id) => foldersNamed(words, docs.find((d) => d.docId === id)!));
+  const best = Math.max(...depths);
+  const chosen = named.filter((_, i) => depths[i] === best);
+  return best > 0 && chosen.length === 1 ? chosen : [...named];
+}
+
+/** The question's words that say what to look for: without the framing words and the document's path. */
 function topicOf(question: string, doc: QueryableDoc): string {
-  const name = new Set(wordsOf(doc.name).map((w) => w.word));
+  const name = new Set(wordsOf(pathOf(doc)).map((w) => w.word));
   return wordsOf(question)
     .map((w) => w.word)
     .filter((w) => !FRAME_WORDS.has(w) && !name.has(w))
@@ -139,8 +160,9 @@ function topicOf(question: string, doc: QueryableDoc): string {
 /**
  * The one document a question is about when it asks about a whole document, else undefined.
  *
- * - The document: the one the question names (self-query's rules), if it also passes the filter; else the
- *   one document the filter allows; else the library's only document.
+ * - The document: the one the question names (self-query's rules), if it also passes the filter (of two
+ *   named alike in different folders, the one whose folder the question writes too: "b/report.md"); else
+ *   the one document the filter allows; else the library's only document.
  * - `force` (the "Whole document" toggle): the words need not ask for a summary or a list; the kind is
  *   then 'question' unless they do.
  *
@@ -154,7 +176,7 @@ export function readWholeDocument(question: string, docs: readonly QueryableDoc[
   if (!kind) return undefined;
   const allowed = allowedBy(docs, filter);
   const allowedIds = new Set(allowed.map((d) => d.docId));
-  const named = [...namedDocs(question, docs)].filter((id) => allowedIds.has(id));
+  const named = narrowByFolders(question, [...namedDocs(question, docs)].filter((id) => allowedIds.has(id)), docs);
   const candidates = named.length ? allowed.filter((d) => named.includes(d.docId)) : allowed;
   if (candidates.length !== 1) return undefined;
   const doc = candidates[0]!;

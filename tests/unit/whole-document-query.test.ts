@@ -49,6 +49,19 @@ describe('readWholeDocument (rule-based recognition of whole-document questions)
     expect(read('Summarise lease.md', DOCS, { docIds: [asDocId('report')] })?.docId).toBe('report');
   });
 
+  it('of two documents with the same name in different folders, takes the one whose folder the question writes', () => {
+    const twins: QueryableDoc[] = [
+      { docId: asDocId('a'), name: 'report.md', folder: 'work/a', type: 'markdown', tags: [] },
+      { docId: asDocId('b'), name: 'report.md', folder: 'work/b', type: 'markdown', tags: [] },
+    ];
+    // The name alone is ambiguous: neither is read whole.
+    expect(read('Summarise report.md', twins)).toBeUndefined();
+    expect(read('Summarise b/report.md', twins)).toEqual({ docId: 'b', docPath: 'work/b/report.md', kind: 'summary', topic: '' });
+    expect(read('List every deadline in work/a/report.md', twins)).toEqual({ docId: 'a', docPath: 'work/a/report.md', kind: 'list', topic: 'deadline' });
+    // Both folders written: still ambiguous.
+    expect(read('Summarise a/report.md and b/report.md', twins)).toBeUndefined();
+  });
+
   it('with the toggle, any question about the one document is a whole-document question', () => {
     expect(readWholeDocument('What does it say about pets?', LEASE_ONLY, {}, true)).toMatchObject({ docId: 'lease', kind: 'question', topic: 'What does it say about pets?' });
     expect(readWholeDocument('What does it say about pets?', DOCS, {}, true)).toBeUndefined();
