@@ -25,10 +25,29 @@ export interface WholeDocumentExtractOptions {
   perSection?: number;
 }
 
-/** A sentence that says something: ends like one, or has at least 4 content words (not a bare heading). */
+/** A section number opening a heading: "3.1.3 ", "10.2 ", "7. ". */
+const SECTION_NUMBER = /^\d+(?:\.\d+)*\.?\s/u;
+/** A numbered line with fewer content words than this is a heading ("6.3.1 What is an Interactive Shell?"). */
+const HEADING_MAX_WORDS = 8;
+/** A letter: numbers are not words of a statement ("3.1.3 Comments" has one word, not four terms). */
+const LETTER = /\p{L}/u;
+
+/**
+ * A sentence that says something, not a bare heading: not a short numbered line, and it ends like a
+ * sentence or has at least 4 content words.
+ */
 function isStatement(text: string): boolean {
-  return /[.!?。！？]["'”’)\]]?$/u.test(text.trim()) || termsOf(text).length >= 4;
+  const t = text.trim();
+  const words = termsOf(t).filter((w) => LETTER.test(w)).length;
+  if (SECTION_NUMBER.test(t) && words < HEADING_MAX_WORDS) return false;
+  return /[.!?。！？]["'”’)\]]?$/u.test(t) || words >= 4;
 }
+
+/** A sentence that starts in lower case continues one cut off before the section (a page break, a long block cut). */
+const continues = (text: string) => {
+  const first = text.trimStart()[0] ?? '';
+  return first !== first.toUpperCase();
+};
 
 /** Indices of at most `max` of `n` items, evenly spaced, first and in order. */
 function spread(n: number, max: number): number[] {
@@ -42,11 +61,13 @@ interface Quote {
   end: number;
 }
 
-/** Each chosen section's first statement. */
+/** Each chosen section's first statement (skipping headings, and a fragment that continues the section before). */
 function firstSentences(sections: readonly Passage[], max: number): Quote[] {
   return spread(sections.length, max).flatMap((section) => {
     const window = sections[section]!.window;
-    const first = splitSentences(window).find((r) => isStatement(window.slice(r.start, r.end)));
+    const statements = splitSentences(window).filter((r) => isStatement(window.slice(r.start, r.end)));
+    // The topic sentence: the first that starts a sentence of its own, else the first statement.
+    const first = statements.find((r) => !continues(window.slice(r.start, r.end))) ?? statements[0];
     return first ? [{ section, start: first.start, end: first.end }] : [];
   });
 }

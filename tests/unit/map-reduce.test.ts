@@ -184,6 +184,23 @@ describe('buildWholeDocumentExtract (without a model)', () => {
     expect(answer.citations.map((c) => c.passage.block)).toEqual([0, 1, 2, 3]);
   });
 
+  it('a summary skips numbered headings and a fragment continuing the section before (sections as bashref.pdf reads)', () => {
+    const sections = [
+      '3.1.3 Comments',
+      '6.3.1 What is an Interactive Shell? An interactive shell is one started without non-option arguments.',
+      'the user in the filename to be completed. Readline completes the text before point as a file name.',
+      '10.2 Compilers and Options Some systems require unusual options for compilation or linking.',
+    ].map((text, i) => makePassage(text, { docName: 'bashref.pdf', block: i }));
+    const answer = buildWholeDocumentExtract('Summarise bashref.pdf', sections, { kind: 'summary', topic: '' });
+    expect(answer.segments.map((s) => s.text)).toEqual([
+      'An interactive shell is one started without non-option arguments.',
+      'Readline completes the text before point as a file name.',
+      '10.2 Compilers and Options Some systems require unusual options for compilation or linking.',
+    ]);
+    // A section whose only sentence continues another is still quoted rather than left out.
+    expect(buildWholeDocumentExtract('Summarise', [makePassage('and then the shell exits with status 2.', { docName: 'x.md' })], { kind: 'summary', topic: '' }).segments.map((s) => s.text)).toEqual(['and then the shell exits with status 2.']);
+  });
+
   it('a list quotes the sentences of every section about the topic, in document order', () => {
     const sections = sectionsOf(12);
     const answer = buildWholeDocumentExtract('List every deadline in lease.md', sections, { kind: 'list', topic: 'deadline', stats });
