@@ -182,3 +182,20 @@ export function readWholeDocument(question: string, docs: readonly QueryableDoc[
   const doc = candidates[0]!;
   return { docId: doc.docId, docPath: pathOf(doc), kind, topic: kind === 'question' ? question.trim() : topicOf(question, doc) };
 }
+
+/**
+ * The paths of the documents a whole-document question names when it names several that its words cannot
+ * tell apart ("summarise report.md" with a report.md in two folders), so the page can ask which one
+ * instead of answering from the top passages; undefined when the question is not about a whole document
+ * or names at most one.
+ *
+ * @example
+ * ambiguousWholeDocument('Summarise report.md', docs) // → ['work/a/report.md', 'work/b/report.md']
+ */
+export function ambiguousWholeDocument(question: string, docs: readonly QueryableDoc[], filter?: SearchFilter): string[] | undefined {
+  if (!wholeDocumentKind(question)) return undefined;
+  const allowed = allowedBy(docs, filter);
+  const allowedIds = new Set(allowed.map((d) => d.docId));
+  const named = narrowByFolders(question, [...namedDocs(question, docs)].filter((id) => allowedIds.has(id)), docs);
+  return named.length > 1 ? allowed.filter((d) => named.includes(d.docId)).map(pathOf) : undefined;
+}

@@ -2,7 +2,7 @@ import { signal } from '@preact/signals';
 import type { DocId } from '../core/ids.ts';
 import type { SearchFilter } from '../core/types.ts';
 import type { QueryableDoc } from '../retrieve/self-query.ts';
-import { readWholeDocument, type WholeDocumentQuery } from '../retrieve/whole-document-query.ts';
+import { ambiguousWholeDocument, readWholeDocument, type WholeDocumentQuery } from '../retrieve/whole-document-query.ts';
 import { askSteps, asking, items } from './state.ts';
 
 /**
@@ -31,11 +31,21 @@ export function chosenWholeDocument(question: string, filter: SearchFilter): Doc
   return wholeDocumentOn.value ? singleDocument(question, filter)?.docId : undefined;
 }
 
+/** How the page asks which document to read whole, when the question names several alike. */
+export function whichDocumentNote(paths: readonly string[]): string {
+  const [first] = paths;
+  const parts = first!.split('/');
+  const example = parts.slice(-2).join('/');
+  const shown = paths.length > 3 ? `${paths.slice(0, 3).join(', ')} and ${paths.length - 3} more` : paths.join(', ');
+  return `Which one? ${paths.length} documents have this name (${shown}). To read one whole, write its folder too ("${example}") or choose it in "Only in document".`;
+}
+
 /** The toggle, the document that will be read, and the parts read so far. */
 export function WholeDocument({ question, filter }: { question: string; filter: SearchFilter }) {
   const single = singleDocument(question, filter);
   const recognised = readWholeDocument(question, libraryDocs(), filter);
   const reading = wholeDocumentOn.value && single ? single : recognised;
+  const ambiguous = reading ? undefined : ambiguousWholeDocument(question, libraryDocs(), filter);
   const step = askSteps.value.filter((s) => s.type === 'whole-document').at(-1);
   return (
     <div class="whole-document">
@@ -54,11 +64,14 @@ export function WholeDocument({ question, filter }: { question: string; filter: 
           Reading all of <bdi>{step.docPath}</bdi>: read {step.done} of {step.total} part{step.total === 1 ? '' : 's'}
         </p>
       ) : (
-        !asking.value && reading && (
+        !asking.value &&
+        (reading ? (
           <p class="whole-note">
             Reading all of <bdi>{reading.docPath}</bdi>
           </p>
-        )
+        ) : (
+          ambiguous && <p class="whole-note">{whichDocumentNote(ambiguous)}</p>
+        ))
       )}
     </div>
   );

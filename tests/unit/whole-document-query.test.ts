@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asDocId } from '../../src/core/ids.ts';
 import type { QueryableDoc } from '../../src/retrieve/self-query.ts';
-import { readWholeDocument, wholeDocumentKind } from '../../src/retrieve/whole-document-query.ts';
+import { ambiguousWholeDocument, readWholeDocument, wholeDocumentKind } from '../../src/retrieve/whole-document-query.ts';
 
 const DOCS: QueryableDoc[] = [
   { docId: asDocId('lease'), name: 'lease.md', folder: 'contracts', type: 'markdown', tags: ['housing'] },
@@ -60,6 +60,11 @@ describe('readWholeDocument (rule-based recognition of whole-document questions)
     expect(read('List every deadline in work/a/report.md', twins)).toEqual({ docId: 'a', docPath: 'work/a/report.md', kind: 'list', topic: 'deadline' });
     // Both folders written: still ambiguous.
     expect(read('Summarise a/report.md and b/report.md', twins)).toBeUndefined();
+    // The page asks which one, naming both, only while the question cannot tell them apart.
+    expect(ambiguousWholeDocument('Summarise report.md', twins)).toEqual(['work/a/report.md', 'work/b/report.md']);
+    expect(ambiguousWholeDocument('Summarise b/report.md', twins)).toBeUndefined();
+    expect(ambiguousWholeDocument('What is in report.md?', twins)).toBeUndefined();
+    expect(ambiguousWholeDocument('Summarise report.md', twins, { folders: ['work/a'] })).toBeUndefined();
   });
 
   it('with the toggle, any question about the one document is a whole-document question', () => {
