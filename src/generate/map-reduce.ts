@@ -86,7 +86,7 @@ async function planParts(input: PlanInput): Promise<Part[]> {
   if (base >= input.limit && (await countMessageTokens(buildMapMessages('', [], { part: 99_999, parts: 99_999, docName: input.docName }), count)) < input.limit / 2) {
     throw questionTooLong(input.generator.model.label, base, input.limit);
   }
-  if (base >= input.limit) throw new DocQaError('prompt-too-long', `the model's context window (${input.generator.model.contextTokens} tokens) is too small to read a document part by part: choose a model with a larger window`);
+  if (base >= input.limit) throw windowTooSmall(input.generator);
   const queue = [...input.passages];
   const parts: Part[] = [];
   while (queue.length) {
@@ -117,7 +117,14 @@ async function planParts(input: PlanInput): Promise<Part[]> {
     }
     if (part.length) parts.push(part);
   }
+  // Every section was cut to nothing: the rules and the question leave no room for document text (a
+  // 512-token model). "Not found in your documents" would be wrong: the document was never read.
+  if (!parts.length && input.passages.length) throw windowTooSmall(input.generator);
   return parts;
+}
+
+function windowTooSmall(generator: Generator): DocQaError {
+  return new DocQaError('prompt-too-long', `the model's context window (${generator.model.contextTokens} tokens) is too small to read a document part by part: choose a model with a larger window`);
 }
 
 /** The sentences that hold, rewritten with their checked [n]: what a part's (or a round's) notes keep. */

@@ -3,7 +3,7 @@ import type { Passage } from '../../src/core/types.ts';
 import type { TermStatistics } from '../../src/generate/extractive-answer.ts';
 import type { ChatMessage, GenerateRequest } from '../../src/generate/generator.ts';
 import { mapReduceAnswer } from '../../src/generate/map-reduce.ts';
-import { MAP_RULES, NOTHING_RELEVANT } from '../../src/generate/map-reduce-prompt.ts';
+import { buildMapMessages, MAP_RULES, NOTHING_RELEVANT } from '../../src/generate/map-reduce-prompt.ts';
 import { countMessageTokens, SYSTEM_RULES } from '../../src/generate/prompt.ts';
 import { countScriptedTokens, ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
 import { buildWholeDocumentExtract } from '../../src/generate/whole-document-extract.ts';
@@ -218,6 +218,19 @@ describe('mapReduceAnswer with a question that fills the window', () => {
     const generator = notesModel(sections);
     const pasted = `List every deadline in lease.md: ${'and the deadlines of the other clauses too '.repeat(120)}`;
     await expect(mapReduceAnswer(pasted, { generator, sections, stats })).rejects.toMatchObject({ code: 'prompt-too-long', message: expect.stringMatching(/^Your question is too long for Scripted generator: .*Shorten the question/) });
+    expect(generator.requests).toHaveLength(0);
+  });
+});
+
+describe('mapReduceAnswer with a window that holds the rules but no document text', () => {
+  it('says the window is too small (as with the tiny 512-token decoder) instead of "Not found in your documents"', async () => {
+    const sections = sectionsOf(6);
+    const base = await countMessageTokens(buildMapMessages('Summarise lease.md', [], { part: 99_999, parts: 99_999, docName: 'lease.md' }), count);
+    // The smallest window whose map requests hold the rules and the question, with a few tokens to spare.
+    let contextTokens = base;
+    while (contextTokens - Math.floor(contextTokens / 4) <= base) contextTokens++;
+    const generator = notesModel(sections, '', contextTokens);
+    await expect(mapReduceAnswer('Summarise lease.md', { generator, sections, stats })).rejects.toMatchObject({ code: 'prompt-too-long', message: expect.stringMatching(/context window \(\d+ tokens\) is too small .* choose a model with a larger window/) });
     expect(generator.requests).toHaveLength(0);
   });
 });
