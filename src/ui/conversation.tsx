@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Answer, SearchFilter } from '../core/types.ts';
 import { askInConversation, earlier, liveStep, newConversation, rewrittenStep, typedQuestion } from './conversation-state.ts';
 import { answer, asking } from './state.ts';
@@ -96,7 +96,8 @@ export function SearchedFor({ filter }: { filter: SearchFilter }) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const wasEditing = useRef(false);
-  useEffect(() => {
+  // A layout effect: focus moves in the same task that removes the field, never left on the page's body.
+  useLayoutEffect(() => {
     // Back on Edit when the field closes (Escape, Cancel).
     if (!editing && wasEditing.current) editButton.current?.focus();
     wasEditing.current = editing;

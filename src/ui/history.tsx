@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ConversationHeader } from '../core/conversation.ts';
 import { conversationId, conversations, deleteConversation, refreshConversations, renameConversation, reopenConversation } from './conversation-state.ts';
 import { asking, conversationsSeq, ready } from './state.ts';
@@ -40,7 +40,8 @@ function HistoryItem({ c, onDeleted }: { c: ConversationHeader; onDeleted: () =>
   const renameButton = useRef<HTMLButtonElement>(null);
   // Back on Rename once the title field closes (Enter or Escape), so the keyboard stays where it was.
   const wasRenaming = useRef(false);
-  useEffect(() => {
+  // A layout effect: focus moves in the same task that removes the field, never left on the page's body.
+  useLayoutEffect(() => {
     if (wasRenaming.current && !renaming) renameButton.current?.focus();
     wasRenaming.current = renaming;
   }, [renaming]);
