@@ -5,8 +5,18 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(1)} GB`;
 }
 
-/** "about 40 s left", "about 3 min left". */
+/** "about 40 s left", "about 3 min left", "about 2 h left" (from 90 minutes). */
 export function formatEta(ms: number): string {
   const s = Math.round(ms / 1000);
-  return s < 60 ? `about ${s} s left` : `about ${Math.round(s / 60)} min left`;
+  if (s < 60) return `about ${s} s left`;
+  return s < 90 * 60 ? `about ${Math.round(s / 60)} min left` : `about ${Math.round(s / 3600)} h left`;
+}
+
+/**
+ * ", about 3 min left" for work done in parts: the time per part so far times the parts left, once a part
+ * is done and a second has passed (the first parts say little); '' before that and when all are done.
+ */
+export function partsEta(done: number, total: number, elapsedMs: number): string {
+  if (done <= 0 || done >= total || elapsedMs < 1000) return '';
+  return `, ${formatEta((elapsedMs / done) * (total - done))}`;
 }

@@ -3,6 +3,7 @@ import type { DocId } from '../core/ids.ts';
 import type { SearchFilter } from '../core/types.ts';
 import type { QueryableDoc } from '../retrieve/self-query.ts';
 import { ambiguousWholeDocument, readWholeDocument, type WholeDocumentQuery } from '../retrieve/whole-document-query.ts';
+import { partsEta } from './format.ts';
 import { askSteps, asking, items } from './state.ts';
 
 /**
@@ -40,6 +41,16 @@ export function whichDocumentNote(paths: readonly string[]): string {
   return `Which one? ${paths.length} documents have this name (${shown}). To read one whole, write its folder too ("${example}") or choose it in "Only in document".`;
 }
 
+/** When the reading in progress started (its document and part count), for the time left. */
+let reading: { key: string; at: number } | undefined;
+
+/** ", about 3 min left" for the reading in progress, timed from its first step (`partsEta`). */
+function readingEta(step: { docId: string; done: number; total: number }, now = Date.now()): string {
+  const key = `${step.docId}:${step.total}`;
+  if (reading?.key !== key || step.done === 0) reading = { key, at: now };
+  return partsEta(step.done, step.total, now - reading.at);
+}
+
 /** The toggle, the document that will be read, and the parts read so far. */
 export function WholeDocument({ question, filter }: { question: string; filter: SearchFilter }) {
   const single = singleDocument(question, filter);
@@ -62,6 +73,7 @@ export function WholeDocument({ question, filter }: { question: string; filter: 
       {asking.value && step?.type === 'whole-document' ? (
         <p class="whole-note" role="status">
           Reading all of <bdi>{step.docPath}</bdi>: read {step.done} of {step.total} part{step.total === 1 ? '' : 's'}
+          {readingEta(step)}
         </p>
       ) : (
         !asking.value &&
