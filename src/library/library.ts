@@ -284,10 +284,13 @@ export class Library {
    * `options` ask: `ask-pipeline.ts`), then the answerer over them; the steps taken go in `answer.steps`.
    */
   private async answer(question: string, asked: SearchFilter | undefined, options: AskOptions & AnswerOptions): Promise<Answer> {
+    // The document list, read at most once for this question (the filter step and whole-document recognition).
+    let listed: Promise<DocRecord[]> | undefined;
+    const docs = () => (listed ??= this.store.listDocuments());
     // Filters the model reads from the question (self-query) narrow the person's own.
-    const { filter, steps: read } = await filtersFor(question, asked, { ...options, generator: this.generator, docs: () => this.store.listDocuments() });
+    const { filter, steps: read } = await filtersFor(question, asked, { ...options, generator: this.generator, docs });
     // A question about a whole document ("summarise the lease", or the toggle) reads all of it instead.
-    const whole = await answerWholeDocument({ store: this.store, generator: this.generator, stats: this.keeper.lexical }, question, filter, options);
+    const whole = await answerWholeDocument({ store: this.store, generator: this.generator, stats: this.keeper.lexical, docs }, question, filter, options);
     if (whole) return read.length ? { ...whole, steps: [...read, ...(whole.steps ?? [])] } : whole;
     const retrieve = (query: string, phrasings: readonly string[] = []) => this.retrieve(query, filter, phrasings);
     const { passages, steps } = await passagesFor(question, { ...options, retrieve, generator: this.generator });

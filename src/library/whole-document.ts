@@ -30,6 +30,8 @@ export interface WholeDocumentHost {
   generator: Generator | undefined;
   /** The index's term counts, for the relevance rule and the citation checker. */
   stats: TermStatistics;
+  /** The library's documents (read once per question, shared with the other steps before retrieval). */
+  docs: () => Promise<DocRecord[]>;
 }
 
 export interface WholeDocumentCall {
@@ -136,7 +138,7 @@ function chosen(question: string, docs: readonly DocRecord[], filter: SearchFilt
  * `done` 0 once the parts are known; without one, the sections quoted from, once).
  */
 export async function answerWholeDocument(host: WholeDocumentHost, question: string, filter: SearchFilter | undefined, call: WholeDocumentCall): Promise<Answer | undefined> {
-  const docs = await host.store.listDocuments();
+  const docs = await host.docs();
   const query = chosen(question, docs, filter, call);
   if (!query) return undefined;
   const doc = docs.find((d) => d.id === query.docId)!;
