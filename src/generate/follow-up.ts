@@ -1,7 +1,6 @@
 import { processTerm, tokenize } from '../core/tokenize.ts';
-import { withoutCitationMarks } from './citations.ts';
 import { generateText, type ChatMessage, type Generator } from './generator.ts';
-import { countMessageTokens, neutralise, type ConversationTurn } from './prompt.ts';
+import { neutralise, quotedTurn, withNewestThatFit, type ConversationTurn } from './prompt.ts';
 
 /**
  * Follow-up questions rewritten into standalone ones before retrieval (issue 8 §3): "How much is it?"
@@ -73,12 +72,6 @@ async function askModel(question: string, turns: readonly ConversationTurn[], ge
   }
 }
 
-/** One earlier turn as the rewriting prompt quotes it. */
-function turnText(t: ConversationTurn): string {
-  const answer = withoutCitationMarks(t.answer).trim();
-  return `User: ${neutralise(t.question)}\nAssistant: ${neutralise(answer.length > ANSWER_CHARS ? `${answer.slice(0, ANSWER_CHARS)}…` : answer)}`;
-}
-
 /**
  * The rewriting prompt: the rules, then the newest earlier turns that fit `limit` tokens (oldest of them
  * first) and the question. A turn that does not fit is left out with all older ones.
@@ -88,17 +81,7 @@ export async function rewriteMessages(question: string, turns: readonly Conversa
     { role: 'system', content: REWRITE_RULES },
     { role: 'user', content: `Conversation so far:\n<conversation>\n${kept.join('\n\n')}\n</conversation>\n\nLast question: ${neutralise(question)}` },
   ];
-  let tokens = await countMessageTokens(build([]), countTokens);
-  const kept: string[] = [];
-  for (let i = turns.length - 1; i >= 0; i--) {
-    const text = turnText(turns[i]!);
-    // Each turn adds its text and a blank line ("\n\n" is at most 2 tokens in any tokenizer).
-    const cost = (await countTokens(text)) + 2;
-    if (tokens + cost > limit) break;
-    kept.unshift(text);
-    tokens += cost;
-  }
-  return build(kept);
+  return withNewestThatFit(turns.map((t) => quotedTurn(t, ANSWER_CHARS)), build, limit, countTokens);
 }
 
 /**

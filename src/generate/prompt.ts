@@ -157,3 +157,31 @@ async function newestThatFit(turns: readonly ConversationTurn[], budget: number,
   }
   return { turns: kept, tokens };
 }
+
+/**
+ * An earlier turn quoted as data in a prompt about the conversation (follow-up rewriting, summaries):
+ * "User: …\nAssistant: …", neutralised, the answer without its `[n]` marks and, past `maxAnswerChars`
+ * (default: no limit), cut with an ellipsis.
+ */
+export function quotedTurn(t: ConversationTurn, maxAnswerChars = Infinity): string {
+  const answer = withoutCitationMarks(t.answer).trim();
+  return `User: ${neutralise(t.question)}\nAssistant: ${neutralise(answer.length > maxAnswerChars ? `${answer.slice(0, maxAnswerChars)}…` : answer)}`;
+}
+
+/**
+ * The messages `build` makes with the newest `texts` that fit `limit` tokens (oldest of them first; each
+ * costs its tokens and a blank line, "\n\n" being at most 2 tokens in any tokenizer). A text that does
+ * not fit is left out with all older ones.
+ */
+export async function withNewestThatFit(texts: readonly string[], build: (kept: readonly string[]) => ChatMessage[], limit: number, countTokens: (text: string) => Promise<number>): Promise<ChatMessage[]> {
+  let tokens = await countMessageTokens(build([]), countTokens);
+  const kept: string[] = [];
+  for (let i = texts.length - 1; i >= 0; i--) {
+    const cost = (await countTokens(texts[i]!)) + 2;
+    if (tokens + cost > limit) break;
+    kept.unshift(texts[i]!);
+    tokens += cost;
+  }
+  return build(kept);
+}
+
