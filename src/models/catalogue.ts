@@ -156,6 +156,15 @@ export interface LocalModelConfig {
 }
 
 /**
+ * What every catalogue entry for a model folder (`local:<folder>`) shares: its id, label, repo and
+ * revision, the dtype, and its files with unknown sizes. Embedding models, rerankers and generators add
+ * their own fields.
+ */
+export function localEntry<D extends string>(folder: string, dtype: D, files: readonly string[], label = folder) {
+  return { id: asModelId(`local:${folder}`), label, repo: folder, revision: 'main', dtype, files: files.map((path): ModelFile => ({ path, bytes: 0, approximate: true })) };
+}
+
+/**
  * A catalogue entry for a model folder on disk or served by a mirror without a hub layout: the
  * generated tiny test models and air-gapped installs. Its id is `local:<folder>`.
  *
@@ -163,14 +172,8 @@ export interface LocalModelConfig {
  */
 export function localModel(config: LocalModelConfig): EmbeddingModel {
   const dtype = config.dtype ?? 'fp32';
-  const weights = dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
   return {
-    id: asModelId(`local:${config.folder}`),
-    label: config.folder,
-    repo: config.folder,
-    revision: 'main',
-    dtype,
-    files: ['config.json', 'tokenizer.json', 'tokenizer_config.json', weights].map((path) => ({ path, bytes: 0, approximate: true })),
+    ...localEntry(config.folder, dtype, ['config.json', 'tokenizer.json', 'tokenizer_config.json', dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx']),
     dims: config.dims,
     pooling: config.pooling,
     normalize: config.normalize ?? true,
@@ -293,14 +296,8 @@ export interface LocalRerankerConfig {
  */
 export function localReranker(config: LocalRerankerConfig): RerankerModel {
   const dtype = config.dtype ?? 'fp32';
-  const weights = dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
   return {
-    id: asModelId(`local:${config.folder}`),
-    label: config.folder,
-    repo: config.folder,
-    revision: 'main',
-    dtype,
-    files: ['config.json', 'tokenizer.json', 'tokenizer_config.json', weights].map((path) => ({ path, bytes: 0, approximate: true })),
+    ...localEntry(config.folder, dtype, ['config.json', 'tokenizer.json', 'tokenizer_config.json', dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx']),
     maxTokens: config.maxTokens ?? 512,
     languages: config.languages ?? [],
     published: [],

@@ -4,7 +4,7 @@
  */
 import { DocQaError } from '../core/errors.ts';
 import { asModelId, type ModelId } from '../core/ids.ts';
-import type { ModelFile } from './catalogue.ts';
+import { localEntry, type ModelFile } from './catalogue.ts';
 
 /**
  * A text-generation (causal LM) model with a chat template, run by transformers.js on WASM (or WebGPU)
@@ -100,12 +100,7 @@ export function localGenerator(config: LocalGeneratorConfig): GeneratorModelEntr
   }
   const dtype = config.dtype ?? 'fp32';
   return {
-    id: asModelId(`local:${config.folder}`),
-    label: config.label ?? config.folder,
-    repo: config.folder,
-    revision: 'main',
-    dtype,
-    files: ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json', generatorWeightsFile(dtype)].map((path) => ({ path, bytes: 0, approximate: true })),
+    ...localEntry(config.folder, dtype, ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json', generatorWeightsFile(dtype)], config.label ?? config.folder),
     contextTokens: config.contextTokens,
     languages: config.languages ?? [],
   };
