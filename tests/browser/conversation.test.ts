@@ -14,11 +14,6 @@ const REPLIES = [
   'The deposit is two months of rent [1].',
 ];
 
-/** Sets the answer-writing model to the scripted generator (settings key 'answer') and reloads. */
-async function useScripted(page: Page, replies: string[], json: string[]): Promise<void> {
-  await useScriptedGenerator(page, { replies, json });
-}
-
 const region = (page: Page) => page.getByRole('region', { name: 'Answer' });
 const earlier = (page: Page) => page.getByRole('region', { name: 'Earlier in this conversation' }).getByRole('listitem');
 const history = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
@@ -31,7 +26,7 @@ describe('a conversation with a model (scripted generator)', () => {
     const { page } = app;
     await page.getByLabel('Add a folder').setInputFiles(await writeTree({ 'lease.md': LEASE }));
     await waitForIndexed(page, 1);
-    await useScripted(page, REPLIES, ['{"question": "When is the deposit returned?"}']);
+    await useScriptedGenerator(page, { replies: REPLIES, json: ['{"question": "When is the deposit returned?"}'] });
     await waitForIndexed(page, 1);
 
     expect(await askQuestion(page, 'When is the rent paid?')).toContain('first day of each month');

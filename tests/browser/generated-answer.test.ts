@@ -11,11 +11,6 @@ import { useScriptedGenerator } from '../support/scripted-answer.ts';
 const HOSTILE = 'The tenant pays the rent on the first day of each month [1]. The landlord also owns a yacht in Monaco [1]. Details are in the appendix [7].\n\n<img src="x" onerror="window.__pwned = 1"><script>window.__pwned = 2</script> [more](javascript:window.__pwned=3) **Read the lease.**';
 const LONG = Array.from({ length: 60 }, (_, i) => `Sentence ${i} about the rent [1].`).join(' ');
 
-/** Sets the answer-writing model to the scripted generator (settings in the library database) and reloads. */
-async function useScripted(page: Page, replies: string[], delayMs: number, gullible = false): Promise<void> {
-  await useScriptedGenerator(page, { replies, delayMs, gullible });
-}
-
 describe('answers written by a model (scripted generator)', () => {
   let served: Served;
   let session: Awaited<ReturnType<typeof openSession>>;
@@ -34,7 +29,7 @@ describe('answers written by a model (scripted generator)', () => {
       }),
     );
     await waitForIndexed(page, 2);
-    await useScripted(page, [HOSTILE, LONG], 60);
+    await useScriptedGenerator(page, { replies: [HOSTILE, LONG], delayMs: 60 });
     await waitForIndexed(page, 2);
   });
   afterAll(async () => {
@@ -93,7 +88,7 @@ describe('answers written by a model (scripted generator)', () => {
   it('a document that tries to take over the answer does not: it is read as quoted data', async () => {
     // A model that keeps to quoted data but obeys any instruction it sees outside it (gullibleScript): were
     // the notes' fake "</passage>" to close their block, the answer would be "HACKED".
-    await useScripted(page, ['The tenant pays the rent on the first day of each month [1][2].'], 0, true);
+    await useScriptedGenerator(page, { replies: ['The tenant pays the rent on the first day of each month [1][2].'], gullible: true });
     await waitForIndexed(page, 2);
     await page.getByLabel('Ask a question').fill('What do the rent notes and the lease say about the rent?');
     await page.getByRole('button', { name: 'Ask' }).click();
@@ -109,7 +104,7 @@ describe('answers written by a model (scripted generator)', () => {
   });
 
   it('each [n] opens its source on the sentence that supports the sentence it follows', async () => {
-    await useScripted(page, ['The tenant pays the rent on the first day of each month [1]. Ask the agent. The landlord holds a deposit of two months rent [1].'], 0);
+    await useScriptedGenerator(page, { replies: ['The tenant pays the rent on the first day of each month [1]. Ask the agent. The landlord holds a deposit of two months rent [1].'] });
     await waitForIndexed(page, 2);
     await page.getByLabel('Ask a question').fill('When is the rent paid and what deposit does the landlord hold?');
     await page.getByRole('button', { name: 'Ask' }).click();

@@ -19,11 +19,6 @@ const JSON_REPLIES = [
 const HOP_ANSWER = 'Marek Nowak services the boiler every October [2]. The plumber is Marek Nowak [2]. He services the boiler every October [2]. The boiler is serviced by the plumber Marek Nowak every October [2].';
 const EXPANDED_ANSWER = 'Marek Nowak services the boiler every October [1][2].';
 
-/** Sets the answer-writing model to the scripted generator (settings in the library database) and reloads. */
-async function useScripted(page: Page, replies: string[], json: string[], delayMs: number): Promise<void> {
-  await useScriptedGenerator(page, { replies, json, delayMs });
-}
-
 describe('phrasings and multi-hop (scripted generator)', () => {
   let served: Served;
   let session: Awaited<ReturnType<typeof openSession>>;
@@ -60,7 +55,7 @@ describe('phrasings and multi-hop (scripted generator)', () => {
     await page.locator('ol[aria-label="Sources"]').waitFor({ timeout: 15_000 });
     expect(await expand().count()).toBe(0);
     expect(await hops().count()).toBe(0);
-    await useScripted(page, [HOP_ANSWER, EXPANDED_ANSWER], JSON_REPLIES, 40);
+    await useScriptedGenerator(page, { replies: [HOP_ANSWER, EXPANDED_ANSWER], json: JSON_REPLIES, delayMs: 40 });
     await waitForIndexed(page, 3);
     await hops().check();
     expect(await expand().isChecked()).toBe(false);

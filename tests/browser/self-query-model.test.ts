@@ -5,15 +5,10 @@
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { sourcePaths, waitForIndexed } from '../support/app-page.ts';
-import { useApp, type Page } from '../support/browser.ts';
+import { useApp } from '../support/browser.ts';
 import { makePdf } from '../support/fixtures.ts';
 import { writeTree } from '../support/fixture-folder.ts';
 import { nextAnswer, useScriptedGenerator } from '../support/scripted-answer.ts';
-
-/** Sets the answer-writing model to the scripted generator, filter readings answered by `filters`, and reloads. */
-async function useScripted(page: Page, replies: string[], filters: string[], delayMs: number): Promise<void> {
-  await useScriptedGenerator(page, { replies, filters, delayMs });
-}
 
 /** A one-page PDF whose own date (ModDate) is `date`. */
 async function datedPdf(line: string, date: Date): Promise<Uint8Array> {
@@ -38,7 +33,7 @@ describe('filters the model reads from the question', () => {
     );
     await waitForIndexed(page, 2);
     // The model says it found nothing: the sources are then every passage searched.
-    await useScripted(page, ['Not found in your documents.'], ['{"documents": ["lease.md"], "folders": [], "types": [], "tags": [], "from": null, "to": null}'], 300);
+    await useScriptedGenerator(page, { replies: ['Not found in your documents.'], filters: ['{"documents": ["lease.md"], "folders": [], "types": [], "tags": [], "from": null, "to": null}'], delayMs: 300 });
     await waitForIndexed(page, 2);
 
     const chips = page.getByRole('list', { name: 'Filters from your question' });

@@ -21,11 +21,6 @@ const REPLIES = [
   'The rent is 950 euros per month [1]. The deposit is 1900 euros [2]. The lease ends on 31 March 2027 [3].',
 ];
 
-/** Sets the answer-writing model to the scripted generator with a small window, and reloads. */
-async function useScripted(page: Page): Promise<void> {
-  await useScriptedGenerator(page, { replies: REPLIES, delayMs: 120, contextTokens: 640 });
-}
-
 describe('questions about a whole document (scripted generator)', () => {
   let served: Served;
   let session: Awaited<ReturnType<typeof openSession>>;
@@ -43,7 +38,7 @@ describe('questions about a whole document (scripted generator)', () => {
       }),
     );
     await waitForIndexed(page, 2);
-    await useScripted(page);
+    await useScriptedGenerator(page, { replies: REPLIES, delayMs: 120, contextTokens: 640 });
     await waitForIndexed(page, 2);
   });
   afterAll(async () => {
