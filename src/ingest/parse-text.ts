@@ -7,15 +7,69 @@ import { titleOfFirstLine } from './title.ts';
 /** Plain-text sections are cut into blocks of about this many characters, labelled by line numbers. */
 const TEXT_BLOCK_CHARS = 20_000;
 
+/** Bytes looked at to tell text from binary and to guess a UTF-16 byte order. */
+const SAMPLE_BYTES = 8192;
+
 /**
- * Decodes text bytes: UTF-8 (BOM stripped), UTF-16 with a BOM, else Windows-1252 when the bytes are
- * not valid UTF-8 — the usual legacy encoding — so old files still index instead of failing.
- * Bytes with NUL characters are not text.
+ * The byte order of UTF-16 text written without a byte-order mark, or undefined when `sample` does not
+ * read as one. UTF-16 text stores ASCII, spaces and line ends (present in any script's text) with a zero
+ * high byte, so its zeros fall on one parity: odd positions for little-endian, even for big-endian. A
+ * binary's zeros fall on both. The guess holds only when the sample then decodes to plausible text.
+ */
+function guessUtf16(sample: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  const units = sample.length >> 1;
+  let evenZeros = 0;
+  let oddZeros = 0;
+  for (let i = 0; i + 1 < sample.length; i += 2) {
+    if (sample[i] === 0) evenZeros++;
+    if (sample[i + 1] === 0) oddZeros++;
+  }
+  const [many, few] = oddZeros >= evenZeros ? [oddZeros, evenZeros] : [evenZeros, oddZeros];
+  // At least 1 % of code units with a zero byte (a stray NUL in UTF-8 text is not UTF-16), four times
+  // as many on one side as on the other (a CJK character's low byte is zero in 1 of 256).
+  if (units === 0 || many < Math.max(1, units / 100) || many < 4 * few) return undefined;
+  const encoding = oddZeros > evenZeros ? 'utf-16le' : 'utf-16be';
+  return readsAsText(sample.subarray(0, units * 2), encoding) ? encoding : undefined;
+}
+
+/**
+ * Whether `bytes` decode without broken surrogate pairs to text with no NUL, and at most 1 % control
+ * characters, private-use characters and noncharacters: what binary data decodes to.
+ */
+function readsAsText(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): boolean {
+  let text: string;
+  try {
+    // `stream` lets a pair cut at the sample's end pass; a lone surrogate inside it still throws.
+    text = new TextDecoder(encoding, { fatal: true }).decode(bytes, { stream: true });
+  } catch {
+    return false;
+  }
+  let odd = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0) return false;
+    if (isUnlikelyInText(c)) odd++;
+  }
+  return odd <= text.length / 100;
+}
+
+/** Control characters other than tab, line ends and form feed; private use; the noncharacters U+FFFE and U+FFFF. */
+function isUnlikelyInText(code: number): boolean {
+  return (code < 0x20 && (code < 0x09 || code > 0x0d)) || (code >= 0x7f && code <= 0x9f) || (code >= 0xe000 && code <= 0xf8ff) || code >= 0xfffe;
+}
+
+/**
+ * Decodes text bytes: UTF-8 (BOM stripped), UTF-16 with a BOM or without one (guessed from where its
+ * zero bytes fall), else Windows-1252 when the bytes are not valid UTF-8 — the usual legacy encoding —
+ * so old files still index instead of failing. Other bytes with NUL characters are not text.
  */
 export function decodeText(bytes: Uint8Array, name: string): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
-  if (bytes.subarray(0, 8192).includes(0)) {
+  const sample = bytes.subarray(0, SAMPLE_BYTES);
+  if (sample.includes(0)) {
+    const utf16 = guessUtf16(sample);
+    if (utf16) return new TextDecoder(utf16).decode(bytes);
     throw new DocQaError('corrupt-file', `${name}: this does not look like a text file (it contains binary data)`);
   }
   try {
