@@ -1,3 +1,4 @@
+import { signal } from '@preact/signals';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Citation, SearchFilter } from '../core/types.ts';
 import { distinguishCitations, sourceRequestOf } from './citation-names.ts';
@@ -164,6 +165,76 @@ function QueryChips({ chips, byModel = [], onRemove }: { chips: QueryChip[]; byM
   );
 }
 
+interface QueuedQuestion {
+  key: number;
+  question: string;
+  /** Asks it, with the filters and options chosen when it was submitted. */
+  run: () => Promise<void>;
+}
+
+/**
+ * Questions submitted while another is being answered, oldest first. They queue rather than stop the
+ * answer being written: the person typed each one and expects an answer to each, and a follow-up reads
+ * the turns before it, so they are asked in the order submitted, each once the one before is answered.
+ */
+const waitingQuestions = signal<QueuedQuestion[]>([]);
+/** The question the queue is asking now (shown until its answer arrives). */
+const askingQuestion = signal<string | undefined>(undefined);
+let queuedSeq = 0;
+
+/** Queues a question; asks the queue in turn when nothing of it is being asked. */
+function queueQuestion(question: string, run: () => Promise<void>): void {
+  waitingQuestions.value = [...waitingQuestions.value, { key: ++queuedSeq, question: question.trim(), run }];
+  if (askingQuestion.value === undefined) void askInTurn();
+}
+
+async function askInTurn(): Promise<void> {
+  for (let next = waitingQuestions.value[0]; next; next = waitingQuestions.value[0]) {
+    waitingQuestions.value = waitingQuestions.value.slice(1);
+    askingQuestion.value = next.question;
+    try {
+      await next.run();
+    } catch (err) {
+      // askInConversation shows its own errors; one that escapes must not stop the questions after it.
+      console.warn('a queued question failed', err);
+    }
+  }
+  askingQuestion.value = undefined;
+}
+
+/** The question being asked and those waiting their turn, each waiting one with a button to drop it. */
+function QuestionQueue() {
+  const now = askingQuestion.value;
+  const queued = waitingQuestions.value;
+  if (now === undefined && !queued.length) return null;
+  return (
+    <div class="question-queue" role="status">
+      {now !== undefined && (
+        <p>
+          Answering: <bdi class="asking-question">{now}</bdi>
+        </p>
+      )}
+      {queued.length > 0 && (
+        <>
+          <p>
+            {queued.length} question{queued.length > 1 ? 's' : ''} waiting, asked in turn after this one:
+          </p>
+          <ol aria-label="Waiting questions">
+            {queued.map((q) => (
+              <li key={q.key}>
+                <bdi class="waiting-question">{q.question}</bdi>{' '}
+                <button type="button" class="link" aria-label={`Do not ask ${q.question}`} onClick={() => (waitingQuestions.value = waitingQuestions.value.filter((w) => w !== q))}>
+                  Do not ask
+                </button>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </div>
+  );
+}
+
 export function AskPanel() {
   const [question, setQuestion] = useState('');
   const [filter, setFilter] = useState<SearchFilter>({});
@@ -181,9 +252,12 @@ export function AskPanel() {
   const read = question.trim() === asked ? chipsOfSteps(asking.value ? askSteps.value : a?.steps) : [];
   const byModel = read.filter((c) => !chips.some((r) => chipKey(r) === chipKey(c)));
   const ask = (options: { filterChips?: QueryChip[]; redo?: boolean } = {}) => {
+    if (!question.trim()) return;
     setAsked(question.trim());
+    // The filters and the whole document as chosen now, not when its turn comes.
     const chosen = withChips(filter, chips);
-    void askInConversation(question, chosen, undefined, { wholeDocument: chosenWholeDocument(question, chosen), ...options });
+    const wholeDocument = chosenWholeDocument(question, chosen);
+    queueQuestion(question, () => askInConversation(question, chosen, undefined, { wholeDocument, ...options }));
   };
   // Removing a chip the model read asks again without it (the rest kept as they are, not read again).
   // Keyboard focus goes back to the question (the chip's button is gone).
@@ -203,9 +277,8 @@ export function AskPanel() {
         }}
       >
         <input ref={input} type="text" aria-label="Ask a question" placeholder="Ask a question about your documents" value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
-        <button type="submit" disabled={asking.value}>
-          Ask
-        </button>
+        {/* Never disabled while answering: Enter submits only while this is enabled, and a question asked now waits its turn. */}
+        <button type="submit">Ask</button>
         {asking.value && (
           <button type="button" onClick={() => void stopAnswer()}>
             Stop
@@ -226,6 +299,7 @@ export function AskPanel() {
       )}
       <EarlierTurns />
       <CurrentQuestion />
+      <QuestionQueue />
       <SearchedFor filter={withChips(filter, chips)} />
       <section aria-label="Answer" class="answer" aria-live="polite" aria-busy={asking.value} data-seq={answerSeq.value}>
         <AnswerSteps />
