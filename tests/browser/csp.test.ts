@@ -4,6 +4,7 @@ import { contentSecurityPolicy } from '../../tools/security-headers.ts';
 import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
 import { askQuestion, waitForIndexed } from '../support/app-page.ts';
 import { mixedLibrary, writeTree } from '../support/fixture-folder.ts';
+import { nextAnswer, useScriptedGenerator } from '../support/scripted-answer.ts';
 
 interface Violation {
   directive: string;
@@ -98,5 +99,63 @@ describe('Content-Security-Policy', () => {
     });
     await expect.poll(() => violationsIn(page)).toContainEqual(expect.objectContaining({ directive: 'script-src-elem', blocked: 'inline' }));
     expect(await page.evaluate(() => (window as unknown as { injectedRan?: boolean }).injectedRan)).toBeUndefined();
+  });
+});
+
+// A model's answer streams into the page as sanitised Markdown, re-rendered at every piece: none of that
+// may count against the policy, or the reports a real attack raises would drown in them. The model writes
+// what models do: emphasis, a list, a table, and raw HTML (a styled span, an image with a handler).
+describe('Content-Security-Policy while a model writes answers', () => {
+  let served: Served;
+  let session: Awaited<ReturnType<typeof openSession>>;
+  let page: Page;
+  const cspLog: string[] = [];
+
+  beforeAll(async () => {
+    served = await serveApp();
+    session = await openSession();
+    page = await session.newPage();
+    await page.addInitScript(recordViolations);
+    const cdp = await session.context.newCDPSession(page);
+    cdp.on('Log.entryAdded', ({ entry }) => /Content.Security.Policy/i.test(entry.text) && cspLog.push(`[${entry.source}] ${entry.text}`));
+    await cdp.send('Log.enable');
+    await page.goto(served.url);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await served?.close().catch(() => undefined);
+    await removeProfile(session.profileDir);
+  });
+
+  it('streams answers with Markdown and raw HTML, and opens their sources, without a single violation', async () => {
+    await page.getByLabel('Add a folder').setInputFiles(await writeTree(await mixedLibrary()));
+    await waitForIndexed(page, 5);
+    const replies = [
+      'The landlord returns the **security deposit** within fourteen days [1]. Repair costs are *deducted* [1].\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |',
+      'The landlord returns the security deposit within fourteen days [1].\n\n<b>Repair costs</b> are <span style="color: red">deducted</span>.\n\n<img src="x" onerror="window.__pwned = 1">',
+    ];
+    await useScriptedGenerator(page, { replies, delayMs: 10 });
+    await waitForIndexed(page, 5);
+    const answer = page.getByRole('region', { name: 'Answer' });
+    for (const question of ['When is the security deposit returned?', 'What is deducted from the security deposit?']) {
+      const before = await answer.getAttribute('data-seq');
+      await page.getByLabel('Ask a question').fill(question);
+      await page.getByRole('button', { name: 'Ask' }).click();
+      await nextAnswer(page, before);
+      await answer.locator('.generated a[href^="#source-1"]').first().click();
+      const dialog = page.getByRole('dialog', { name: 'Source' });
+      await dialog.locator('.textLayer mark').first().waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+    }
+    // The model's answer was written and shown (so the streamed rendering ran); its raw HTML ran nothing.
+    expect(await answer.locator('.answer-note').textContent()).toContain('Written by the scripted generator');
+    expect(await answer.locator('.generated').textContent()).toContain('within fourteen days');
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    // Raw HTML other than plain allowed tags shows as the text the model wrote; <b> stays bold.
+    expect(await answer.locator('.generated').textContent()).toContain('<img src="x" onerror="window.__pwned = 1">');
+    expect(await answer.locator('.generated b').textContent()).toBe('Repair costs');
+    expect(await violationsIn(page)).toEqual([]);
+    expect(cspLog).toEqual([]);
   });
 });
