@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'storage-full'
   | 'already-in-library'
   | 'schema-version'
+  | 'storage-closed'
   | 'invalid-vector'
   | 'too-large'
   | 'read-limit'

@@ -1,6 +1,6 @@
 import type { Conversation, ConversationHeader } from './conversation.ts';
 import type { ConversationId, DocId, ModelId, QueueId } from './ids.ts';
-import type { Answer, AnswerModelStatus, AskRequest, AskStep, DequeueOutcome, EmbeddingEvent, LibraryItem, SourceRequest, SourceView, StorageEstimate } from './types.ts';
+import type { Answer, AnswerModelStatus, AskRequest, AskStep, DeleteOutcome, DequeueOutcome, EmbeddingEvent, LibraryItem, SourceRequest, SourceView, StorageEstimate } from './types.ts';
 
 /** BroadcastChannel on which the library worker of any tab posts `LibraryEvent`s. */
 export const EVENTS_CHANNEL = 'docqa-events';
@@ -77,12 +77,26 @@ export interface AnswerModelsView {
   status: AnswerModelStatus;
 }
 
+/** What the library worker may ask its page (passed to {@link LibraryApi.ready} as a Comlink proxy). */
+export interface PageLink {
+  /** Whether library session `session` ended with its page unloading (a reload, a closed tab), not a crash. */
+  endedCleanly(session: string): boolean | Promise<boolean>;
+}
+
 /** What the library worker exposes to the page (through Comlink). */
 export interface LibraryApi {
-  ready(): Promise<{ chunks: number }>;
+  /**
+   * Resolves once the library is open: its indexed chunks, and this worker's session id (the page records
+   * it when it unloads, see {@link PageLink}).
+   */
+  ready(page?: PageLink): Promise<{ chunks: number; session: string }>;
   addFiles(files: IncomingFile[]): Promise<void>;
   listLibrary(): Promise<LibraryItem[]>;
-  deleteDocument(docId: DocId): Promise<void>;
+  /**
+   * Deletes a document. `requestedAt` (ms since the epoch): when the person pressed Delete; a document
+   * whose file was added again since is kept (`'kept'`).
+   */
+  deleteDocument(docId: DocId, requestedAt?: number): Promise<DeleteOutcome>;
   /** Removes a queue row at whatever stage its file is; says what that did. */
   dismissQueued(id: QueueId): Promise<DequeueOutcome>;
   /** Queues a failed file again with relaxed limits; false when its contents were not kept (add it again). */

@@ -87,6 +87,11 @@ export interface DocRecord {
   distinctChunks?: number;
   /** The queue entry it was committed from (a Delete on that entry's row removes it). */
   queueId?: QueueId;
+  /**
+   * When the same file was last added again and found already here: a Delete pressed before that moment
+   * (still inside its Undo window) keeps the document instead of losing the file added again.
+   */
+  addedAgainAt?: number;
 }
 
 /** One block of a document as stored: fetched alone, so a huge file never loads whole. */
@@ -121,6 +126,18 @@ export interface QueueEntry {
 
 /** What removing a queue row did: dequeued a waiting or failed file, deleted the document it had just become, or nothing. */
 export type DequeueOutcome = 'dequeued' | 'deleted' | 'none';
+/**
+ * Why the library's database was closed under a running tab: a newer app version in another tab took it
+ * (`updated`), it was deleted (`deleted`: site data cleared, `deleteDatabase` from elsewhere), or the
+ * browser closed the connection (`terminated`: storage cleared or evicted).
+ */
+export type ClosedReason = 'updated' | 'deleted' | 'terminated';
+
+/**
+ * What a Delete of a document did: `deleted`, or `kept` because its file was added again after Delete was
+ * pressed (inside the Undo window), or `gone` when it was not there any more.
+ */
+export type DeleteOutcome = 'deleted' | 'kept' | 'gone';
 
 /** Restricts a search; every field is optional and fields combine with AND. */
 export interface SearchFilter {
@@ -179,15 +196,16 @@ export type AnswerModelStatus =
 export type LibraryEvent =
   | { type: 'file-progress'; queueId: QueueId; path: string; percent: number }
   /** `matches`: for 'already-in-library', the path of the stored document with the same contents. */
-  | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' | 'cancelled'; matches?: string }
+  /** `docId`: for 'already-in-library', the stored document (a Delete of it still inside its Undo window is cancelled). */
+  | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' | 'cancelled'; matches?: string; docId?: DocId }
   | { type: 'file-failed'; queueId: QueueId; path: string; error: SerializedError }
   | { type: 'queue'; done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number }
   | { type: 'changed' }
   /** A saved conversation was added to, renamed or deleted (the history is read again). */
   | { type: 'conversations' }
   | EmbeddingEvent
-  /** This tab's library stopped: another tab updated the app. */
-  | { type: 'library-closed'; message: string }
+  /** This tab's library stopped: another tab updated the app, or the browser closed or deleted its storage. */
+  | { type: 'library-closed'; reason: ClosedReason; message: string }
   /** This tab's library waits to open: an older version of the app in another tab blocks the upgrade. */
   | { type: 'library-blocked'; message: string }
   /** What writes this tab's answers (a model loading, ready, or why answers quote the documents). */

@@ -17,7 +17,7 @@ const DEFAULT_MAX_FILE_BYTES = 256 * 2 ** 20;
 const MAX_INTERRUPTED_READS = 2;
 
 /** What preparing a queued file produced, kept until its turn to commit. */
-type EntryResult = { kind: 'prepared'; prepared: PreparedDocument } | { kind: 'duplicate'; matches: string } | { kind: 'failed'; error: unknown };
+type EntryResult = { kind: 'prepared'; prepared: PreparedDocument } | { kind: 'duplicate'; docId: DocId; matches: string } | { kind: 'failed'; error: unknown };
 
 /** How the queue reads files (part of {@link LibraryOptions}). */
 export interface IngestOptions {
@@ -35,6 +35,13 @@ export interface IngestOptions {
    * Default 1 GiB; Try again doubles it.
    */
   maxReaderBytes?: number;
+  /** This library's session (one worker's life), recorded with each read it starts. Default: a random id. */
+  session?: string;
+  /**
+   * Whether a session ended with a page unload (a reload, a closed tab) rather than a crash: a read it left
+   * unfinished is then read again without counting against the file. Default: never (every one counts).
+   */
+  endedCleanly?: (session: string) => boolean | Promise<boolean>;
 }
 
 /**
@@ -60,6 +67,15 @@ export class IngestQueue {
   readonly unrecorded = new Map<QueueId, SerializedError>();
   /** "Keep original files": each committed document keeps the file it was read from. Default on. */
   keepOriginals = true;
+  /**
+   * This tab became the writer when another tab let go while open (it closed, reloaded or crashed): a read
+   * that tab's crash cut short is then failed, not read again here, so one file cannot take every open tab
+   * down in turn. A fresh start (no other tab was writing) reads it once more.
+   */
+  tookOver = false;
+  private readonly session: string;
+  /** Set when the database was closed under the queue (site data cleared, say): nothing more is tried. */
+  private stoppedBy: DocQaError | undefined;
 
   constructor(
     private readonly store: LibraryStore,
@@ -70,11 +86,22 @@ export class IngestQueue {
     private readonly options: IngestOptions = {},
   ) {
     this.preparer = options.preparer ?? inProcessPreparer();
+    this.session = options.session ?? crypto.randomUUID();
   }
 
   /** Counts files just added to the queue in the current run's progress. */
   countAdded(entries: readonly QueueEntry[]): void {
     this.progress.add(entries.length, entries.reduce((s, e) => s + e.size, 0));
+  }
+
+  /**
+   * The database was closed under the queue: the file being read is stopped, the run ends without
+   * recording failures (there is nowhere to record them, and the files are not at fault), and no retry
+   * is scheduled. The files stay queued in whatever store the next start opens.
+   */
+  stop(error: DocQaError): void {
+    this.stoppedBy = error;
+    this.preparer.abort(error);
   }
 
   /** Stops reading entry `id`, if its file is the one being read (Delete on its row). */
@@ -89,6 +116,7 @@ export class IngestQueue {
    * before it ends, so a file enqueued just as the run found the queue empty is never left waiting.
    */
   processQueue(): Promise<void> {
+    if (this.stoppedBy) return this.processing ?? Promise.resolve();
     if (this.processing) {
       this.lookAgain = true;
       void this.countWaiting();
@@ -98,15 +126,16 @@ export class IngestQueue {
       try {
         await this.runQueue();
       } catch (err) {
-        // The loop itself failed (the database went away, say): no file is lost, they are still queued.
+        if (this.stoppedBy) return;
+        // The loop itself failed (a storage error, say): no file is lost, they are still queued.
         console.error('ingest queue stopped; starting it again shortly', err);
         setTimeout(() => {
-          if (this.isWriter()) void this.processQueue();
+          if (this.isWriter() && !this.stoppedBy) void this.processQueue();
         }, this.options.queueRetryMs ?? 2000);
       } finally {
         this.processing = undefined;
         this.progress.reset();
-        if (this.keeper.dirty) void this.keeper.saveSnapshot();
+        if (this.keeper.dirty && !this.stoppedBy) void this.keeper.saveSnapshot();
       }
     })();
     return this.processing;
@@ -120,7 +149,7 @@ export class IngestQueue {
         await this.countWaiting();
         let entry = await this.nextQueued();
         ahead = entry && this.prepareEntry(entry);
-        while (entry && ahead) {
+        while (entry && ahead && !this.stoppedBy) {
           const result = await ahead;
           ahead = undefined;
           const next = await this.nextQueued(entry.id);
@@ -128,7 +157,7 @@ export class IngestQueue {
           await this.finishEntry(entry, result);
           entry = next;
         }
-      } while (this.lookAgain);
+      } while (this.lookAgain && !this.stoppedBy);
     } finally {
       // Never leave a read running unobserved: the next run must not start a second one beside it.
       await ahead;
@@ -168,15 +197,11 @@ export class IngestQueue {
       if (entry.size > max) {
         throw new DocQaError('too-large', `${entry.name}: too large to index here (${Math.round(entry.size / 2 ** 20)} MB; the limit is ${Math.round(max / 2 ** 20)} MB): split it into smaller files`);
       }
-      // A file whose reading the app did not survive (the tab ran out of memory, say) would otherwise be
-      // read again at every start, forever: it is given up until the person presses Try again.
-      if ((await this.store.startAttempt(entry.id)) >= MAX_INTERRUPTED_READS) {
-        throw new DocQaError('interrupted', `${entry.name}: the app stopped twice while reading this file; it was skipped. Press Try again to insist, or split it into smaller files`);
-      }
       const bytes = new Uint8Array(await entry.blob.arrayBuffer());
       const docId = await docIdOf(bytes);
       const stored = await this.store.getDocument(docId);
-      if (stored) return { kind: 'duplicate', matches: stored.path };
+      if (stored) return { kind: 'duplicate', docId, matches: stored.path };
+      await this.checkEarlierReads(entry);
       const limits = this.options.readLimits ?? DEFAULT_READ_LIMITS;
       this.reading = entry;
       const request = {
@@ -188,12 +213,32 @@ export class IngestQueue {
         chunk: this.options.chunk ?? DEFAULT_CHUNK_OPTIONS,
         limits: entry.insist ? relaxedLimits(limits) : limits,
       };
-      const prepared = await this.preparer.prepare(request, (f) => this.reportProgress(entry, f), entry.insist);
-      return { kind: 'prepared', prepared };
+      try {
+        const prepared = await this.preparer.prepare(request, (f) => this.reportProgress(entry, f), entry.insist);
+        return { kind: 'prepared', prepared };
+      } finally {
+        await this.store.endAttempt(entry.id, this.session);
+      }
     } catch (error) {
       return { kind: 'failed', error };
     } finally {
       if (this.reading === entry) this.reading = undefined;
+    }
+  }
+
+  /**
+   * Records that this session starts reading the entry, after checking how earlier reads ended. A file
+   * whose reading the app did not survive (the tab ran out of memory, say) would otherwise be read again
+   * at every start, forever, or by each open tab in turn: it is given up until the person presses Try
+   * again. Reads cut short by a reload or a closed tab do not count.
+   */
+  private async checkEarlierReads(entry: QueueEntry): Promise<void> {
+    const { interrupted, cut } = await this.store.startAttempt(entry.id, this.session, this.options.endedCleanly);
+    if (cut && this.tookOver && !entry.insist) {
+      throw new DocQaError('interrupted', `${entry.name}: the app stopped in another tab while reading this file (it may need more memory than this device has), so it was not read again here. Press Try again to insist, or split it into smaller files`);
+    }
+    if (interrupted >= MAX_INTERRUPTED_READS) {
+      throw new DocQaError('interrupted', `${entry.name}: the app stopped twice while reading this file; it was skipped. Press Try again to insist, or split it into smaller files`);
     }
   }
 
@@ -202,6 +247,9 @@ export class IngestQueue {
     try {
       await this.commitEntry(entry, result);
     } catch (err) {
+      // The database closing under the queue is not the file's fault (its `close` event may not have
+      // arrived yet): the file stays queued for the next start.
+      if (this.stoppedBy || !this.store.isOpen()) return;
       const error = forFile(serializeError(err), entry.name);
       if (error.code === 'cancelled') this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'cancelled' });
       else {
@@ -222,10 +270,19 @@ export class IngestQueue {
     // Checked again: the file just before this one in the queue may have had the same bytes.
     const stored = result.kind === 'duplicate' ? undefined : await this.store.getDocument(result.prepared.doc.id);
     if (result.kind === 'duplicate' || stored) {
-      await this.store.removeQueued(entry.id);
-      const matches = result.kind === 'duplicate' ? result.matches : stored?.path;
-      this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'already-in-library', matches });
-      return;
+      const docId = result.kind === 'duplicate' ? result.docId : result.prepared.doc.id;
+      const matches = result.kind === 'duplicate' ? result.matches : stored!.path;
+      if (await this.store.settleDuplicate(entry.id, docId)) {
+        this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'already-in-library', matches, docId });
+        return;
+      }
+      // The stored copy was deleted since the read found it (a Delete whose Undo ran out): the entry stays
+      // queued and is read again in this run's next pass (a read beside the one prepared ahead would
+      // share its worker).
+      if (result.kind === 'duplicate') {
+        this.lookAgain = true;
+        return;
+      }
     }
     // Only a file that came with a folder replaces an older version at the same path: two different
     // files that are both just "notes.txt" are two documents.

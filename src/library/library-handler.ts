@@ -1,4 +1,4 @@
-import { EVENTS_CHANNEL, type LibraryApi } from '../core/library-api.ts';
+import { EVENTS_CHANNEL, type LibraryApi, type PageLink } from '../core/library-api.ts';
 import type { LibraryEvent } from '../core/types.ts';
 import { EmbedWorkerClient } from '../embed/embed-worker-client.ts';
 import { deleteCachedModel, listCachedModels, MODEL_CACHE_NAME } from '../models/model-cache.ts';
@@ -6,7 +6,9 @@ import { LibraryStore } from '../store/library-store.ts';
 import { openLibraryDb } from '../store/schema.ts';
 import { SettingsStore } from '../store/settings-store.ts';
 import { VectorStore } from '../store/vector-store.ts';
-import { Library } from './library.ts';
+import { DocQaError } from '../core/errors.ts';
+import type { ClosedReason } from '../core/types.ts';
+import { closedMessage, Library } from './library.ts';
 import { ParseWorkerClient } from './parse-worker-client.ts';
 import { RerankWorkerClient } from '../rerank/rerank-worker-client.ts';
 import { GenerateWorkerClient } from '../generate/generate-worker-client.ts';
@@ -33,24 +35,39 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
   const events = new BroadcastChannel(EVENTS_CHANNEL);
   const control = new BroadcastChannel(CONTROL_CHANNEL);
   const emit = (event: LibraryEvent) => events.postMessage(event);
-  // Only this tab's page is told (other tabs' libraries hear their own `blocking`).
-  const closed = (message: string) => notifyPage({ type: 'library-closed', message });
-  // Set when a newer version of the app took the database: this tab stops writing and lets go of the lock.
-  let superseded = false;
+  // This worker's life: recorded with each read it starts, and by the page when it unloads.
+  const session = crypto.randomUUID();
+  let page: PageLink | undefined;
+  // Set when the database was closed under this tab (a newer app version, deleted, terminated): this tab
+  // stops writing, lets go of the lock, and every later call fails with this error.
+  let closedBy: DocQaError | undefined;
   let releaseWriter = () => {};
+  let opened: Library | undefined;
+  // Only this tab's page is told (other tabs' libraries hear their own events).
+  const close = (reason: ClosedReason) => {
+    if (closedBy) return;
+    closedBy = opened?.close(reason) ?? new DocQaError('storage-closed', closedMessage(reason));
+    releaseWriter();
+    notifyPage({ type: 'library-closed', reason, message: closedBy.message });
+  };
   const opening = (async () => {
     const db = await openLibraryDb(dbName, {
-      onVersionChange: () => {
-        superseded = true;
-        releaseWriter();
-        closed('DocQA was updated in another tab: reload this page to continue');
-      },
+      onVersionChange: () => close('updated'),
+      onDeleted: () => close('deleted'),
+      onTerminated: () => close('terminated'),
       // Only while this tab's upgrade waits: the page clears the message once the library opens.
       onBlocked: () => notifyPage({ type: 'library-blocked', message: 'DocQA is open in another tab with an older version: close or reload that tab to finish updating' }),
     });
     // Files are read in a worker of their own, under a watchdog: a slow or hostile file never holds up questions.
     const preparer = new ParseWorkerClient(() => new Worker(new URL('../../workers/parse.worker.ts', import.meta.url), { type: 'module', name: 'parse' }));
-    const library = new Library(new LibraryStore(db), emit, { preparer, embedding: { batchSize: BROWSER_EMBED_BATCH, notifyPage } });
+    const library = new Library(new LibraryStore(db), emit, {
+      preparer,
+      embedding: { batchSize: BROWSER_EMBED_BATCH, notifyPage },
+      session,
+      // Asked when a read is found cut short: the page keeps the sessions that ended with a page unload.
+      endedCleanly: async (s) => (await page?.endedCleanly(s)) ?? false,
+    });
+    opened = library;
     await library.open();
     // Embeddings are computed in a worker of their own (started by this one), loaded only once a model is chosen.
     const embedWorker = new EmbedWorkerClient();
@@ -100,6 +117,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
   opening.catch(() => undefined);
 
   void opening.then(({ library, semantic, answers }) => {
+    const superseded = () => closedBy !== undefined;
     let writer = false;
     let reconcileTimer: ReturnType<typeof setTimeout> | undefined;
     // Only other tabs' events arrive here (a channel never hears itself): a document they deleted, or
@@ -107,14 +125,14 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     let vectorsTimer: ReturnType<typeof setTimeout> | undefined;
     events.onmessage = (e: MessageEvent<LibraryEvent>) => {
       // The writer tab stored more vectors: this tab adds them to its dense index (at most once a second).
-      if (e.data.type === 'embedding' && !writer && !superseded) {
+      if (e.data.type === 'embedding' && !writer && !superseded()) {
         vectorsTimer ??= setTimeout(() => {
           vectorsTimer = undefined;
           library.semantic.wake();
         }, 1000);
         return;
       }
-      if (e.data.type !== 'changed' || superseded) return;
+      if (e.data.type !== 'changed' || superseded()) return;
       clearTimeout(reconcileTimer);
       reconcileTimer = setTimeout(() => void library.reconcile(), 100);
     };
@@ -124,58 +142,70 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
       else if (e.data === 'answer') void answers.start().catch((err: unknown) => console.warn('answer model not restarted', err));
       else if (writer) void library.processQueue();
     };
-    void navigator.locks.request(WRITER_LOCK, async () => {
-      if (superseded) return;
+    const write = async (tookOver: boolean) => {
+      if (superseded()) return;
       const released = new Promise<void>((resolve) => (releaseWriter = resolve));
       writer = true;
       await library.reconcile();
-      await library.startWriting();
+      await library.startWriting({ tookOver });
       // Hold the lock for the life of this tab; the next tab waiting takes over when it closes. A tab
       // whose database was taken by a newer version of the app lets go at once: the newer tab indexes.
       await released;
       writer = false;
       library.stopWriting();
+    };
+    // Free at once: this tab starts the writing. Else it waits, and takes over when the writing tab goes.
+    void navigator.locks.request(WRITER_LOCK, { ifAvailable: true }, async (lock) => {
+      if (lock) return write(false);
+      void navigator.locks.request(WRITER_LOCK, () => write(true));
     });
   });
+  // Every call fails with the reason once the database was closed under this tab.
+  const open = async () => {
+    const parts = await opening;
+    if (closedBy) throw closedBy;
+    return parts;
+  };
 
   return {
-    async ready() {
-      const { library } = await opening;
-      return { chunks: library.indexedChunks };
+    async ready(link) {
+      page = link;
+      const { library } = await open();
+      return { chunks: library.indexedChunks, session };
     },
     async addFiles(files) {
-      await (await opening).library.enqueue(files);
+      await (await open()).library.enqueue(files);
       control.postMessage('process');
     },
-    listLibrary: async () => (await opening).library.listLibrary(),
-    deleteDocument: async (docId) => (await opening).library.deleteDocument(docId),
-    dismissQueued: async (id) => (await opening).library.dismissQueued(id),
-    retryQueued: async (id) => (await opening).library.retryQueued(id),
-    reportReaderMemory: async (bytes) => (await opening).library.reportReaderMemory(bytes),
-    dismissFailed: async () => (await opening).library.dismissFailed(),
-    setTags: async (docId, tags) => (await opening).library.setTags(docId, tags),
-    ask: async ({ question, filter, ...rest }, onText, onStep) => (await opening).library.ask(question, filter, { ...rest, onText, onStep }),
-    stopAnswer: async () => (await opening).library.stopAnswer(),
-    answerModelStatus: async () => (await opening).answers.status,
-    listConversations: async () => (await opening).library.conversations.list(),
-    getConversation: async (id) => (await opening).library.conversations.get(id),
-    renameConversation: async (id, title) => (await opening).library.conversations.rename(id, title),
-    deleteConversation: async (id) => (await opening).library.conversations.delete(id),
-    getSource: async (request) => (await opening).library.getSource(request),
-    setKeepOriginals: async (keep) => (await opening).library.setKeepOriginals(keep),
-    getOriginal: async (docId) => (await opening).library.getOriginal(docId),
-    semanticStatus: async () => (await opening).library.embeddingStatus,
-    listModels: async () => (await opening).semantic.listModels(),
-    useModel: async (id) => (await opening).semantic.useModel(id),
-    stopModel: async (id) => (await opening).semantic.stopModel(id),
-    deleteModel: async (id) => (await opening).semantic.deleteModel(id),
-    importModel: async (files) => (await opening).semantic.importModel(files),
-    setMirror: async (url) => (await opening).semantic.setMirror(url),
+    listLibrary: async () => (await open()).library.listLibrary(),
+    deleteDocument: async (docId, requestedAt) => (await open()).library.deleteDocument(docId, requestedAt),
+    dismissQueued: async (id) => (await open()).library.dismissQueued(id),
+    retryQueued: async (id) => (await open()).library.retryQueued(id),
+    reportReaderMemory: async (bytes) => (await open()).library.reportReaderMemory(bytes),
+    dismissFailed: async () => (await open()).library.dismissFailed(),
+    setTags: async (docId, tags) => (await open()).library.setTags(docId, tags),
+    ask: async ({ question, filter, ...rest }, onText, onStep) => (await open()).library.ask(question, filter, { ...rest, onText, onStep }),
+    stopAnswer: async () => (await open()).library.stopAnswer(),
+    answerModelStatus: async () => (await open()).answers.status,
+    listConversations: async () => (await open()).library.conversations.list(),
+    getConversation: async (id) => (await open()).library.conversations.get(id),
+    renameConversation: async (id, title) => (await open()).library.conversations.rename(id, title),
+    deleteConversation: async (id) => (await open()).library.conversations.delete(id),
+    getSource: async (request) => (await open()).library.getSource(request),
+    setKeepOriginals: async (keep) => (await open()).library.setKeepOriginals(keep),
+    getOriginal: async (docId) => (await open()).library.getOriginal(docId),
+    semanticStatus: async () => (await open()).library.embeddingStatus,
+    listModels: async () => (await open()).semantic.listModels(),
+    useModel: async (id) => (await open()).semantic.useModel(id),
+    stopModel: async (id) => (await open()).semantic.stopModel(id),
+    deleteModel: async (id) => (await open()).semantic.deleteModel(id),
+    importModel: async (files) => (await open()).semantic.importModel(files),
+    setMirror: async (url) => (await open()).semantic.setMirror(url),
     // --- The model that writes answers ---
-    listAnswerModels: async () => (await opening).answers.list(),
-    useAnswerModel: async (id) => (await opening).answers.use(id),
-    stopAnswerModel: async () => (await opening).answers.stop(),
-    deleteAnswerModel: async (id) => (await opening).answers.delete(id),
+    listAnswerModels: async () => (await open()).answers.list(),
+    useAnswerModel: async (id) => (await open()).answers.use(id),
+    stopAnswerModel: async () => (await open()).answers.stop(),
+    deleteAnswerModel: async (id) => (await open()).answers.delete(id),
     async storageEstimate() {
       const estimate = await navigator.storage.estimate();
       const persisted = (await navigator.storage.persisted?.()) ?? false;

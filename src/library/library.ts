@@ -2,7 +2,7 @@ import { DocQaError } from '../core/errors.ts';
 import { describeBlock } from '../core/block-label.ts';
 import type { ChunkId, DocId, ModelId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
-import type { Answer, AskRequest, AskStep, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, Passage, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
+import type { Answer, AskRequest, AskStep, ClosedReason, DeleteOutcome, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, Passage, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
 import { extractiveAnswerer, type Answerer, type AnswerOptions } from '../generate/answerer.ts';
 import type { Generator } from '../generate/generator.ts';
 import { createLlmAnswerer } from '../generate/llm-answerer.ts';
@@ -155,9 +155,13 @@ export class Library {
     }
   }
 
-  /** Becomes the writer: from now on this library indexes the queue. */
-  startWriting(): Promise<void> {
+  /**
+   * Becomes the writer: from now on this library indexes the queue. `tookOver`: another tab was writing
+   * until a moment ago (see {@link IngestQueue.tookOver}).
+   */
+  startWriting(options: { tookOver?: boolean } = {}): Promise<void> {
     this.writer = true;
+    this.ingest.tookOver = options.tookOver ?? false;
     this.embedding.startWriting();
     return this.processQueue();
   }
@@ -168,15 +172,34 @@ export class Library {
     this.embedding.stopWriting();
   }
 
+  /**
+   * The database was closed under this library (see {@link ClosedReason}): indexing stops at once, the
+   * file being read is stopped without being blamed, and the error to show is returned (every later call
+   * through the worker fails with it, instead of a raw "database connection is closing").
+   */
+  close(reason: ClosedReason): DocQaError {
+    const error = new DocQaError('storage-closed', closedMessage(reason));
+    this.stopWriting();
+    this.ingest.stop(error);
+    this.answering?.abort();
+    return error;
+  }
+
   /** Indexes queued files in order until the queue is empty (see {@link IngestQueue.processQueue}). */
   processQueue(): Promise<void> {
     return this.ingest.processQueue();
   }
 
-  async deleteDocument(docId: DocId): Promise<void> {
-    const removed = await this.store.deleteDocument(docId);
+  /**
+   * Deletes a document. With `requestedAt` (when the person pressed Delete, which the page delays by its
+   * Undo window), a document whose file was added again since is kept: the file added again is not lost.
+   */
+  async deleteDocument(docId: DocId, requestedAt?: number): Promise<DeleteOutcome> {
+    const { removed, kept, found } = await this.store.deleteDocument(docId, requestedAt);
+    if (kept) return 'kept';
     await this.keeper.drop(docId, removed);
     this.emit({ type: 'changed' });
+    return found ? 'deleted' : 'gone';
   }
 
   /**
@@ -386,5 +409,17 @@ export class Library {
       marks: locateMarks(record.text, request.marks),
       context: clampRange(request.context, record.text.length),
     };
+  }
+}
+
+/** What the person is told when the library's database is closed under the page, by reason. */
+export function closedMessage(reason: ClosedReason): string {
+  switch (reason) {
+    case 'updated':
+      return 'DocQA was updated in another tab: reload this page to continue';
+    case 'deleted':
+      return "This site's stored library was deleted (its site data was cleared, in another tab or in the browser's settings), so indexing stopped. Reload to start again; documents that were in the library must be added again";
+    case 'terminated':
+      return "The browser closed this site's storage while the app was running (site data was cleared, or the browser reclaimed space), so indexing stopped. Reload to open the library again; if documents are missing, add them again";
   }
 }

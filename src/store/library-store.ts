@@ -139,13 +139,43 @@ export class LibraryStore extends QueueStore {
     return { added, removed };
   }
 
-  /** Deletes a document, its blocks and its chunk locations (chunks shared with others stay). */
-  async deleteDocument(docId: DocId): Promise<IndexEntry[]> {
+  /**
+   * Deletes a document, its blocks and its chunk locations (chunks shared with others stay). With
+   * `unlessAddedSince` (when the person pressed Delete), a document whose file was added again since
+   * (see {@link settleDuplicate}) is kept: `kept` is then true and nothing is removed. `found`: the
+   * document was there.
+   */
+  async deleteDocument(docId: DocId, unlessAddedSince?: number): Promise<{ removed: IndexEntry[]; kept: boolean; found: boolean }> {
     const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
     try {
-      const removed = await this.deleteInTx(tx, docId);
+      const doc = await tx.objectStore('documents').get(docId);
+      const kept = unlessAddedSince !== undefined && (doc?.addedAgainAt ?? -Infinity) >= unlessAddedSince;
+      const removed = kept ? [] : await this.deleteInTx(tx, docId);
       await tx.done;
-      return removed;
+      return { removed, kept, found: !!doc };
+    } catch (err) {
+      abortQuietly(tx, []);
+      throw err;
+    }
+  }
+
+  /**
+   * A queued file turned out to be stored already (document `docId`): its queue row goes and the
+   * document records that it was added again now, in one transaction, so a Delete pressed before (still
+   * inside its Undo window) keeps it. False, changing nothing, when the document is gone meanwhile (that
+   * Delete ran between the read and now): the file must then be read and committed after all.
+   */
+  async settleDuplicate(queueId: QueueId, docId: DocId, now = Date.now()): Promise<boolean> {
+    const tx = this.db.transaction(['documents', 'queue', 'entryStatus'], 'readwrite');
+    try {
+      const doc = await tx.objectStore('documents').get(docId);
+      if (doc) {
+        await tx.objectStore('documents').put({ ...doc, addedAgainAt: now });
+        await tx.objectStore('queue').delete(queueId);
+        await tx.objectStore('entryStatus').delete(queueId);
+      }
+      await tx.done;
+      return !!doc;
     } catch (err) {
       abortQuietly(tx, []);
       throw err;

@@ -90,6 +90,19 @@ export class QueueStore {
     }
   }
 
+  /**
+   * Whether the connection still takes transactions: false once it was closed (by this app, or by the
+   * browser: site data cleared), which tells a failed write that it was not the data's fault.
+   */
+  isOpen(): boolean {
+    try {
+      this.db.transaction('entryStatus');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** The oldest entry still waiting (after entry `after`, when given), if any. */
   async nextQueued(after?: QueueId): Promise<QueueEntry | undefined> {
     const tx = this.db.transaction(['queue', 'entryStatus']);
@@ -176,16 +189,35 @@ export class QueueStore {
   }
 
   /**
-   * Records that reading an entry starts, and returns how many earlier reads started and never ended
-   * (the app stopped during them). The record goes when the entry is committed, failed or removed.
+   * Records that reading an entry starts, in session `session` (one library worker's life), and returns
+   * how many earlier reads the app did not survive. A read still marked as started was cut short: it
+   * counts unless `endedCleanly` says its session ended with a page unload (a reload, a closed tab), and
+   * `cut` tells whether it just counted. See {@link endAttempt}; the record goes when the entry is
+   * committed, failed or removed.
    */
-  async startAttempt(id: QueueId): Promise<number> {
+  async startAttempt(id: QueueId, session: string, endedCleanly: (session: string) => boolean | Promise<boolean> = () => false): Promise<{ interrupted: number; cut: boolean }> {
+    const earlier = await this.db.get('entryStatus', id);
+    const cut = !!earlier?.reading && !(await endedCleanly(earlier.reading.session));
     const tx = this.db.transaction('entryStatus', 'readwrite');
     const status = await tx.store.get(id);
-    const before = status?.reads ?? 0;
-    await tx.store.put({ ...status, queueId: id, reads: before + 1 });
+    const interrupted = (status?.reads ?? 0) + (cut ? 1 : 0);
+    await tx.store.put({ ...status, queueId: id, reads: interrupted, reading: { session, startedAt: Date.now() } });
     await tx.done;
-    return before;
+    return { interrupted, cut };
+  }
+
+  /**
+   * Reading an entry ended (read, or failed): a crash from now on, while it waits for its commit, is not
+   * its doing. Only the read this session started is ended (Try again may have reset the record).
+   */
+  async endAttempt(id: QueueId, session: string): Promise<void> {
+    const tx = this.db.transaction('entryStatus', 'readwrite');
+    const status = await tx.store.get(id);
+    if (status?.reading?.session === session) {
+      const { reading: _reading, ...rest } = status;
+      await tx.store.put(rest);
+    }
+    await tx.done;
   }
 
   /**

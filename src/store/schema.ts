@@ -63,8 +63,13 @@ export interface StoredTurn extends SavedTurn {
 
 export interface EntryStatus {
   queueId: string;
-  /** Reads started and not finished: a file whose reading the app did not survive is not read again unasked. */
+  /**
+   * Reads the app did not survive (a crash, not a reload): a file whose reading ended the app twice is not
+   * read again unasked. (Before `reading` was kept, every read started and not committed counted here.)
+   */
   reads: number;
+  /** The read in progress, by which library session (one worker's life): left set, it was cut short. */
+  reading?: { session: string; startedAt: number };
   /** Why it failed; the entry keeps its contents so Try again can read it again. */
   error?: SerializedError;
   /** Try again was pressed: read with relaxed limits. */
@@ -75,6 +80,10 @@ export interface EntryStatus {
 export interface DbHooks {
   /** Another tab opened a newer version of the app: this connection has been closed. */
   onVersionChange?(): void;
+  /** The database is being deleted (`deleteDatabase` elsewhere, site data cleared): this connection has been closed. */
+  onDeleted?(): void;
+  /** The browser closed the connection abnormally (storage cleared or evicted under the page). */
+  onTerminated?(): void;
   /** An older version of the app in another tab keeps this upgrade waiting. */
   onBlocked?(): void;
 }
@@ -108,10 +117,15 @@ export async function openLibraryDb(name = DEFAULT_DB_NAME, hooks: DbHooks = {})
           db.createObjectStore('conversationTurns', { keyPath: ['conversationId', 'n'] });
         }
       },
-      blocking() {
-        // Another tab runs a newer version of the app: step aside so it can upgrade, and say so.
+      blocking(_currentVersion, blockedVersion) {
+        // Another tab runs a newer version of the app, or the database is being deleted (no new version):
+        // step aside so that can go ahead, and say which.
         db.close();
-        hooks.onVersionChange?.();
+        if (blockedVersion === null) hooks.onDeleted?.();
+        else hooks.onVersionChange?.();
+      },
+      terminated() {
+        hooks.onTerminated?.();
       },
       blocked() {
         hooks.onBlocked?.();

@@ -7,7 +7,8 @@ import { AnswerModelsDialog } from './answer-models-dialog.tsx';
 import { ModelsDialog } from './models-dialog.tsx';
 import { LibraryPanel } from './library-panel.tsx';
 import { SourceDialog } from './source-dialog.tsx';
-import { fatal, keepOriginals, loaded, setKeepOriginals, start, storage, waiting } from './state.ts';
+import { keepOriginals, loaded, setKeepOriginals, start, storage } from './state.ts';
+import { StorageNotices } from './storage-notices.tsx';
 
 
 /** The skip link moves focus into the question box itself, not just the page to it. */
@@ -23,7 +24,6 @@ export function App() {
     void start();
   }, []);
   const s = storage.value;
-  const alert = fatal.value ?? waiting.value;
   return (
     <>
       <a class="skip" href="#questions" onClick={skipToQuestion}>
@@ -43,11 +43,7 @@ export function App() {
           <span class="hint"> (to show PDF pages and open the file itself; uses more storage)</span>
         </label>
       </header>
-      {alert && (
-        <p role="alert" class="fatal">
-          {alert}
-        </p>
-      )}
+      <StorageNotices />
       <main class="layout" aria-busy={!loaded.value}>
         <section class="left" aria-label="Documents">
           <DropZone />

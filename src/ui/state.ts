@@ -3,10 +3,11 @@ import { proxy, type Remote } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
-import type { Answer, AnswerModelStatus, AskRequest, AskStep, EmbeddingEvent, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
+import type { Answer, AnswerModelStatus, AskRequest, AskStep, ClosedReason, EmbeddingEvent, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
 import { connectLibrary } from './library-client.ts';
 import { watchReaderMemory } from './memory-watch.ts';
 import { addingNote, addNotes, alreadyNote, emptyTally, finishRun, type ActivityNote } from './activity.ts';
+import { endedCleanly, lostLibrary, recordUnload, rememberLibrary, type LibraryRecord } from './local-records.ts';
 
 export type { ActivityNote };
 
@@ -72,6 +73,13 @@ export const answerModel = computed(() => {
   const s = answerModelStatus.value;
   return s?.state === 'ready' ? s.model : undefined;
 });
+/** Set when the library's storage was closed under this tab (see `ClosedReason`): the page offers a reload. */
+export const closedReason = signal<ClosedReason | undefined>(undefined);
+/**
+ * The library the browser cleared (its document count and when it was last seen), when the start-up found
+ * the database empty though this browser had seen documents in it; until dismissed or files are added.
+ */
+export const lost = signal<LibraryRecord | undefined>(undefined);
 /** Why the library has not opened yet (an older app version in another tab blocks the upgrade); gone once it opens. */
 export const waiting = signal<string | undefined>(undefined);
 
@@ -109,6 +117,8 @@ function flushEvents(): void {
   let nextSemantic: EmbeddingEvent | undefined;
   let changed = false;
   let runEnded = false;
+  /** Documents whose file was just added again: a Delete of theirs still inside its Undo window is cancelled. */
+  const addedAgain: DocId[] = [];
   for (const event of events) {
     switch (event.type) {
       case 'file-progress':
@@ -124,6 +134,7 @@ function flushEvents(): void {
         if (event.type === 'file-failed') notes.push({ text: event.error.message, path: event.path });
         else if (event.outcome === 'already-in-library') notes.push(alreadyNote(event.path, event.matches, dropSeq));
         else if (event.outcome === 'replaced') notes.push({ text: `${event.path}: updated to the new version`, path: event.path, group: { key: `replaced:${dropSeq}`, summary: 'updated to the new version', count: 1 } });
+        if (event.type === 'file-done' && event.outcome === 'already-in-library' && event.docId) addedAgain.push(event.docId);
         break;
       case 'queue':
         nextQueue = event.done >= event.total ? undefined : { done: event.done, total: event.total, etaMs: event.etaMs };
@@ -143,6 +154,10 @@ function flushEvents(): void {
         break;
       case 'library-closed':
         fatal.value = event.message;
+        closedReason.value = event.reason;
+        // Nothing is being indexed any more: the progress line and the rows' percentages go.
+        nextQueue = undefined;
+        for (const key of Object.keys(nextPercents)) delete nextPercents[key];
         break;
       case 'library-blocked':
         // Arriving after the library opened (events are buffered), it is already out of date.
@@ -160,6 +175,7 @@ function flushEvents(): void {
       tally = emptyTally();
     }
   });
+  for (const docId of addedAgain) cancelDelete(docId);
   if (changed) scheduleRefresh();
 }
 
@@ -179,19 +195,32 @@ function scheduleRefresh(): void {
 async function refresh(): Promise<void> {
   if (!api) return;
   const [list, estimate] = await Promise.all([api.listLibrary(), api.storageEstimate()]);
+  const documents = list.filter((i) => i.kind === 'document').length;
   batch(() => {
+    // The first listing tells a library the browser cleared apart from a first visit.
+    if (!loaded.value) lost.value = lostLibrary(globalThis.localStorage, documents, list.length - documents);
+    else if (list.length) lost.value = undefined;
     items.value = list;
     storage.value = estimate;
     loaded.value = true;
   });
+  // Kept as it was while the person has not yet read that it was cleared.
+  if (!lost.value) rememberLibrary(globalThis.localStorage, documents);
+}
+
+/** "The browser cleared…" read: the notice goes, and the empty library is what is remembered from now on. */
+export function dismissLost(): void {
+  lost.value = undefined;
+  rememberLibrary(globalThis.localStorage, items.value.filter((i) => i.kind === 'document').length);
 }
 
 /** Connects to the library worker and loads the library. */
 export async function start(): Promise<void> {
   api = connectLibrary(onEvent);
   await navigator.storage?.persist?.().catch(() => false);
+  let session: string;
   try {
-    await api.ready();
+    ({ session } = await api.ready(proxy({ endedCleanly: (s: string) => endedCleanly(globalThis.localStorage, s) })));
   } catch (err) {
     fatal.value = `The library could not be opened: ${err instanceof Error ? err.message : String(err)}`;
     return;
@@ -203,8 +232,12 @@ export async function start(): Promise<void> {
   semantic.value = await api.semanticStatus();
   // The worker announces the answer model's state as it changes; this is where it stands now.
   answerModelStatus.value ??= await api.answerModelStatus().catch(() => undefined);
-  // Best effort: the worker usually finishes a delete posted as the page goes; else the document stays.
-  addEventListener('pagehide', () => void flushDeletes());
+  addEventListener('pagehide', () => {
+    // A reload or a closed tab, not a crash: a read this tab's library leaves unfinished is read again without blame.
+    recordUnload(globalThis.localStorage, session);
+    // Best effort: the worker usually finishes a delete posted as the page goes; else the document stays.
+    void flushDeletes();
+  });
   watchReaderMemory(api, () => queue.value !== undefined || Object.keys(percents.value).length > 0);
   await refresh();
 }
@@ -225,6 +258,8 @@ const UNDO_MS = 6000;
 /** Documents deleted but not yet removed from the store (Undo can still keep them); hidden from the list. */
 export const pendingDeletes = signal<LibraryItem[]>([]);
 const deleteTimers = new Map<string, ReturnType<typeof setTimeout>>();
+/** When Delete was pressed, per pending item: a file added again after that moment keeps its document. */
+const deleteRequested = new Map<string, number>();
 
 /**
  * Delete: a document leaves the list at once and is removed from the store {@link UNDO_MS} later, unless
@@ -234,6 +269,7 @@ const deleteTimers = new Map<string, ReturnType<typeof setTimeout>>();
 export async function deleteItem(item: LibraryItem): Promise<void> {
   if (item.docId && !deleteTimers.has(item.key)) {
     pendingDeletes.value = [...pendingDeletes.value, item];
+    deleteRequested.set(item.key, Date.now());
     deleteTimers.set(item.key, setTimeout(() => void commitDelete(item), UNDO_MS));
     return;
   }
@@ -241,11 +277,17 @@ export async function deleteItem(item: LibraryItem): Promise<void> {
 }
 
 /** Undo: the document stays. */
-export function undoDelete(item: LibraryItem): void {
+export function undoDelete(item: LibraryItem, why = 'kept'): void {
   clearTimeout(deleteTimers.get(item.key));
   deleteTimers.delete(item.key);
+  deleteRequested.delete(item.key);
   pendingDeletes.value = pendingDeletes.value.filter((i) => i.key !== item.key);
-  note(`${item.path}: kept`, item.path);
+  note(`${item.path}: ${why}`, item.path);
+}
+
+/** The file of a document whose Delete is still undoable was added again: the Delete is cancelled, saying so. */
+function cancelDelete(docId: DocId): void {
+  for (const item of pendingDeletes.value.filter((i) => i.docId === docId)) undoDelete(item, 'added again, so it was not deleted');
 }
 
 /** Removes every document whose Undo is still offered, now. */
@@ -257,18 +299,21 @@ async function commitDelete(item: LibraryItem): Promise<void> {
   if (!deleteTimers.has(item.key)) return;
   clearTimeout(deleteTimers.get(item.key));
   deleteTimers.delete(item.key);
-  await removeNow(item);
+  const requestedAt = deleteRequested.get(item.key);
+  deleteRequested.delete(item.key);
+  await removeNow(item, requestedAt);
   // The list is read again first: else the row would show again until the next refresh.
   await refresh().catch(() => undefined);
   pendingDeletes.value = pendingDeletes.value.filter((i) => i.key !== item.key);
 }
 
-async function removeNow(item: LibraryItem): Promise<void> {
+async function removeNow(item: LibraryItem, requestedAt?: number): Promise<void> {
   if (!api) return;
   try {
     if (item.docId) {
-      await api.deleteDocument(item.docId as DocId);
-      note(`${item.path}: removed`, item.path);
+      // The store keeps a document whose file was added again after Delete was pressed (the event saying so may not have arrived yet).
+      const outcome = await api.deleteDocument(item.docId as DocId, requestedAt);
+      note(`${item.path}: ${outcome === 'kept' ? 'added again, so it was not deleted' : outcome === 'gone' ? 'already gone' : 'removed'}`, item.path);
     } else if (item.queueId) {
       const outcome = await api.dismissQueued(item.queueId as QueueId);
       const what = outcome === 'deleted' ? 'removed (it had just been indexed)' : outcome === 'dequeued' ? 'removed' : 'already gone';

@@ -2,12 +2,18 @@
  * Fault injection: random sequences of add, delete, crash and reopen. A crash closes the database under a
  * library that is busy indexing, at a random await (right after its n-th call to the store settles, before
  * the library's code after that await runs), and drops it; a new library opens on the same database, as
- * the next visit would. After every reopen, and at the
- * end, the store, the index and the queue must agree, and every listed document must be whole.
+ * the next visit would. Two more faults come from the browser: the connection is terminated (site data
+ * cleared or storage evicted: the `close` event) and the store disappears (`deleteDatabase` from elsewhere);
+ * the library must stop at once, without blaming a file or retrying, and a reopen starts cleanly (on the
+ * same data, or on an empty store). After every reopen, and at the end, the store, the index and the
+ * queue must agree, and every listed document must be whole.
  */
 import fc from 'fast-check';
+import { forceCloseDatabase } from 'fake-indexeddb';
+import { deleteDB, unwrap } from 'idb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { IncomingFile } from '../../src/core/library-api.ts';
+import type { ClosedReason, LibraryEvent } from '../../src/core/types.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { Library } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
@@ -31,12 +37,13 @@ const POOL: Array<{ name: string; folder: string; text: string; word: string }> 
 ];
 const VERSIONS = [3, 4];
 
-type Command = { kind: 'add'; file: number } | { kind: 'crash'; after: number } | { kind: 'delete' };
+type Command = { kind: 'add'; file: number } | { kind: 'crash' | 'terminate' | 'vanish'; after: number } | { kind: 'delete' };
 
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: 0, max: POOL.length - 1 }).map((file) => ({ kind: 'add' as const, file })) },
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 40 }).map((after) => ({ kind: 'crash' as const, after })) },
   { weight: 1, arbitrary: fc.constant({ kind: 'delete' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('terminate' as const, 'vanish' as const), after: fc.integer({ min: 0, max: 40 }) }) },
 );
 
 let dbCount = 0;
@@ -44,15 +51,28 @@ let dbCount = 0;
 interface Opened {
   db: LibraryDb;
   library: Library;
+  events: LibraryEvent[];
+  /** Why the database was closed under the library (the hooks the browser's events call), if it was. */
+  closed(): ClosedReason | undefined;
+  /** Store calls made so far. */
+  calls(): number;
   /** Closes the database right after the store's `n`-th call from now settles; resolves when it has. */
-  crashAfter(n: number): Promise<void>;
+  crashAfter(n: number, fault?: () => void): Promise<void>;
 }
 
 /** A library whose store can be pulled from under it at any await. */
 async function openLibrary(name: string, snapshotDelayMs: number): Promise<Opened> {
-  const db = await openLibraryDb(name);
+  const built: { library?: Library } = {};
+  let closedBy: ClosedReason | undefined;
+  const close = (reason: ClosedReason) => {
+    closedBy = reason;
+    built.library?.close(reason);
+  };
+  const db = await openLibraryDb(name, { onTerminated: () => close('terminated'), onDeleted: () => close('deleted') });
   let countdown = Infinity;
+  let calls = 0;
   let crashed: () => void = () => undefined;
+  let fault = () => db.close();
   const store = new Proxy(new LibraryStore(db), {
     get(target, key) {
       const value: unknown = Reflect.get(target, key);
@@ -60,21 +80,29 @@ async function openLibrary(name: string, snapshotDelayMs: number): Promise<Opene
       return (...args: unknown[]) => {
         const result: unknown = value.apply(target, args);
         if (!(result instanceof Promise)) return result;
+        calls++;
         return result.finally(() => {
           if (--countdown === 0) {
-            db.close();
+            fault();
             crashed();
           }
         });
       };
     },
   });
-  const library = new Library(store, () => undefined, { chunk: CHUNK, snapshotDelayMs, queueRetryMs: 3_600_000 });
+  const events: LibraryEvent[] = [];
+  // Retries come quickly here: a library that retried against a closed store would be seen doing it.
+  const library = new Library(store, (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs, queueRetryMs: 5 });
+  built.library = library;
   await library.open();
   return {
     db,
     library,
-    crashAfter(n) {
+    events,
+    closed: () => closedBy,
+    calls: () => calls,
+    crashAfter(n, how = () => db.close()) {
+      fault = how;
       countdown = n;
       return new Promise((resolve) => (crashed = resolve));
     },
@@ -136,10 +164,38 @@ describe('fault injection: add, delete, crash and reopen in any order', () => {
               const gone = [...expected].find((i) => POOL[i]!.name === doc.name && POOL[i]!.folder === (doc.path.includes('/') ? doc.path.slice(0, -doc.name.length - 1) : ''));
               if (gone !== undefined) expected.delete(gone);
             }
+          } else if (command.kind !== 'crash') {
+            // The browser takes the store away at the chosen await, or when the library is idle.
+            const failedBefore = opened.events.length;
+            const raw = unwrap(db) as unknown as Parameters<typeof forceCloseDatabase>[0];
+            const take = command.kind === 'terminate' ? () => forceCloseDatabase(raw) : () => void deleteDB(name);
+            await Promise.race([opened.crashAfter(command.after + 1, take), library.processQueue()]);
+            // Idle before the chosen await: taken now.
+            if (!opened.closed()) take();
+            await expect.poll(() => opened.closed()).toBeDefined();
+            // The deletion finishes once this connection has stepped aside.
+            if (command.kind === 'vanish') await deleteDB(name);
+            expect(opened.closed()).toBe(command.kind === 'terminate' ? 'terminated' : 'deleted');
+            // It stops: the run ends, no file is blamed, and nothing is tried again.
+            await library.processQueue();
+            const calls = opened.calls();
+            await new Promise((r) => setTimeout(r, 30));
+            expect(opened.calls()).toBe(calls);
+            // Only the unsupported file may fail (its failure can be recorded just as the store goes).
+            const blamed = opened.events.slice(failedBefore).flatMap((e) => (e.type === 'file-failed' && e.error.code !== 'unsupported-type' ? [e.error.message] : []));
+            expect(blamed).toEqual([]);
+            // The person reloads: the same data, or (deleted) an empty library.
+            if (command.kind === 'vanish') expected.clear();
+            opened = await openLibrary(name, snapshotDelayMs);
+            ({ db, library } = opened);
+            await checkAgreement(db, library);
+            void library.startWriting();
           } else {
             // Crash at the chosen await, or when the library is idle if it gets there first.
             await Promise.race([opened.crashAfter(command.after + 1), library.processQueue()]);
             db.close();
+            // A crashed tab runs no more code: its library neither retries nor writes.
+            library.stopWriting();
             opened = await openLibrary(name, snapshotDelayMs);
             ({ db, library } = opened);
             await checkAgreement(db, library);

@@ -77,7 +77,7 @@ describe('LibraryStore.commitDocument', () => {
     expect((await store.indexEntriesOf(untitled.doc.id)).every((e) => e.title === '')).toBe(true);
     const titled = await prepare('lease.md', leaseMd);
     expect((await store.commitDocument(titled, undefined)).added.every((e) => e.title === 'Lease')).toBe(true);
-    expect((await store.deleteDocument(titled.doc.id)).every((e) => e.title === 'Lease')).toBe(true);
+    expect((await store.deleteDocument(titled.doc.id)).removed.every((e) => e.title === 'Lease')).toBe(true);
   });
 
   it('stores a chunk that two documents share once, with both locations', async () => {
@@ -102,7 +102,7 @@ describe('LibraryStore.commitDocument', () => {
     await store.commitDocument(lease, undefined);
     await store.commitDocument(loan, undefined);
 
-    const removed = await store.deleteDocument(lease.doc.id);
+    const { removed } = await store.deleteDocument(lease.doc.id);
     expect(removed.map((e) => e.chunkId).sort()).toEqual([...new Set(lease.chunks.map((c) => c.id))].sort());
 
     const all = await everything(store);
@@ -152,7 +152,7 @@ describe('LibraryStore.commitDocument', () => {
     await store.commitDocument(p, undefined);
     const [record] = await store.getChunks([sharedChunkOf(p).id]);
     expect(record!.locations.map((l) => l.block)).toEqual([0, 1]);
-    expect((await store.deleteDocument(p.doc.id)).length).toBe(1);
+    expect((await store.deleteDocument(p.doc.id)).removed.length).toBe(1);
     expect((await everything(store)).chunks).toEqual([]);
   });
 });

@@ -194,8 +194,8 @@ describe('Library end to end (fake-indexeddb)', () => {
     await library.enqueue([file('huge.txt', ''), file('crash.txt', ''), file('loan.md', LOAN)].map((f, i) => (i === 0 ? { ...f, blob: big } : i === 1 ? { ...f, blob: crashing } : f)));
     // crash.txt's reading already started twice in earlier sessions, each ending with the app gone.
     const crashEntry = (await store.listQueue()).find((q) => q.name === 'crash.txt')!;
-    await store.startAttempt(crashEntry.id);
-    await store.startAttempt(crashEntry.id);
+    await store.startAttempt(crashEntry.id, 'crashed-session-1');
+    await store.startAttempt(crashEntry.id, 'crashed-session-2');
     await library.startWriting();
     const failed = Object.fromEntries(events.flatMap((e) => (e.type === 'file-failed' ? [[e.path, e.error.message]] : [])));
     expect(failed).toEqual({

@@ -1,0 +1,43 @@
+import { closedReason, dismissLost, fatal, lost, storage, waiting } from './state.ts';
+
+/** "3 December 2026, 14:02": when the library was last seen. */
+function formatWhen(ms: number): string {
+  return new Date(ms).toLocaleString(undefined, { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * What the person must know about the library's storage, above everything else: why it cannot be used
+ * (with a Reload when the browser closed or deleted it under the page), why it waits, or that the
+ * browser cleared a library this browser had seen, with whether storage is now persistent.
+ */
+export function StorageNotices() {
+  const alert = fatal.value ?? waiting.value;
+  const cleared = lost.value;
+  const s = storage.value;
+  return (
+    <>
+      {alert && (
+        <div role="alert" class="fatal">
+          <p>{alert}</p>
+          {closedReason.value && closedReason.value !== 'updated' && (
+            <button type="button" onClick={() => location.reload()}>
+              Reload
+            </button>
+          )}
+        </div>
+      )}
+      {cleared && !alert && (
+        <div role="alert" class="fatal lost">
+          <p>
+            The browser cleared this site's stored library ({cleared.documents} document{cleared.documents === 1 ? '' : 's'}, last used {formatWhen(cleared.lastSeen)}): add the
+            files again.
+            {s && !s.persisted && ' Storage for this site is not persistent, so the browser may clear it again when space runs low; installing the app or bookmarking the site makes that less likely.'}
+          </p>
+          <button type="button" onClick={dismissLost}>
+            Dismiss
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
