@@ -21,6 +21,28 @@ function fittingZoom(width: number, room: number): number {
   return 0;
 }
 
+/**
+ * The most pixels a page's canvas holds: 16 Mi (64 MiB of RGBA, a 4,096 × 4,096 square). A larger page
+ * (a poster, a 40,000-point drawing, a high zoom on a big page) is drawn at a lower resolution and shown
+ * at its full size, a little blurred, rather than on a canvas the browser cannot allocate, which stays blank.
+ */
+const MAX_CANVAS_PIXELS = 16 * 2 ** 20;
+/** The longest side a canvas may have (browsers refuse about 32,767 and more; a thin strip of a page could reach it within the pixel budget). */
+const MAX_CANVAS_SIDE = 16_384;
+
+/**
+ * Sizes `canvas` for a page `width` × `height` CSS pixels: device pixels when they fit the budget
+ * ({@link MAX_CANVAS_PIXELS}, {@link MAX_CANVAS_SIDE}), fewer otherwise. Returns the device pixels per CSS pixel.
+ */
+function sizeCanvas(canvas: HTMLCanvasElement, width: number, height: number): number {
+  const ratio = Math.min(window.devicePixelRatio || 1, Math.sqrt(MAX_CANVAS_PIXELS / (width * height)), MAX_CANVAS_SIDE / width, MAX_CANVAS_SIDE / height);
+  canvas.width = Math.max(1, Math.floor(width * ratio));
+  canvas.height = Math.max(1, Math.floor(height * ratio));
+  canvas.style.width = `${Math.floor(width)}px`;
+  canvas.style.height = `${Math.floor(height)}px`;
+  return ratio;
+}
+
 let loading: Promise<PdfJs> | undefined;
 
 /** pdf.js for the page, loaded on first use, with its worker started from the bundle (same origin). */
@@ -117,11 +139,7 @@ export function PdfPage({ blob, page, quotes }: { blob: Blob; page: number; quot
         return;
       }
       const viewport = pdfPage.getViewport({ scale: ZOOMS[zoom]! * BASE_SCALE });
-      const ratio = window.devicePixelRatio || 1;
-      canvas.width = Math.floor(viewport.width * ratio);
-      canvas.height = Math.floor(viewport.height * ratio);
-      canvas.style.width = `${Math.floor(viewport.width)}px`;
-      canvas.style.height = `${Math.floor(viewport.height)}px`;
+      const ratio = sizeCanvas(canvas, viewport.width, viewport.height);
       box.replaceChildren();
       box.style.setProperty('--total-scale-factor', String(viewport.scale));
       const render = pdfPage.render({ canvas, viewport, transform: ratio === 1 ? undefined : [ratio, 0, 0, ratio, 0, 0] });
