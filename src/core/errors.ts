@@ -74,6 +74,19 @@ export function isQuotaError(err: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether an error is IndexedDB failing as a whole (a transaction aborted or refused, the connection
+ * closing) rather than anything about the data written. When the browser force-closes the connection (site
+ * data cleared, storage evicted), Chromium fails the transactions in flight with errors like these
+ * ("Connection is closing because of: Force close delete origin", "The transaction was aborted") before
+ * the connection's `close` event arrives.
+ */
+export function isStorageFailure(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const name = (err as { name?: string }).name;
+  return name === 'AbortError' || name === 'UnknownError' || name === 'InvalidStateError' || name === 'TransactionInactiveError';
+}
+
 /** Prefixes a file's name to an error message that does not name it yet ("a.pdf: storage full: …"). */
 export function forFile(error: SerializedError, name: string): SerializedError {
   return error.message.startsWith(`${name}:`) ? error : { ...error, message: `${name}: ${error.message}` };

@@ -1,4 +1,4 @@
-import { DocQaError, forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
+import { DocQaError, forFile, isQuotaError, isStorageFailure, serializeError, type SerializedError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { LibraryEvent, QueueEntry } from '../core/types.ts';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
@@ -13,6 +13,8 @@ import { QueueProgress } from './queue-progress.ts';
 
 /** Default for {@link IngestOptions.maxFileBytes}. */
 const DEFAULT_MAX_FILE_BYTES = 256 * 2 ** 20;
+/** How long a failed commit waits for the database's `close` event before blaming the file (ms). */
+const CLOSE_EVENT_WAIT_MS = 200;
 /** A file whose reading was interrupted this many times (the app stopped meanwhile) is not read again unasked. */
 const MAX_INTERRUPTED_READS = 2;
 
@@ -183,6 +185,7 @@ export class IngestQueue {
   }
 
   private emitQueue(): void {
+    if (this.stoppedBy) return;
     this.emit({ type: 'queue', ...this.progress.figures() });
   }
 
@@ -247,8 +250,9 @@ export class IngestQueue {
     try {
       await this.commitEntry(entry, result);
     } catch (err) {
-      // The database closing under the queue is not the file's fault (its `close` event may not have
-      // arrived yet): the file stays queued for the next start.
+      // The database closing under the queue is not the file's fault: the file stays queued for the next
+      // start. The `close` event follows the failed transactions, so a storage failure waits a moment for it.
+      if (isStorageFailure(err)) await new Promise((resolve) => setTimeout(resolve, CLOSE_EVENT_WAIT_MS));
       if (this.stoppedBy || !this.store.isOpen()) return;
       const error = forFile(serializeError(err), entry.name);
       if (error.code === 'cancelled') this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'cancelled' });

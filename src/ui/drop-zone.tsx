@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { filesFromDrop, filesFromInput } from './collect-files.ts';
 import { formatEta } from './format.ts';
 import { fileNameOf, PrefixIsolated } from './isolate.tsx';
-import { activity, addFiles, items, loaded, queue, type QueueStatus } from './state.ts';
+import { activity, addFiles, closedReason, items, loaded, queue, type QueueStatus } from './state.ts';
 
 
 /**
@@ -11,6 +11,7 @@ import { activity, addFiles, items, loaded, queue, type QueueStatus } from './st
  * report, or indexed by another tab); "Ready" only when nothing waits.
  */
 function progressText(q: QueueStatus | undefined): string {
+  if (closedReason.value) return 'Indexing stopped: the library cannot be used until the page is reloaded';
   if (!loaded.value) return 'Loading the library…';
   if (q) return `Indexing: ${q.done} of ${q.total} files done${q.etaMs !== undefined ? `, ${formatEta(q.etaMs)}` : ''}`;
   const waiting = items.value.filter((i) => i.kind === 'queued').length;

@@ -122,6 +122,8 @@ function flushEvents(): void {
   for (const event of events) {
     switch (event.type) {
       case 'file-progress':
+        // Once the storage was closed under this tab, late progress from before must not revive the line.
+        if (closedReason.value) break;
         nextPercents[event.queueId] = event.percent;
         break;
       case 'file-done':
@@ -137,6 +139,7 @@ function flushEvents(): void {
         if (event.type === 'file-done' && event.outcome === 'already-in-library' && event.docId) addedAgain.push(event.docId);
         break;
       case 'queue':
+        if (closedReason.value) break;
         nextQueue = event.done >= event.total ? undefined : { done: event.done, total: event.total, etaMs: event.etaMs };
         runEnded ||= event.total > 0 && event.done >= event.total;
         break;
