@@ -6,7 +6,51 @@ function splitPath(path: string): { folder: string; name: string } {
   return i < 0 ? { folder: '', name: path } : { folder: path.slice(0, i), name: path.slice(i + 1) };
 }
 
-/** Files from an `<input type="file">` (with `webkitdirectory`, each file knows its relative path). */
+/** The longest a slice of work on picked or dropped files runs before the page gets its turn (input, drawing), in ms. */
+const SLICE_MS = 20;
+
+/** Lets the page handle input and draw before going on: `scheduler.yield()` where there is one, else a new task. */
+function yieldToPage(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(undefined);
+  });
+}
+
+/**
+ * Calls `each` on every item, in slices of about {@link SLICE_MS}, yielding to the page between them,
+ * so that thousands of files never block it.
+ */
+async function inSlices<T>(items: readonly T[], each: (item: T) => void): Promise<void> {
+  let start = performance.now();
+  for (const item of items) {
+    each(item);
+    if (performance.now() - start > SLICE_MS) {
+      await yieldToPage();
+      start = performance.now();
+    }
+  }
+}
+
+/**
+ * Reads each file's size, in slices; returns the same files. Reason: a file picked from disk does not
+ * know its size and date until asked, and the browser asks for them synchronously, about half a
+ * millisecond per file; sending the files to the library worker asks for all of them at once (3,000
+ * files: over 2 s of a frozen page). Asked here, a slice at a time, they are known when the files are
+ * sent, and sending them is quick.
+ */
+export async function learnSizes(files: IncomingFile[]): Promise<IncomingFile[]> {
+  await inSlices(files, (f) => void f.blob.size);
+  return files;
+}
+
+/**
+ * Files from an `<input type="file">` (with `webkitdirectory`, each file knows its relative path). Pass
+ * many through {@link learnSizes} before sending them anywhere.
+ */
 export function filesFromInput(list: FileList | null): IncomingFile[] {
   return [...(list ?? [])].map((file) => {
     const { folder } = splitPath(file.webkitRelativePath || file.name);
@@ -42,7 +86,7 @@ async function walk(entry: FileSystemEntry, out: IncomingFile[]): Promise<void> 
 
 /**
  * Files from a drop, recursing into dropped folders. Entries must be taken from the event
- * synchronously; the folders are read afterwards.
+ * synchronously; the folders are read afterwards, and the files' sizes learnt in slices ({@link learnSizes}).
  */
 export function filesFromDrop(transfer: DataTransfer): Promise<IncomingFile[]> {
   const entries = [...transfer.items]
@@ -54,6 +98,6 @@ export function filesFromDrop(transfer: DataTransfer): Promise<IncomingFile[]> {
       if (entry) await walk(entry, out);
       else if (file) out.push({ name: file.name, folder: '', blob: file });
     }
-    return out;
+    return learnSizes(out);
   })();
 }

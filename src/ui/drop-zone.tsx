@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { filesFromDrop, filesFromInput } from './collect-files.ts';
+import { filesFromDrop, filesFromInput, learnSizes } from './collect-files.ts';
 import { formatEta } from './format.ts';
 import { fileNameOf, PrefixIsolated } from './isolate.tsx';
 import { activity, addFiles, closedReason, items, loaded, queue, type QueueStatus } from './state.ts';
@@ -48,7 +48,9 @@ export function DropZone() {
             accept=".pdf,.docx,.html,.htm,.md,.markdown,.txt,.rst"
             onChange={(e) => {
               const input = e.currentTarget;
-              void addFiles(filesFromInput(input.files)).finally(() => (input.value = ''));
+              void learnSizes(filesFromInput(input.files))
+                .then(addFiles)
+                .finally(() => (input.value = ''));
             }}
           />
         </label>
@@ -61,7 +63,9 @@ export function DropZone() {
             {...{ webkitdirectory: true }}
             onChange={(e) => {
               const input = e.currentTarget;
-              void addFiles(filesFromInput(input.files)).finally(() => (input.value = ''));
+              void learnSizes(filesFromInput(input.files))
+                .then(addFiles)
+                .finally(() => (input.value = ''));
             }}
           />
         </label>
