@@ -55,8 +55,19 @@ export function serializeError(err: unknown): SerializedError {
   if (isQuotaError(err)) {
     return { name: 'DocQaError', code: 'storage-full', message: STORAGE_FULL_MESSAGE };
   }
-  const message = err instanceof Error ? err.message : String(err);
-  return { name: 'DocQaError', code: 'internal', message: `unexpected error: ${message}` };
+  return { name: 'DocQaError', code: 'internal', message: personalMessage(err) };
+}
+
+/**
+ * What a person is told about an error the app did not expect, in words they can act on, with the
+ * technical detail in brackets for a report: a storage failure says to reload, anything else to try again.
+ */
+export function personalMessage(err: unknown): string {
+  if (err instanceof DocQaError) return err.message;
+  if (isQuotaError(err)) return STORAGE_FULL_MESSAGE;
+  const detail = err instanceof Error ? err.message : String(err);
+  if (isStorageFailure(err)) return `the browser's storage refused the change (${detail}): reload the page, then try again`;
+  return `an unexpected problem stopped it (${detail}): try again, and reload the page if it happens again`;
 }
 
 export function reviveError(e: SerializedError): DocQaError {

@@ -1,6 +1,6 @@
 import { batch, computed, signal } from '@preact/signals';
 import { proxy, type Remote } from 'comlink';
-import { DocQaError } from '../core/errors.ts';
+import { DocQaError, personalMessage } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
 import type { Answer, AnswerModelStatus, AskRequest, AskStep, ClosedReason, EmbeddingEvent, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
@@ -225,7 +225,7 @@ export async function start(): Promise<void> {
   try {
     ({ session } = await api.ready(proxy({ endedCleanly: (s: string) => endedCleanly(globalThis.localStorage, s) })));
   } catch (err) {
-    fatal.value = `The library could not be opened: ${err instanceof Error ? err.message : String(err)}`;
+    fatal.value = `The library could not be opened: ${personalMessage(err)}`;
     return;
   } finally {
     waiting.value = undefined;
@@ -252,7 +252,7 @@ export async function addFiles(files: IncomingFile[]): Promise<void> {
   try {
     await api.addFiles(files);
   } catch (err) {
-    note(`The files could not be added: ${err instanceof Error ? err.message : String(err)}`);
+    note(`The files could not be added: ${personalMessage(err)}`);
   }
 }
 
@@ -323,7 +323,7 @@ async function removeNow(item: LibraryItem, requestedAt?: number): Promise<void>
       note(`${item.path}: ${what}`, item.path);
     }
   } catch (err) {
-    note(`${item.path} could not be removed: ${err instanceof Error ? err.message : String(err)}`, item.path);
+    note(`${item.path} could not be removed: ${personalMessage(err)}`, item.path);
   }
 }
 
@@ -334,7 +334,7 @@ export async function retryItem(item: LibraryItem): Promise<void> {
     const ok = await api.retryQueued(item.queueId as QueueId);
     note(ok ? `${item.path}: trying again` : `${item.path}: its contents were not kept; add the file again`, item.path);
   } catch (err) {
-    note(`${item.path} could not be tried again: ${err instanceof Error ? err.message : String(err)}`, item.path);
+    note(`${item.path} could not be tried again: ${personalMessage(err)}`, item.path);
   }
 }
 
@@ -376,7 +376,7 @@ export async function ask(question: string, filter?: SearchFilter, request: Omit
     );
     return answer.value;
   } catch (err) {
-    askError.value = err instanceof DocQaError ? err.message : `Search failed: ${String(err)}`;
+    askError.value = err instanceof DocQaError ? err.message : `The question could not be answered: ${personalMessage(err)}`;
   } finally {
     streaming.value = '';
     askSteps.value = [];
@@ -407,7 +407,7 @@ export async function openSource(request: SourceRequest): Promise<void> {
       source.value = view;
     });
   } catch (err) {
-    askError.value = err instanceof Error ? err.message : String(err);
+    askError.value = personalMessage(err);
   }
 }
 

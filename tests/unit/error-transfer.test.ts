@@ -23,7 +23,7 @@ describe('errors across the worker boundary', () => {
     const failed = await remote.fail().catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(DocQaError);
     expect(failed).toMatchObject({ code: 'password-protected', message: 'a.pdf: password-protected: remove the password and add it again' });
-    await expect(remote.crash()).rejects.toMatchObject({ code: 'internal', message: 'unexpected error: x is undefined' });
+    await expect(remote.crash()).rejects.toMatchObject({ code: 'internal', message: 'an unexpected problem stopped it (x is undefined): try again, and reload the page if it happens again' });
     await expect(remote.echo({ value: 1 })).resolves.toEqual({ value: 1 });
     port1.close();
     port2.close();
