@@ -1,5 +1,5 @@
-import { Parser } from 'htmlparser2';
 import { normalizeText } from './clean.ts';
+import { parseHtmlWithDepthLimit } from './html-depth-limit.ts';
 
 /**
  * Raw HTML inside Markdown (a README's centred banner, `<details>`, an HTML table): its text only. The
@@ -48,7 +48,8 @@ export function htmlPieces(html: string): HtmlPiece[] {
     if (!text) return;
     pieces.push(level ? { level, text: text.replace(/\n/g, ' ') } : { text });
   };
-  const parser = new Parser(
+  parseHtmlWithDepthLimit(
+    html,
     {
       onopentag(name) {
         if (skipDepth || SKIP.has(name)) {
@@ -82,10 +83,12 @@ export function htmlPieces(html: string): HtmlPiece[] {
         } else if (BLOCKS.has(name)) end();
       },
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    (rest) => {
+      level = 0;
+      end();
+      for (const text of rest) pieces.push({ text });
+    },
   );
-  parser.write(html);
-  parser.end();
   end();
   return pieces;
 }

@@ -6,6 +6,7 @@ import type { ParsedDoc } from '../core/types.ts';
 import { DOCX_STYLE_MAP, headingsByOutline, readOutlineLevels } from './docx-styles.ts';
 import { htmlToParsed } from './parse-html.ts';
 import { checkDocxSize, type ReadLimits } from './read-limits.ts';
+import { checkXmlNesting, isStackOverflow, tooDeeplyNested } from './structure-limits.ts';
 import { plausibleTitle } from './title.ts';
 
 const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -73,6 +74,16 @@ async function coreProperties(zip: JSZip | undefined): Promise<{ title?: string;
   }
 }
 
+/**
+ * Throws `read-limit` when an XML part nests deeper than the limit ({@link checkXmlNesting}), before
+ * mammoth recurses into it. The parts are read one at a time, so only one is in memory at once.
+ */
+async function checkDocxNesting(zip: JSZip, name: string, limits: ReadLimits): Promise<void> {
+  for (const file of Object.values(zip.files)) {
+    if (!file.dir && /\.xml$/i.test(file.name)) checkXmlNesting(await file.async('string'), name, limits.maxDocxDepth);
+  }
+}
+
 async function openZip(buffer: ArrayBuffer): Promise<JSZip | undefined> {
   try {
     return await JSZip.loadAsync(buffer);
@@ -95,6 +106,7 @@ export async function parseDocx(bytes: Uint8Array, name: string, limits: ReadLim
   let html: string;
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const zip = await openZip(buffer);
+  if (zip) await checkDocxNesting(zip, name, limits);
   const levels = zip ? await readOutlineLevels(zip) : new Map<string, number>();
   try {
     // The browser build of mammoth reads `arrayBuffer`, the Node build `buffer`; both accept an ArrayBuffer.
@@ -107,6 +119,7 @@ export async function parseDocx(bytes: Uint8Array, name: string, limits: ReadLim
     });
     html = result.value;
   } catch (err) {
+    if (isStackOverflow(err)) throw tooDeeplyNested(name, err);
     throw new DocQaError('corrupt-file', `${name}: this Word file could not be read; it may be damaged. Open it in Word, save it again, and add it again`, { cause: err });
   }
   const parsed = htmlToParsed(html, { isNote: (id) => NOTE_ID.test(id), fileName: name });

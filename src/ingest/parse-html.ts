@@ -1,6 +1,6 @@
-import { Parser } from 'htmlparser2';
 import type { Block, ParsedDoc } from '../core/types.ts';
 import { normalizeText } from './clean.ts';
+import { parseHtmlWithDepthLimit } from './html-depth-limit.ts';
 import { decodeText } from './parse-text.ts';
 import { plausibleTitle } from './title.ts';
 
@@ -255,6 +255,19 @@ class HtmlWalker {
     if (text) this.notes.push({ block: ref.block, text: ref.label ? `${ref.label} ${text}` : text });
   }
 
+  /**
+   * The page nested too deep to parse on: what is open is closed (tables, a heading, skipped content) and
+   * the rest of the page's paragraphs, read as plain text, join the current section.
+   */
+  continueAsText(rest: readonly string[]): void {
+    while (this.tables.length) this.closeTable();
+    if (this.headingLevel) this.closeHeading();
+    this.skipDepth = this.preDepth = 0;
+    this.inTitle = false;
+    this.endParagraph();
+    for (const p of rest) this.paragraphs.push(p);
+  }
+
   /** Ends the last block and places the notes. */
   finish(): void {
     this.flushBlock();
@@ -326,16 +339,12 @@ class HtmlWalker {
 
 function walk(html: string, options: Required<HtmlOptions>): { blocks: Block[]; title: string; firstTopHeading?: string } {
   const walker = new HtmlWalker(options);
-  const parser = new Parser(
-    {
-      onopentag: (name, attrs) => walker.onopentag(name, attrs),
-      ontext: (text) => walker.ontext(text),
-      onclosetag: (name) => walker.onclosetag(name),
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.write(html);
-  parser.end();
+  const events = {
+    onopentag: (name: string, attrs: Attributes) => walker.onopentag(name, attrs),
+    ontext: (text: string) => walker.ontext(text),
+    onclosetag: (name: string) => walker.onclosetag(name),
+  };
+  parseHtmlWithDepthLimit(html, events, (rest) => walker.continueAsText(rest));
   walker.finish();
   return { blocks: walker.blocks, title: walker.title, firstTopHeading: walker.firstTopHeading };
 }

@@ -4,6 +4,7 @@ import { joinLines, normalizeText, textToParagraphs } from './clean.ts';
 import { htmlPieces } from './markdown-html.ts';
 import { dropDirectiveLines, dropDirectives, inlinePieces, InlineReducer } from './markdown-inline.ts';
 import { decodeText } from './parse-text.ts';
+import { capContainerPrefix, MAX_QUOTE_RETURNS } from './structure-limits.ts';
 import { plausibleTitle, titleOfMarkdownHeading } from './title.ts';
 
 /**
@@ -38,8 +39,6 @@ function unquote(value: string): string {
   return (q === '"' || q === "'") && value.endsWith(q) && value.length > 1 ? value.slice(1, -1) : value;
 }
 
-/** Leading whitespace beyond this is cut: marked's nested-list handling is super-linear in the depth. */
-const MAX_INDENT = 64;
 /** Lazy continuation lines of one list item before a blank line is put in; see {@link guardSource}. */
 const MAX_LAZY_LINES = 256;
 const LIST_MARKER = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
@@ -47,23 +46,35 @@ const QUOTE_PREFIX = /^(?: {0,3}>[ \t]?)+/;
 const FENCE = /^ {0,3}(?:```|~~~)/;
 
 /**
- * The source with two shapes marked takes super-linear time on made harmless, leaving the text the same:
+ * The source with the shapes marked takes super-linear time or memory on made harmless, leaving the text:
  * - a list item's lazy continuation lines (not indented): marked re-reads the item's text on each one,
  *   quadratic (20k lines: 7.7 s); after {@link MAX_LAZY_LINES} of them a blank line ends the item, so the
  *   rest is a paragraph of its own;
- * - indentation beyond {@link MAX_INDENT} characters (1,000 nested list levels took 9.5 s, 2,000 70 s):
- *   cut to that, which only moves lists nested more than ~30 deep (cleaning collapses spaces anyway).
+ * - deep nesting: marked lexes a quote's or list item's text again at each level, so 1,000 nested list
+ *   levels took 9.5 s, and 2,000 lines each one quote deeper 2.7 GB. Each line's markers and indentation
+ *   are capped ({@link capContainerPrefix}): deeper quotes and lists read as text at the deepest level kept;
+ * - a quote whose depth keeps falling (lazy lines, `>>` after `>>>`): marked lexes the rest of the quote
+ *   again each time, quadratic (40k lines alternating `> a` and `b`: 9.4 s); after
+ *   {@link MAX_QUOTE_RETURNS} falls a blank line ends the quote.
  */
 export function guardSource(source: string): string {
   const lines = source.split('\n');
   const out: string[] = [];
   let inFence = false;
   let lazy = -1; // lazy lines since the last list marker, -1 outside a list item
+  let quoteDepth = 0; // `>` markers of the line before, 0 after a blank line
+  let returns = 0; // times the depth fell since the last blank line
   for (let line of lines) {
-    const indent = line.length - line.trimStart().length;
-    if (indent > MAX_INDENT) line = line.slice(0, MAX_INDENT) + line.slice(indent);
+    line = capContainerPrefix(line);
     const quote = QUOTE_PREFIX.exec(line)?.[0] ?? '';
     const content = line.slice(quote.length);
+    const depth = quote.split('>').length - 1;
+    if (!line.trim()) returns = 0;
+    else if (depth < quoteDepth && ++returns > MAX_QUOTE_RETURNS) {
+      out.push('');
+      returns = 0;
+    }
+    quoteDepth = line.trim() ? depth : 0;
     if (FENCE.test(content)) inFence = !inFence;
     if (inFence || !content.trim()) lazy = -1;
     else if (LIST_MARKER.test(content)) lazy = 0;

@@ -7,6 +7,7 @@ import { parseMarkdown } from './parse-markdown.ts';
 import { parsePdf } from './parse-pdf.ts';
 import { parseText } from './parse-text.ts';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
+import { isStackOverflow, tooDeeplyNested } from './structure-limits.ts';
 import { plausibleTitle } from './title.ts';
 
 export interface ParseOptions {
@@ -27,26 +28,32 @@ export async function parseFile(bytes: Uint8Array, name: string, options: ParseO
   if (!type) throw new DocQaError('unsupported-type', `${name}: unsupported file type (supported: PDF, Word .docx, HTML, Markdown, text)`);
   if (bytes.byteLength === 0) throw new DocQaError('empty-file', `${name}: the file is empty`);
   let parsed: ParsedDoc;
-  switch (type) {
-    case 'pdf':
-      parsed = await parsePdf(bytes, name, onProgress, { limits });
-      break;
-    case 'docx':
-      parsed = await parseDocx(bytes, name, limits);
-      break;
-    case 'html':
-      parsed = parseHtml(bytes, name);
-      break;
-    case 'markdown':
-      parsed = parseMarkdown(bytes, name);
-      break;
-    case 'text':
-      parsed = parseText(bytes, name, onProgress);
-      break;
+  try {
+    parsed = await parseByType(type, bytes, name, onProgress, limits);
+  } catch (error) {
+    // Whatever a parser does not bound itself must not surface as "Maximum call stack size exceeded".
+    if (isStackOverflow(error)) throw tooDeeplyNested(name, error);
+    throw error;
   }
   if (!parsed.blocks.some((b) => /\S/.test(b.text))) {
     throw new DocQaError('empty-file', `${name}: no text found in this file`);
   }
   const title = plausibleTitle(parsed.title, name);
   return { type, parsed: { ...parsed, ...(title ? { title, titleSource: parsed.titleSource ?? 'heading' } : { title: name, titleSource: 'file-name' }) } };
+}
+
+/** The parser for `type` (see `file-kinds.ts`). */
+async function parseByType(type: DocType, bytes: Uint8Array, name: string, onProgress: ParseOptions['onProgress'], limits: ReadLimits): Promise<ParsedDoc> {
+  switch (type) {
+    case 'pdf':
+      return await parsePdf(bytes, name, onProgress, { limits });
+    case 'docx':
+      return await parseDocx(bytes, name, limits);
+    case 'html':
+      return parseHtml(bytes, name);
+    case 'markdown':
+      return parseMarkdown(bytes, name);
+    case 'text':
+      return parseText(bytes, name, onProgress);
+  }
 }

@@ -14,13 +14,19 @@ export interface ReadLimits {
   maxDocxXmlBytes: number;
   /** Most pages read from one PDF. Default 10,000. */
   maxPdfPages: number;
+  /**
+   * Most XML elements open at once in a part of a Word file (tables in tables, hyperlinks in hyperlinks…):
+   * mammoth recurses on each. Default 256 (real documents nest a few dozen deep; mammoth ran out of stack
+   * past ~1,000). See `structure-limits.ts`.
+   */
+  maxDocxDepth: number;
 }
 
-export const DEFAULT_READ_LIMITS: ReadLimits = { maxDocxXmlBytes: 64 * 2 ** 20, maxPdfPages: 10_000 };
+export const DEFAULT_READ_LIMITS: ReadLimits = { maxDocxXmlBytes: 64 * 2 ** 20, maxPdfPages: 10_000, maxDocxDepth: 256 };
 
 /** Limits when the person insists ("Try again" on a file that was too large or too slow): four times larger. */
 export function relaxedLimits(limits: ReadLimits): ReadLimits {
-  return { maxDocxXmlBytes: limits.maxDocxXmlBytes * 4, maxPdfPages: limits.maxPdfPages * 4 };
+  return { maxDocxXmlBytes: limits.maxDocxXmlBytes * 4, maxPdfPages: limits.maxPdfPages * 4, maxDocxDepth: limits.maxDocxDepth * 4 };
 }
 
 const megabytes = (n: number) => `${Math.round(n / 2 ** 20)} MB`;

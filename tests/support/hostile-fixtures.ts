@@ -72,3 +72,65 @@ export function logLines(lines: number, needle = ''): string {
   if (needle) out[Math.floor(lines / 2)] = needle;
   return out.join('\n') + '\n';
 }
+
+/**
+ * Markdown where each line opens one more blockquote level (`> line 0`, `>> line 1`, …): 3,000 lines are
+ * 4.5 MB, and marked took memory quadratic in the depth on it (2.7 GB for 2,000 lines). `needles` replace
+ * the text of some lines (line number → text).
+ */
+export function quoteBombMarkdown(lines = 3000, needles: Record<number, string> = {}): string {
+  return Array.from({ length: lines }, (_, i) => `${'>'.repeat(i + 1)} ${needles[i] ?? `line ${i}`}`).join('\n');
+}
+
+/** Ways Markdown nests: quotes, list bullets on one line, lists by indentation, quotes and lists in turn. */
+export const MARKDOWN_NESTINGS = {
+  quotes: (depth: number) => '>'.repeat(depth) + ' ',
+  bullets: (depth: number) => '- '.repeat(depth),
+  indented: (depth: number) => `${'  '.repeat(depth)}- `,
+  'quoted bullets': (depth: number) => '> - '.repeat(depth),
+} satisfies Record<string, (depth: number) => string>;
+
+/** Markdown of `lines` lines, line i nested `i % (maxDepth + 1)` deep the given way, each saying its number. */
+export function nestedMarkdown(nesting: keyof typeof MARKDOWN_NESTINGS, lines: number, maxDepth = lines): string {
+  return Array.from({ length: lines }, (_, i) => `${MARKDOWN_NESTINGS[nesting](i % (maxDepth + 1))}line ${i}`).join('\n');
+}
+
+/** Elements HTML nests: containers and table cells. */
+export const HTML_NESTINGS = {
+  div: ['<div>', '</div>'],
+  blockquote: ['<blockquote>', '</blockquote>'],
+  list: ['<ul><li>', '</li></ul>'],
+  table: ['<table><tr><td>', '</td></tr></table>'],
+  span: ['<span>', '</span>'],
+} satisfies Record<string, [string, string]>;
+
+/**
+ * An HTML page with `depth` nested elements, each holding "level i" (closed at the end unless `closed` is
+ * false), then a paragraph saying `needle`.
+ */
+export function nestedHtml(nesting: keyof typeof HTML_NESTINGS, depth: number, needle = 'The nest ends here.', closed = true): string {
+  const [open, close] = HTML_NESTINGS[nesting];
+  const levels = Array.from({ length: depth }, (_, i) => `${open}level ${i} `).join('');
+  return `<!doctype html><html><head><title>Nest</title></head><body>${levels}${closed ? close.repeat(depth) : ''}<p>${needle}</p></body></html>`;
+}
+
+/** What a Word document nests, as the XML that opens and closes one level (inside a paragraph or not). */
+export const DOCX_NESTINGS = {
+  tables: { open: '<w:tbl><w:tr><w:tc>', close: '<w:p/></w:tc></w:tr></w:tbl>', inParagraph: false },
+  'content controls': { open: '<w:sdt><w:sdtContent>', close: '</w:sdtContent></w:sdt>', inParagraph: false },
+  hyperlinks: { open: '<w:hyperlink w:anchor="top">', close: '</w:hyperlink>', inParagraph: true },
+  'smart tags': { open: '<w:smartTag w:element="place">', close: '</w:smartTag>', inParagraph: true },
+} satisfies Record<string, { open: string; close: string; inParagraph: boolean }>;
+
+const WORD_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+
+/** A real Word file whose body is a paragraph, then `depth` levels of `nesting` around a paragraph saying `needle`. */
+export async function nestedDocx(nesting: keyof typeof DOCX_NESTINGS, depth: number, needle = 'The nest ends here.'): Promise<Uint8Array> {
+  const { open, close, inParagraph } = DOCX_NESTINGS[nesting];
+  const run = `<w:r><w:t>${needle}</w:t></w:r>`;
+  const nest = inParagraph ? `<w:p>${open.repeat(depth)}${run}${close.repeat(depth)}</w:p>` : `${open.repeat(depth)}<w:p>${run}</w:p>${close.repeat(depth)}`;
+  const xml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${WORD_NS}><w:body><w:p><w:r><w:t>Nested document</w:t></w:r></w:p>${nest}</w:body></w:document>`;
+  const zip = await JSZip.loadAsync(await makeDocx([{ heading: 'Nest', paragraphs: ['Replaced.'] }]));
+  zip.file('word/document.xml', xml, { compression: 'DEFLATE' });
+  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+}
