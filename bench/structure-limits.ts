@@ -2,9 +2,9 @@
  * Measures parsing nested files: time and peak heap (the largest heap V8's `--trace-gc` reports before a
  * collection), one fresh Node process a case. The figures of docs/decisions/0001-structure-limits.md.
  *
- *   npx tsx tests/unit/measure-structure-limits.ts                 this checkout, the default cases
- *   npx tsx tests/unit/measure-structure-limits.ts --root DIR      another checkout (e.g. `git archive` of an older commit)
- *   npx tsx tests/unit/measure-structure-limits.ts md:bomb:3000    given cases: format:shape:size[:maxDepth]
+ *   npx tsx bench/structure-limits.ts                 this checkout, the default cases
+ *   npx tsx bench/structure-limits.ts --root DIR      another checkout (e.g. `git archive` of an older commit)
+ *   npx tsx bench/structure-limits.ts md:bomb:3000    given cases: format:shape:size[:maxDepth]
  *
  * Cases: `md:bomb:N` (N lines, each one quote deeper), `md:<nesting>:N:D` (N lines cycling depth 0..D, see
  * `MARKDOWN_NESTINGS`), `html:<nesting>:N` (N nested elements, closed; `html:<nesting>-open:N` unclosed),
@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DOCX_NESTINGS, HTML_NESTINGS, MARKDOWN_NESTINGS, nestedDocx, nestedHtml, nestedMarkdown, quoteBombMarkdown } from '../support/hostile-fixtures.ts';
+import { DOCX_NESTINGS, HTML_NESTINGS, MARKDOWN_NESTINGS, nestedDocx, nestedHtml, nestedMarkdown, quoteBombMarkdown } from '../tests/support/hostile-fixtures.ts';
 
 const DEFAULT_CASES = [
   'md:bomb:1000', 'md:bomb:1500', 'md:bomb:3000', 'md:bullets:3300:3000', 'md:quotes:400000:16',
@@ -37,7 +37,7 @@ async function fixture(format: string, shape: string, size: number, depth?: numb
 /** In the child process: parse one case with the checkout at `root`, print one JSON line. */
 async function runCase(root: string, spec: string): Promise<void> {
   const [format = '', shape = '', size = '0', depth] = spec.split(':');
-  const { parseFile } = (await import(pathToFileURL(resolve(root, 'src/ingest/parse.ts')).href)) as typeof import('../../src/ingest/parse.ts');
+  const { parseFile } = (await import(pathToFileURL(resolve(root, 'src/ingest/parse.ts')).href)) as typeof import('../src/ingest/parse.ts');
   const { name, bytes } = await fixture(format, shape, Number(size), depth ? Number(depth) : undefined);
   const start = performance.now();
   let outcome: string;
