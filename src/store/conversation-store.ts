@@ -1,6 +1,7 @@
 import { titleOf, type Conversation, type ConversationHeader, type SavedTurn } from '../core/conversation.ts';
 import { DocQaError, isQuotaError, STORAGE_FULL_MESSAGE } from '../core/errors.ts';
 import { asConversationId, type ConversationId } from '../core/ids.ts';
+import { abortQuietly, settle } from './transactions.ts';
 import type { LibraryDb, StoredTurn } from './schema.ts';
 
 const turnsOf = (id: ConversationId) => IDBKeyRange.bound([id, 0], [id, Infinity]);
@@ -41,6 +42,7 @@ export class ConversationStore {
    */
   async appendTurn(id: ConversationId, turn: SavedTurn, options: { replaceLast?: boolean } = {}): Promise<ConversationHeader> {
     const tx = this.db.transaction(['conversations', 'conversationTurns'], 'readwrite');
+    const writes: Array<Promise<unknown>> = [];
     try {
       const header = await tx.objectStore('conversations').get(id);
       if (!header) throw new DocQaError('internal', 'this conversation was deleted (in another tab?): start a new one');
@@ -52,16 +54,14 @@ export class ConversationStore {
         delete updated.summary;
         delete updated.summarisedTurns;
       }
-      await Promise.all([tx.objectStore('conversationTurns').put(stored), tx.objectStore('conversations').put(updated)]);
-      await tx.done;
+      // One by one into `writes`: when the second put is refused synchronously (storage full), the first
+      // one's request rejects on the abort and must be observed.
+      writes.push(tx.objectStore('conversationTurns').put(stored));
+      writes.push(tx.objectStore('conversations').put(updated));
+      await settle(tx.done, writes);
       return updated;
     } catch (err) {
-      tx.done.catch(() => undefined);
-      try {
-        tx.abort();
-      } catch {
-        // Already finished.
-      }
+      abortQuietly(tx, writes);
       throw storageError(err, 'the answer');
     }
   }

@@ -199,25 +199,41 @@ export class QueueStore {
     const earlier = await this.db.get('entryStatus', id);
     const cut = !!earlier?.reading && !(await endedCleanly(earlier.reading.session));
     const tx = this.db.transaction('entryStatus', 'readwrite');
-    const status = await tx.store.get(id);
-    const interrupted = (status?.reads ?? 0) + (cut ? 1 : 0);
-    await tx.store.put({ ...status, queueId: id, reads: interrupted, reading: { session, startedAt: Date.now() } });
-    await tx.done;
-    return { interrupted, cut };
+    const writes: Array<Promise<unknown>> = [];
+    try {
+      const status = await tx.store.get(id);
+      const interrupted = (status?.reads ?? 0) + (cut ? 1 : 0);
+      writes.push(tx.store.put({ ...status, queueId: id, reads: interrupted, reading: { session, startedAt: Date.now() } }));
+      await settle(tx.done, writes);
+      return { interrupted, cut };
+    } catch (err) {
+      // A refused put (storage full) must not leave the transaction's rejection unobserved.
+      abortQuietly(tx, writes);
+      throw err;
+    }
   }
 
   /**
    * Reading an entry ended (read, or failed): a crash from now on, while it waits for its commit, is not
-   * its doing. Only the read this session started is ended (Try again may have reset the record).
+   * its doing. Only the read this session started is ended (Try again may have reset the record). Never
+   * throws.
    */
   async endAttempt(id: QueueId, session: string): Promise<void> {
     const tx = this.db.transaction('entryStatus', 'readwrite');
-    const status = await tx.store.get(id);
-    if (status?.reading?.session === session) {
-      const { reading: _reading, ...rest } = status;
-      await tx.store.put(rest);
+    const writes: Array<Promise<unknown>> = [];
+    try {
+      const status = await tx.store.get(id);
+      if (status?.reading?.session === session) {
+        const { reading: _reading, ...rest } = status;
+        writes.push(tx.store.put(rest));
+      }
+      await settle(tx.done, writes);
+    } catch (err) {
+      abortQuietly(tx, writes);
+      // Best effort (storage full, say): the read itself went well; at worst a crash before its commit
+      // counts against the file.
+      console.warn('end of read not recorded', err);
     }
-    await tx.done;
   }
 
   /**
