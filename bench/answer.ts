@@ -1,5 +1,5 @@
 /**
- * What a question costs before the model writes its first token (issue 8 §7), stage by stage, through the
+ * What a question costs before the model writes its first token, stage by stage, through the
  * app's own code over fixed data: SciFact's corpus indexed as the app indexes dropped files (the eval
  * CLI's `indexCollection`), asked its first QUERIES test queries (a generated corpus and questions when
  * SciFact is absent). Decoding is excluded, and so is the model's prefill of the prompt (part of a real

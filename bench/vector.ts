@@ -192,7 +192,7 @@ export async function benchVector(ctx: BenchContext): Promise<void> {
     await benchSet(ctx, set);
     gc();
   }
-  // The headline figures, last (issue 7 §5 targets: best flat ≥ 5× naive and ≥ 5× voy at 100k; int8 recall@10 ≥ 0.99;
+  // The headline figures, last (targets: best flat ≥ 5× naive and ≥ 5× voy at 100k; int8 recall@10 ≥ 0.99;
   // optional: 1-bit codes with an exact re-score, with their recall).
   const f = ctx.figures;
   const best = Math.min(f.flat_f32_p50_ms_100k ?? Infinity, f.flat_int8_p50_ms_100k ?? Infinity, f.binary_rescore_p50_ms_100k ?? Infinity);

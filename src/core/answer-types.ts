@@ -133,7 +133,7 @@ export interface PassageRef {
 }
 
 /**
- * A step taken before the answer (issue 8 §3–§5), reported to the page as it happens and kept with the
+ * A step taken before the answer (phrasings, hops, a whole document), reported to the page as it happens and kept with the
  * answer: the follow-up rewritten into a standalone question (by the model, or by the rule when no model
  * writes answers), the phrasings searched, each multi-hop hop, a whole document read in parts.
  */
