@@ -7,24 +7,39 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { chunkEmbedderOf, type ChunkEmbedder } from '../src/embed/chunk-embedder.ts';
 import { loadEmbedder } from '../src/embed/embedder.ts';
-import { modelFromFolder, rerankerFromFolder } from '../src/models/catalogue.ts';
+import { modelFromFolder, rerankerFromFolder, type EmbeddingModel, type FolderFacts } from '../src/models/catalogue.ts';
 import { loadReranker, type Reranker } from '../src/rerank/reranker.ts';
 import { loadTransformersGenerator, type TransformersGenerator } from '../src/generate/transformers-generator.ts';
 import { localGenerator } from '../src/models/generator-catalogue.ts';
 
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 
-/** The embedder of the model in `folder` (which holds config.json, tokenizer.json, onnx/...). */
-export async function loadFolderEmbedder(folder: string, batchSize?: number): Promise<ChunkEmbedder> {
+/** The folder's JSON file at `relative`, or undefined when it has none. */
+const optionalJson = <T>(path: string, relative: string): T | undefined => (existsSync(join(path, relative)) ? (readJson(join(path, relative)) as T) : undefined);
+
+/**
+ * What the model folder says about itself, read as the app's folder import reads it: config.json and
+ * the sentence-transformers files (pooling, prompts, longest input) when present. `dtype` picks the
+ * weights when the folder has both (default fp32 when `onnx/model.onnx` is there).
+ */
+export function embeddingModelOfFolder(folder: string, dtype?: 'q8' | 'fp32'): { model: EmbeddingModel; root: string } {
   const { path, configPath } = modelFolder(folder);
-  const poolingPath = join(path, '1_Pooling', 'config.json');
   const model = modelFromFolder({
     folder: basename(path),
-    config: readJson(configPath) as { hidden_size?: number },
-    pooling: existsSync(poolingPath) ? (readJson(poolingPath) as { pooling_mode_cls_token?: boolean }) : undefined,
+    config: readJson(configPath) as FolderFacts['config'],
+    pooling: optionalJson<FolderFacts['pooling']>(path, '1_Pooling/config.json'),
+    prompts: optionalJson<{ prompts?: FolderFacts['prompts'] }>(path, 'config_sentence_transformers.json')?.prompts,
+    sentenceBert: optionalJson<FolderFacts['sentenceBert']>(path, 'sentence_bert_config.json'),
     hasFp32: existsSync(join(path, 'onnx', 'model.onnx')),
+    dtype,
   });
-  const embedder = await loadEmbedder(model, { source: { kind: 'folder', root: dirname(path) } });
+  return { model, root: dirname(path) };
+}
+
+/** The embedder of the model in `folder` (which holds config.json, tokenizer.json, onnx/...). */
+export async function loadFolderEmbedder(folder: string, batchSize?: number, dtype?: 'q8' | 'fp32'): Promise<ChunkEmbedder> {
+  const { model, root } = embeddingModelOfFolder(folder, dtype);
+  const embedder = await loadEmbedder(model, { source: { kind: 'folder', root } });
   return chunkEmbedderOf(embedder, { batchSize });
 }
 

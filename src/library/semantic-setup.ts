@@ -251,18 +251,23 @@ export class SemanticSetup {
     const folder = root.split('/').at(-1) || 'imported-model';
     const inRoot = (p: string) => (root ? p.startsWith(`${root}/`) : true);
     const relative = (p: string) => (root ? p.slice(root.length + 1) : p);
-    const pooling = withPaths.find((f) => inRoot(f.path) && relative(f.path) === '1_Pooling/config.json');
-    let facts: FolderFacts;
-    try {
-      facts = {
-        folder,
-        config: JSON.parse(await config.blob.text()) as FolderFacts['config'],
-        pooling: pooling ? (JSON.parse(await pooling.blob.text()) as FolderFacts['pooling']) : undefined,
-        hasFp32: withPaths.some((f) => inRoot(f.path) && relative(f.path) === 'onnx/model.onnx'),
-      };
-    } catch (err) {
-      throw new DocQaError('model-unsupported', `${config.path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-    }
+    const jsonAt = async <T>(path: string): Promise<T | undefined> => {
+      const file = path === 'config.json' ? config : withPaths.find((f) => inRoot(f.path) && relative(f.path) === path);
+      if (!file) return undefined;
+      try {
+        return JSON.parse(await file.blob.text()) as T;
+      } catch (err) {
+        throw new DocQaError('model-unsupported', `${file.path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      }
+    };
+    const facts: FolderFacts = {
+      folder,
+      config: (await jsonAt<FolderFacts['config']>('config.json')) ?? {},
+      pooling: await jsonAt<FolderFacts['pooling']>('1_Pooling/config.json'),
+      prompts: (await jsonAt<{ prompts?: FolderFacts['prompts'] }>('config_sentence_transformers.json'))?.prompts,
+      sentenceBert: await jsonAt<FolderFacts['sentenceBert']>('sentence_bert_config.json'),
+      hasFp32: withPaths.some((f) => inRoot(f.path) && relative(f.path) === 'onnx/model.onnx'),
+    };
     // A cross-encoder (a sequence-classification head) is a reranker; anything else is taken as an encoder.
     const architecture = (facts.config as { architectures?: string[] }).architectures?.[0] ?? '';
     const isReranker = architecture.endsWith('ForSequenceClassification');

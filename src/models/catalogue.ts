@@ -194,26 +194,41 @@ export interface FolderFacts {
   pooling?: { pooling_mode_cls_token?: boolean; pooling_mode_mean_tokens?: boolean };
   /** Whether `onnx/model.onnx` (fp32) is there; else `onnx/model_quantized.onnx` is used. */
   hasFp32: boolean;
+  /** Which weights to use when the folder has both; default fp32 when `hasFp32`. */
+  dtype?: 'q8' | 'fp32';
+  /** sentence-transformers' `config_sentence_transformers.json`: the prompts put before queries and passages. */
+  prompts?: Record<string, unknown>;
+  /** sentence-transformers' `sentence_bert_config.json`: the longest input the model card uses. */
+  sentenceBert?: { max_seq_length?: unknown };
+}
+
+/** A prompt string from sentence-transformers' `prompts`, the first of `keys` that is a string. */
+function promptOf(prompts: Record<string, unknown> | undefined, keys: readonly string[]): string | undefined {
+  for (const key of keys) if (typeof prompts?.[key] === 'string') return prompts[key];
+  return undefined;
 }
 
 /**
  * A catalogue entry for any transformers.js model folder (`npm run eval -- --model <folder>`, a folder
  * the person imports): a folder named like a catalogue model (`bge-small-en-v1.5`) takes that model's
- * pooling and prefixes; otherwise dimensions come from `config.json` and pooling from
- * `1_Pooling/config.json` (mean when it is absent), with no prefixes.
+ * pooling and prefixes; otherwise dimensions come from `config.json`, pooling from
+ * `1_Pooling/config.json` (mean when it is absent), prefixes from sentence-transformers' `prompts`
+ * (none when absent) and the longest input from its `max_seq_length`, as the model card sets them.
  */
 export function modelFromFolder(facts: FolderFacts): EmbeddingModel {
   const known = CATALOGUE.find((m) => m.repo.split('/').at(-1) === facts.folder);
   const dims = facts.config.hidden_size;
   if (!dims || !Number.isInteger(dims)) throw new DocQaError('model-unsupported', `model folder ${facts.folder}: config.json has no hidden_size, so the vector length is unknown`);
-  const dtype = facts.hasFp32 ? 'fp32' : 'q8';
+  const dtype = facts.dtype ?? (facts.hasFp32 ? 'fp32' : 'q8');
+  const seqLength = facts.sentenceBert?.max_seq_length;
+  const cardLength = typeof seqLength === 'number' && Number.isInteger(seqLength) && seqLength > 0 ? seqLength : undefined;
   return localModel({
     folder: facts.folder,
     dims,
     pooling: known?.pooling ?? (facts.pooling?.pooling_mode_cls_token ? 'cls' : 'mean'),
-    queryPrefix: known?.queryPrefix,
-    passagePrefix: known?.passagePrefix,
-    maxTokens: Math.min(known?.maxTokens ?? 512, facts.config.max_position_embeddings ?? 512),
+    queryPrefix: known?.queryPrefix ?? promptOf(facts.prompts, ['query']),
+    passagePrefix: known?.passagePrefix ?? promptOf(facts.prompts, ['passage', 'document']),
+    maxTokens: Math.min(known?.maxTokens ?? cardLength ?? 512, facts.config.max_position_embeddings ?? 512),
     dtype,
     languages: known?.languages,
   });
