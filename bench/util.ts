@@ -1,6 +1,5 @@
 /** Small helpers shared by the benchmarks: garbage collection, heap, timing, percentiles, output. */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -66,16 +65,10 @@ export async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; ms
 /** The repository root (the folder above bench/). */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** SciFact in BEIR layout: `SCIFACT_DIR`, else `../shared/data/scifact` next to the repository, else /work/shared. */
-export function scifactDir(): string {
-  const candidates = [process.env.SCIFACT_DIR, join(REPO_ROOT, '../shared/data/scifact'), '/work/shared/data/scifact'];
-  const found = candidates.find((d): d is string => !!d && existsSync(join(d, 'corpus.jsonl')));
-  if (!found) throw new Error(`SciFact not found (looked in ${candidates.filter(Boolean).join(', ')}); set SCIFACT_DIR`);
-  return found;
-}
-
 /** True when the module with this `import.meta.url` is the script node was started with. */
 export function isMain(moduleUrl: string): boolean {
   const script = process.argv[1];
   return !!script && pathToFileURL(resolve(script)).href === moduleUrl;
 }
+
+export { scifactDir } from '../tools/real-models/dirs.ts';

@@ -1,6 +1,6 @@
 /**
  * Evaluation CLI: `npm run eval -- --data <BEIR dir> [--split test] [--mode bm25|dense|hybrid|rerank]
- * [--model <model folder>] [--reranker <cross-encoder folder>] [--unanswerable <queries.jsonl>] [--json]`.
+ * [--model <model folder> [--dtype q8|fp32]] [--reranker <cross-encoder folder>] [--unanswerable <queries.jsonl>] [--json]`.
  * Uses the app's own ingest, index, embedding, retrieval, reranking and answer code with default settings. `dense`,
  * `hybrid` and `rerank` embed every chunk with the transformers.js model folder given (`npm run fixtures:models`
  * writes tiny ones); hybrid fuses BM25 and dense with Reciprocal Rank Fusion, as the app does; rerank
@@ -19,10 +19,11 @@
 import { parseArgs } from 'node:util';
 import { loadBeir, loadClaims, loadQueryTexts } from '../src/eval/beir.ts';
 import { evaluateAnswers, evaluateNotFound } from '../src/eval/evaluate-answers.ts';
-import { EVAL_MODES, evaluateRetrieval, FLAT_VECTOR_INDEX, indexCollection, type EvalMode, type EvalSettings } from '../src/eval/evaluate.ts';
+import { EVAL_MODES, evaluateRetrieval, FLAT_VECTOR_INDEX, indexCollection, withMode, type EvalMode, type EvalReport, type EvalSettings } from '../src/eval/evaluate.ts';
+import { cachingEmbedder, modelCacheKey } from './vector-cache.ts';
 import { VoyIndex } from '../src/index/voy-index.ts';
 import { loadVoy } from './voy-node.ts';
-import { loadFolderEmbedder, loadFolderReranker } from './model-folder.ts';
+import { loadFolderEmbedder, loadFolderReranker, weightsOfFolder } from './model-folder.ts';
 import { chooseAnswerer, positiveInt, runAnswerEval, type AnswerEvalArgs } from './eval-answers.ts';
 
 const { values } = parseArgs({
@@ -30,11 +31,13 @@ const { values } = parseArgs({
     data: { type: 'string' },
     split: { type: 'string', default: 'test' },
     unanswerable: { type: 'string' },
-    mode: { type: 'string', default: 'bm25' },
+    mode: { type: 'string' },
     model: { type: 'string' },
+    dtype: { type: 'string' },
     reranker: { type: 'string' },
     'vector-index': { type: 'string', default: 'flat' },
     json: { type: 'boolean', default: false },
+    'no-cache': { type: 'boolean', default: false },
     answers: { type: 'boolean', default: false },
     generator: { type: 'string' },
     limit: { type: 'string' },
@@ -42,13 +45,21 @@ const { values } = parseArgs({
     'context-tokens': { type: 'string' },
   },
 });
+/** Columns padded to their widest cell, the first left-aligned and the rest right-aligned. */
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  return [head, ...rows].map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')).join('\n');
+}
 /** voy-search's index behind the same contract (`--vector-index voy`), to compare with the flat default. */
 const voyVectorIndex = (voy: Awaited<ReturnType<typeof loadVoy>>): EvalSettings['vectorIndex'] => ({ name: 'voy', create: (model, dims) => new VoyIndex(voy, model, dims) });
 
-const mode = values.mode as EvalMode;
-if (!values.data || !EVAL_MODES.includes(mode) || (mode !== 'bm25' && !values.model) || (mode === 'rerank' && !values.reranker)) {
-  console.error('usage: npm run eval -- --data <dir in BEIR layout> [--split test] [--mode bm25|dense|hybrid|rerank] [--model <model folder>] [--reranker <cross-encoder folder>] [--unanswerable <queries.jsonl>] [--json]');
-  console.error('       dense, hybrid and rerank need --model: a transformers.js model folder (config.json, tokenizer.json, onnx/)');
+// With a model and no --mode, every mode over one embedding; without a model, BM25.
+const mode = (values.mode ?? (values.model ? 'all' : 'bm25')) as EvalMode | 'all';
+const modeOk = mode === 'all' || EVAL_MODES.includes(mode);
+if (!values.data || !modeOk || (mode !== 'bm25' && !values.model) || (mode === 'rerank' && !values.reranker)) {
+  console.error('usage: npm run eval -- --data <dir in BEIR layout> [--split test] [--mode all|bm25|dense|hybrid|rerank] [--model <model folder> [--dtype q8|fp32]] [--reranker <cross-encoder folder>] [--unanswerable <queries.jsonl>] [--json] [--no-cache]');
+  console.error('       with --model and no --mode, every mode (bm25, dense, hybrid; rerank with --reranker) over one embedding; vectors are cached by model and text unless --no-cache');
+  console.error('       all, dense, hybrid and rerank need --model: a transformers.js model folder (config.json, tokenizer.json, onnx/)');
   console.error('       rerank needs --reranker: a cross-encoder folder (one-label sequence classification); with another mode, --reranker reranks its top 40');
   console.error('       --answers [--generator extractive|quote|<model folder>] [--limit N] [--max-tokens N] [--context-tokens N]: evaluate answers over claims_dev.jsonl');
   process.exit(2);
@@ -75,23 +86,31 @@ if (answerArgs && !claims) {
 }
 // Loaded before indexing, so a wrong model folder fails at once.
 const chosen = answerArgs && (await chooseAnswerer(answerArgs));
-const embedder = values.model && mode !== 'bm25' ? await loadFolderEmbedder(values.model, 32) : undefined;
+if (values.dtype !== undefined && values.dtype !== 'q8' && values.dtype !== 'fp32') {
+  console.error('--dtype is q8 (onnx/model_quantized.onnx) or fp32 (onnx/model.onnx); without it, fp32 when the folder has it');
+  process.exit(2);
+}
+const folderEmbedder = values.model && mode !== 'bm25' ? await loadFolderEmbedder(values.model, 32, values.dtype) : undefined;
+const cacheKey = folderEmbedder && !values['no-cache'] ? modelCacheKey(folderEmbedder.model, weightsOfFolder(values.model!, folderEmbedder.model.dtype)) : undefined;
+const embedder = folderEmbedder && cachingEmbedder(folderEmbedder, cacheKey);
 const reranker = values.reranker ? await loadFolderReranker(values.reranker) : undefined;
 if (!['flat', 'voy'].includes(values['vector-index'] ?? 'flat')) {
   console.error("--vector-index is flat (the app's default) or voy");
   process.exit(2);
 }
 const vectorIndex = values['vector-index'] === 'voy' ? voyVectorIndex(await loadVoy()) : FLAT_VECTOR_INDEX;
-const indexed = await indexCollection(collection, { mode, vectorIndex }, embedder, reranker);
-const report = await evaluateRetrieval(collection, indexed);
+const modes: EvalMode[] = mode === 'all' ? (['bm25', 'dense', 'hybrid', ...(reranker ? ['rerank' as const] : [])] as EvalMode[]) : [mode];
+// Indexed once in the last mode (the fullest); the other modes search the same indexes.
+const indexed = await indexCollection(collection, { mode: modes.at(-1)!, vectorIndex }, embedder, reranker);
+const reports: EvalReport[] = [];
+for (const m of modes) reports.push(await evaluateRetrieval(collection, withMode(indexed, m)));
+const report = reports.at(-1)!;
+const cacheNote = embedder ? `; ${embedder.embedded} texts embedded, ${embedder.reused} read from the vector cache` : '';
 console.log(`collection   ${values.data} (${values.split}): ${report.documents} documents, ${report.chunks} chunks, ${report.queries} queries`);
-console.log(`mode         ${mode}${report.model ? ` (model ${report.model}; embedding took ${report.embed_ms} ms)` : ''}${report.reranker ? `, fused top 40 reranked by ${report.reranker}` : ''}`);
+console.log(`model        ${report.model || '(none)'}${report.model ? ` (embedding took ${report.embed_ms} ms${cacheNote})` : ''}${report.reranker ? `; fused top 40 reranked by ${report.reranker}` : ''}`);
 console.log(`skipped      ${report.skipped} empty records (no title, no text)`);
-console.log(`nDCG@10      ${report['ndcg@10'].toFixed(4)}`);
-console.log(`recall@100   ${report['recall@100'].toFixed(4)}`);
-console.log(`MRR@10       ${report['mrr@10'].toFixed(4)}`);
 console.log(`index time   ${report.index_ms} ms`);
-console.log(`query p50    ${report.query_p50_ms} ms`);
+console.log(table(['mode', 'nDCG@10', 'recall@10', 'recall@100', 'MRR@10', 'query p50 ms'], reports.map((r) => [r.mode, r['ndcg@10'].toFixed(4), r['recall@10'].toFixed(4), r['recall@100'].toFixed(4), r['mrr@10'].toFixed(4), String(r.query_p50_ms)])));
 // --answers replaces the extractive answer figures below with those of the answerer chosen.
 const generated = answerArgs && claims ? await runAnswerEval(indexed, claims, collection.corpus, answerArgs, chosen) : undefined;
 const answers = claims && !answerArgs ? await evaluateAnswers(indexed, claims, collection.corpus) : undefined;
@@ -116,5 +135,7 @@ if (values.json) {
     evidence_sentence_rate: answers.evidence_sentence_rate,
   };
   const notFoundFigures = unanswerable && { unanswerable_questions: unanswerable.questions, not_found_rate: unanswerable.not_found_rate };
-  console.log(JSON.stringify({ ...report, ...answerFigures, ...generated, ...notFoundFigures }));
+  const byMode = Object.fromEntries(reports.map((r) => [r.mode, { 'ndcg@10': r['ndcg@10'], 'recall@10': r['recall@10'], 'recall@100': r['recall@100'], 'mrr@10': r['mrr@10'], query_p50_ms: r.query_p50_ms }]));
+  const cache = { embedded_texts: embedder?.embedded ?? 0, cached_texts: embedder?.reused ?? 0 };
+  console.log(JSON.stringify({ ...report, modes: byMode, ...cache, ...answerFigures, ...generated, ...notFoundFigures }));
 }

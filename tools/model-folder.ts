@@ -36,6 +36,11 @@ export function embeddingModelOfFolder(folder: string, dtype?: 'q8' | 'fp32'): {
   return { model, root: dirname(path) };
 }
 
+/** The weights file a folder's model loads for `dtype`. */
+export function weightsOfFolder(folder: string, dtype: 'q8' | 'fp32'): string {
+  return join(resolve(folder), 'onnx', dtype === 'q8' ? 'model_quantized.onnx' : 'model.onnx');
+}
+
 /** The embedder of the model in `folder` (which holds config.json, tokenizer.json, onnx/...). */
 export async function loadFolderEmbedder(folder: string, batchSize?: number, dtype?: 'q8' | 'fp32'): Promise<ChunkEmbedder> {
   const { model, root } = embeddingModelOfFolder(folder, dtype);

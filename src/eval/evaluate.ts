@@ -36,6 +36,7 @@ export interface EvalReport {
   vector_index: string;
   reranker: string;
   'ndcg@10': number;
+  'recall@10': number;
   'recall@100': number;
   'mrr@10': number;
   index_ms: number;
@@ -74,6 +75,7 @@ export interface IndexedCollection {
   dense?: DenseRetriever;
   /** Name of the dense index kind built ('flat', 'voy'). */
   vectorIndex: string;
+  /** The model that embedded the chunks (kept in bm25 mode too, so {@link withMode} can switch back); questions are embedded only outside bm25. */
   embedder?: ChunkEmbedder;
   /** The cross-encoder that reranks the fused hits, when one was given. */
   reranker?: Reranker;
@@ -143,30 +145,33 @@ export async function indexCollection(collection: BeirCollection, settings: Part
     embedMs = performance.now() - e0;
     set.dense = dense;
   }
+  const built = { owners, lexical, dense, vectorIndex: vectorIndex.name, embedder, source, beirIdOf, indexMs: performance.now() - t0, embedMs, skipped: collection.corpus.length - records.length };
+  return withMode({ ...built, mode, reranker, search: async () => [], retrievers: [] }, mode, { fusion, rerank });
+}
+
+/**
+ * The same indexed collection searched another way: `bm25`, `dense` or `hybrid` over the indexes it
+ * already holds (dense and hybrid need its vectors), reranked when it has a reranker. Lets one run
+ * report every mode over one embedding.
+ */
+export function withMode(indexed: IndexedCollection, mode: EvalMode, settings: Partial<Pick<EvalSettings, 'fusion' | 'rerank'>> = {}): IndexedCollection {
+  const { lexical, dense, owners, source, reranker } = indexed;
+  if (mode !== 'bm25' && !dense) throw new DocQaError('model-files-missing', `eval: mode ${mode} needs an embedding model (--model <folder>)`);
+  if (mode === 'rerank' && !reranker) throw new DocQaError('model-files-missing', 'eval: mode rerank needs a cross-encoder (--reranker <folder>)');
   const retrievers: Retriever[] = mode === 'bm25' ? [{ index: lexical }] : mode === 'dense' ? [{ index: dense! }] : [{ index: lexical }, { index: dense! }];
-  const fused = hybridSearch(retrievers, fusion);
+  const fused = hybridSearch(retrievers, settings.fusion ?? {});
   const textsOf = async (ids: readonly ChunkId[]) => (await source.getChunks(ids)).map((c, i) => rerankText(owners.titleOf(ids[i]!), c?.text ?? ''));
   return {
+    ...indexed,
     mode,
-    owners,
-    lexical,
-    dense,
-    vectorIndex: vectorIndex.name,
-    embedder: mode === 'bm25' ? undefined : embedder,
-    reranker,
-    search: reranker ? rerankedSearch(fused, textsOf, (query, passages) => reranker.score(query, passages, { batchSize: RERANK_BATCH }), rerank) : fused,
+    search: reranker ? rerankedSearch(fused, textsOf, (query, passages) => reranker.score(query, passages, { batchSize: RERANK_BATCH }), settings.rerank ?? {}) : fused,
     retrievers: retrievers.map((r) => r.index.name),
-    source,
-    beirIdOf,
-    indexMs: performance.now() - t0,
-    embedMs,
-    skipped: collection.corpus.length - records.length,
   };
 }
 
 /** A question as the collection's mode searches it: with its vector in dense and hybrid modes. */
 export function queryOf(indexed: IndexedCollection, text: string): PendingQuery {
-  return { text, vector: indexed.embedder?.embedQuery(text) };
+  return { text, vector: indexed.mode === 'bm25' ? undefined : indexed.embedder?.embedQuery(text) };
 }
 
 /**
@@ -178,6 +183,7 @@ export async function evaluateRetrieval(collection: BeirCollection, indexed: Ind
 
   const ndcg: number[] = [];
   const recall: number[] = [];
+  const recall10: number[] = [];
   const mrr: number[] = [];
   const times: number[] = [];
   for (const [qid, relevant] of collection.qrels) {
@@ -189,16 +195,18 @@ export async function evaluateRetrieval(collection: BeirCollection, indexed: Ind
     const ranked = bestPerDocument(hits, (h) => owners.ownersOf(h.chunkId).map((d) => beirIdOf.get(d) ?? d));
     ndcg.push(ndcgAt(ranked, relevant, 10));
     recall.push(recallAt(ranked, relevant, 100));
+    recall10.push(recallAt(ranked, relevant, 10));
     mrr.push(mrrAt(ranked, relevant, 10));
   }
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
   return {
     mode: indexed.mode,
-    model: indexed.embedder?.model.id ?? '',
+    model: indexed.mode === 'bm25' ? '' : (indexed.embedder?.model.id ?? ''),
     reranker: indexed.reranker?.model.id ?? '',
     vector_index: indexed.dense ? indexed.vectorIndex : '',
     'ndcg@10': round(mean(ndcg)),
+    'recall@10': round(mean(recall10)),
     'recall@100': round(mean(recall)),
     'mrr@10': round(mean(mrr)),
     index_ms: Math.round(indexMs),

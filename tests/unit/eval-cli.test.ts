@@ -52,8 +52,10 @@ async function evalJson(...args: string[]): Promise<Record<string, unknown>> {
   return evalJsonOn('beir', ...args);
 }
 
+/** Each test's vectors are cached in a folder of its own (`cache`), never in the person's. */
 async function evalJsonOn(data: string, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, data), '--json', ...args]);
+  const cache = args.includes('--cache-dir') ? args.splice(args.indexOf('--cache-dir'), 2)[1]! : join(dir, 'vectors', String(Math.random()));
+  const { stdout } = await run('npx', ['tsx', 'tools/eval.ts', '--data', join(dir, data), '--json', ...args], { env: { ...process.env, DOCQA_VECTOR_CACHE: cache } });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
 }
 
@@ -92,6 +94,25 @@ describe('npm run eval --mode', () => {
     expect(bm25).toMatchObject({ mode: 'bm25', model: '', reranker: 'local:tiny-cross-encoder', 'recall@100': 1 });
     const plain = await evalJson('--mode', 'bm25');
     expect(Object.keys(rerank).sort()).toEqual(Object.keys(plain).sort());
+  }, 180_000);
+
+  it('with a model and no --mode, reports every mode over one embedding, and a second run embeds nothing', async () => {
+    const model = join(dir, 'models', 'tiny-encoder');
+    const cache = join(dir, 'vectors', 'shared');
+    const first = await evalJson('--model', model, '--cache-dir', cache);
+    const [bm25, dense] = await Promise.all([evalJson('--mode', 'bm25'), evalJson('--mode', 'dense', '--model', model)]);
+    const modes = first.modes as Record<string, Record<string, number>>;
+    expect(Object.keys(modes)).toEqual(['bm25', 'dense', 'hybrid']);
+    expect(first).toMatchObject({ mode: 'hybrid', model: 'local:tiny-encoder' });
+    expect(modes.bm25!['ndcg@10']).toBe(bm25['ndcg@10']);
+    expect(modes.dense!['ndcg@10']).toBe(dense['ndcg@10']);
+    // 3 chunks and 2 questions, each embedded once (hybrid reads the questions dense embedded); the
+    // second run reads everything from the cache and ranks the same.
+    expect(first).toMatchObject({ embedded_texts: 5, cached_texts: 2 });
+    const second = await evalJson('--model', model, '--cache-dir', cache);
+    expect(second).toMatchObject({ embedded_texts: 0, cached_texts: 7 });
+    const ranking = (report: Record<string, unknown>) => Object.values(report.modes as Record<string, Record<string, number>>).map((m) => [m['ndcg@10'], m['recall@10'], m['mrr@10']]);
+    expect(ranking(second)).toEqual(ranking(first));
   }, 180_000);
 
   it('says what is missing when rerank has no --reranker, or the reranker folder is an encoder without a head', async () => {
