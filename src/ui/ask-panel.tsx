@@ -6,9 +6,9 @@ import { AnswerSteps, AskToggles } from './answer-steps.tsx';
 import { Filters } from './filters.tsx';
 import { SemanticStatus } from './semantic-status.tsx';
 import { AnswerNotice } from './answer-notice.tsx';
-import { readFilters, withChips, type QueryChip, type QueryableDoc } from '../retrieve/self-query.ts';
+import { readFilters, withChips, type QueryChip } from '../retrieve/self-query.ts';
 import { renderMarkdown } from './markdown.ts';
-import { answer, answerSeq, askError, asking, askSteps, items, openSource, stopAnswer, streaming } from './state.ts';
+import { answer, answerSeq, askError, asking, askSteps, openSource, queryableDocs, stopAnswer, streaming } from './state.ts';
 import { chosenWholeDocument, WholeDocument } from './whole-document.tsx';
 import { CurrentQuestion, EarlierTurns, NewConversationButton, SearchedFor } from './conversation.tsx';
 import { askInConversation } from './conversation-state.ts';
@@ -133,13 +133,6 @@ function onCitationClick(e: MouseEvent, a: Answer): void {
 const CHIP_WORDS: Record<QueryChip['kind'], string> = { document: 'Only in', folder: 'Only in folder', type: 'Only', tag: 'Only tagged', date: 'Only' };
 const chipKey = (c: QueryChip) => `${c.kind}:${c.label}`;
 
-/** The library's documents, as self-query reads them. */
-function queryableDocs(): QueryableDoc[] {
-  return items.value.flatMap((i) =>
-    i.kind === 'document' && i.docId && i.type ? [{ docId: i.docId, name: i.name, folder: i.path.slice(0, Math.max(0, i.path.length - i.name.length - 1)), type: i.type, tags: i.tags ?? [], addedAt: i.addedAt, date: i.date }] : [],
-  );
-}
-
 /** The chips of the filters the model read (a `filters` step), if any. */
 function chipsOfSteps(steps: readonly AskStep[] | undefined): QueryChip[] {
   return steps?.find((s): s is Extract<AskStep, { type: 'filters' }> => s.type === 'filters')?.chips ?? [];
@@ -242,8 +235,9 @@ export function AskPanel() {
   const [copied, setCopied] = useState('');
   const seq = answerSeq.value;
   useEffect(() => setCopied(''), [seq]);
-  const library = items.value;
-  const found = useMemo(() => readFilters(question, queryableDocs()), [question, library]);
+  const docs = queryableDocs.value;
+  // A question with no words names no filter: thousands of names are not read for it on every refresh.
+  const found = useMemo(() => (question.trim() ? readFilters(question, docs) : []), [question, docs]);
   const chips = found.filter((c) => !removed.has(chipKey(c)));
   const a = answer.value;
   // The model's chips, once its reading arrives (a step before the answer), while the question is the one it read.

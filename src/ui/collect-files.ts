@@ -1,4 +1,5 @@
 import type { IncomingFile } from '../core/library-api.ts';
+import { yieldToPage } from './yield-to-page.ts';
 
 /** Splits "a/b/c.pdf" into folder "a/b" and name "c.pdf". */
 function splitPath(path: string): { folder: string; name: string } {
@@ -8,17 +9,6 @@ function splitPath(path: string): { folder: string; name: string } {
 
 /** The longest a slice of work on picked or dropped files runs before the page gets its turn (input, drawing), in ms. */
 const SLICE_MS = 20;
-
-/** Lets the page handle input and draw before going on: `scheduler.yield()` where there is one, else a new task. */
-function yieldToPage(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (scheduler?.yield) return scheduler.yield();
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(undefined);
-  });
-}
 
 /**
  * Calls `each` on every item, in slices of about {@link SLICE_MS}, yielding to the page between them,

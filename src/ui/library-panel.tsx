@@ -1,5 +1,5 @@
 import { memo } from 'preact/compat';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DocId } from '../core/ids.ts';
 import { formatPageRanges } from '../core/page-ranges.ts';
 import type { LibraryItem } from '../core/types.ts';
@@ -136,14 +136,28 @@ function LibraryRows({ list }: { list: LibraryItem[] }) {
   const p = percents.value;
   const w = windowOf(list.length, view.top, view.height, rowHeight);
   const windowed = list.length > WINDOW_ABOVE;
-  useLayoutEffect(() => {
+  // Row heights and the box's height are read when the browser reports that a size changed (a
+  // ResizeObserver's callback comes after its own layout), never in a render's effect: reading them there
+  // forces a layout of the whole page inside every render (each refresh, each progress update), which made
+  // those renders long tasks with thousands of files.
+  const latest = useRef({ windowed, rowHeight, height: view.height });
+  latest.current = { windowed, rowHeight, height: view.height };
+  useEffect(() => {
     const el = box.current;
-    const rows = el?.querySelectorAll<HTMLElement>('ul > li');
-    if (!windowed || !el || !rows?.length) return;
-    const average = [...rows].reduce((sum, r) => sum + r.offsetHeight, 0) / rows.length;
-    if (Math.abs(average - rowHeight) > 2) setRowHeight(average);
-    if (el.clientHeight !== view.height) setView({ top: el.scrollTop, height: el.clientHeight });
-  });
+    const ul = el?.querySelector('ul');
+    if (!el || !ul || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      const rows = el.querySelectorAll<HTMLElement>('ul > li');
+      const now = latest.current;
+      if (!now.windowed || !rows.length) return;
+      const average = [...rows].reduce((sum, r) => sum + r.offsetHeight, 0) / rows.length;
+      if (Math.abs(average - now.rowHeight) > 2) setRowHeight(average);
+      if (el.clientHeight !== now.height) setView({ top: el.scrollTop, height: el.clientHeight });
+    });
+    observer.observe(el);
+    observer.observe(ul);
+    return () => observer.disconnect();
+  }, []);
   const onScroll = () => {
     const el = box.current;
     if (el) setView({ top: el.scrollTop, height: el.clientHeight });

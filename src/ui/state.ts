@@ -3,11 +3,13 @@ import { proxy, type Remote } from 'comlink';
 import { DocQaError, personalMessage } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { IncomingFile, LibraryApi } from '../core/library-api.ts';
+import type { QueryableDoc } from '../core/query-filters.ts';
 import type { Answer, AnswerModelStatus, AskRequest, AskStep, ClosedReason, EmbeddingEvent, LibraryEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from '../core/types.ts';
 import { connectLibrary } from './library-client.ts';
 import { watchReaderMemory } from './memory-watch.ts';
 import { addingNote, addNotes, alreadyNote, emptyTally, finishRun, type ActivityNote } from './activity.ts';
 import { endedCleanly, lostLibrary, recordUnload, rememberLibrary, type LibraryRecord } from './local-records.ts';
+import { yieldToPage } from './yield-to-page.ts';
 
 export type { ActivityNote };
 
@@ -19,6 +21,16 @@ export interface QueueStatus {
 
 /** Everything the UI shows, as signals; changed only by the actions below. */
 export const items = signal<LibraryItem[]>([]);
+/**
+ * The library's documents (of `items`), for the Ask panel's filters; and the same documents as the
+ * question is read against them ({@link queryableDocs}). Each is set a task after the one before
+ * (`items`, then `documents`, then `queryableDocs`), and only when a document changed: with thousands of
+ * documents, the Library list's render, the filters' (an `<option>` per document) and the question's
+ * reading (every name read) together blocked the page for over 100 ms; apart, each is short, and a
+ * refresh that only moved queued files leaves the Ask panel alone.
+ */
+export const documents = signal<LibraryItem[]>([]);
+export const queryableDocs = signal<QueryableDoc[]>([]);
 export const percents = signal<Record<string, number>>({});
 export const queue = signal<QueueStatus | undefined>(undefined);
 /** Counts drops, so that each drop's repeated notices get a summary line of their own. */
@@ -198,17 +210,39 @@ function scheduleRefresh(): void {
 async function refresh(): Promise<void> {
   if (!api) return;
   const [list, estimate] = await Promise.all([api.listLibrary(), api.storageEstimate()]);
-  const documents = list.filter((i) => i.kind === 'document').length;
+  const documentCount = list.filter((i) => i.kind === 'document').length;
   batch(() => {
     // The first listing tells a library the browser cleared apart from a first visit.
-    if (!loaded.value) lost.value = lostLibrary(globalThis.localStorage, documents, list.length - documents);
+    if (!loaded.value) lost.value = lostLibrary(globalThis.localStorage, documentCount, list.length - documentCount);
     else if (list.length) lost.value = undefined;
     items.value = list;
     storage.value = estimate;
     loaded.value = true;
   });
   // Kept as it was while the person has not yet read that it was cleared.
-  if (!lost.value) rememberLibrary(globalThis.localStorage, documents);
+  if (!lost.value) rememberLibrary(globalThis.localStorage, documentCount);
+  // The Ask panel renders in tasks of its own (see `documents`), from the newest listing by then.
+  await yieldToPage();
+  const docs = items.value.filter((i) => i.kind === 'document');
+  if (sameDocuments(documents.value, docs)) return;
+  documents.value = docs;
+  await yieldToPage();
+  // A newer refresh may have set newer documents meanwhile: it sets their reading too.
+  if (documents.value === docs) queryableDocs.value = docs.flatMap(queryableOf);
+}
+
+/** A document as self-query reads it (a document without a type yet is left out). */
+function queryableOf(i: LibraryItem): QueryableDoc[] {
+  return i.docId && i.type ? [{ docId: i.docId, name: i.name, folder: i.path.slice(0, Math.max(0, i.path.length - i.name.length - 1)), type: i.type, tags: i.tags ?? [], addedAt: i.addedAt, date: i.date }] : [];
+}
+
+/** Whether two lists of documents read the same to the Ask panel (same order, names, types, tags and dates). */
+function sameDocuments(a: readonly LibraryItem[], b: readonly LibraryItem[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((x, i) => {
+    const y = b[i]!;
+    return x.key === y.key && x.docId === y.docId && x.path === y.path && x.name === y.name && x.type === y.type && x.addedAt === y.addedAt && x.date === y.date && x.tags?.join('\n') === y.tags?.join('\n');
+  });
 }
 
 /** "The browser cleared…" read: the notice goes, and the empty library is what is remembered from now on. */

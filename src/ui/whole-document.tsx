@@ -1,10 +1,10 @@
 import { signal } from '@preact/signals';
+import { useMemo } from 'preact/hooks';
 import type { DocId } from '../core/ids.ts';
 import type { SearchFilter } from '../core/types.ts';
-import type { QueryableDoc } from '../retrieve/self-query.ts';
 import { ambiguousWholeDocument, readWholeDocument, type WholeDocumentQuery } from '../retrieve/whole-document-query.ts';
 import { partsEta } from './format.ts';
-import { askSteps, asking, items } from './state.ts';
+import { askSteps, asking, queryableDocs } from './state.ts';
 
 /**
  * Whole-document questions in the Ask panel (issue 8 §3): the "Whole document" toggle next to Ask
@@ -16,15 +16,9 @@ import { askSteps, asking, items } from './state.ts';
 /** The toggle, kept across questions (the person chose it). */
 export const wholeDocumentOn = signal(false);
 
-function libraryDocs(): QueryableDoc[] {
-  return items.value.flatMap((i) =>
-    i.kind === 'document' && i.docId && i.type ? [{ docId: i.docId, name: i.name, folder: i.path.slice(0, Math.max(0, i.path.length - i.name.length - 1)), type: i.type, tags: i.tags ?? [], addedAt: i.addedAt, date: i.date }] : [],
-  );
-}
-
 /** The one document the question and filter leave (the toggle can read it), if exactly one. */
 function singleDocument(question: string, filter: SearchFilter): WholeDocumentQuery | undefined {
-  return readWholeDocument(question, libraryDocs(), filter, true);
+  return readWholeDocument(question, queryableDocs.value, filter, true);
 }
 
 /** The document to read whole when the toggle is on and one document is chosen; what `ask` sends as `wholeDocument`. */
@@ -53,10 +47,16 @@ function readingEta(step: { docId: string; done: number; total: number }, now = 
 
 /** The toggle, the document that will be read, and the parts read so far. */
 export function WholeDocument({ question, filter }: { question: string; filter: SearchFilter }) {
-  const single = singleDocument(question, filter);
-  const recognised = readWholeDocument(question, libraryDocs(), filter);
+  const docs = queryableDocs.value;
+  // Each reads every document's name (thousands of them): read again only when the question, the filter or the documents change.
+  const filterKey = JSON.stringify(filter);
+  const read = useMemo(() => {
+    const recognised = readWholeDocument(question, docs, filter);
+    return { single: readWholeDocument(question, docs, filter, true), recognised, ambiguous: recognised ? undefined : ambiguousWholeDocument(question, docs, filter) };
+  }, [question, docs, filterKey]);
+  const { single, recognised } = read;
   const reading = wholeDocumentOn.value && single ? single : recognised;
-  const ambiguous = reading ? undefined : ambiguousWholeDocument(question, libraryDocs(), filter);
+  const ambiguous = reading ? undefined : read.ambiguous;
   const step = askSteps.value.filter((s) => s.type === 'whole-document').at(-1);
   return (
     <div class="whole-document">

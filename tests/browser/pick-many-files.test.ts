@@ -1,9 +1,12 @@
 // Picking a folder of 3,000 small files, or dropping 3,000 files from disk, in Chromium: the page never
-// freezes while it takes them in. A picked file does not know its size until asked, and the browser asks
-// synchronously (about half a millisecond each): sending all 3,000 to the library worker at once froze
-// the page for seconds; so did asking each dropped item for its entry. Measured with the Long Tasks API
-// from the moment the page is handed the files until the library worker has taken them all (the
-// progress line counts them).
+// freezes while it takes them in, nor while they are indexed. A picked file does not know its size until
+// asked, and the browser asks synchronously (about half a millisecond each): sending all 3,000 to the
+// library worker at once froze the page for seconds; so did asking each dropped item for its entry. While
+// they are indexed, the library is listed again a few times a second: rendering every listing at once
+// (the Library list, the filters' option per document, the question read against every name) blocked the
+// page for 66–200 ms at a time. Measured with the Long Tasks API from the moment the page is handed the
+// files until the library worker has taken them all (the progress line counts them) and, for the picked
+// folder, until every file is indexed.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,10 +14,11 @@ import { useApp, type Page } from '../support/browser.ts';
 import { writeTree } from '../support/fixture-folder.ts';
 
 /**
- * The longest the page may stay blocked. Slices of work are about 20 ms; the bound is generous for a
- * loaded 2-core machine, and still far below the 2–3 s freeze of sending the files all at once.
+ * The longest the page may stay blocked: the "long task" past which a page feels stuck. Slices of work
+ * are about 20 ms, and a refresh's renders each well under 50 ms on a loaded 2-core machine; before they
+ * were split, the indexing of the picked folder blocked it for 100–200 ms at a time.
  */
-const MAX_BLOCKED_MS = 400;
+const MAX_BLOCKED_MS = 100;
 
 interface Watch {
   handedAt?: number;
@@ -34,9 +38,11 @@ async function watchLongTasks(page: Page, event: 'change' | 'drop'): Promise<voi
     const watch: Watch = { tasks: [] };
     (window as unknown as { watch: Watch }).watch = watch;
     document.addEventListener(type, () => (watch.handedAt ??= performance.now()), true);
-    new PerformanceObserver((list) => {
+    const observer = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) watch.tasks.push({ start: e.startTime, end: e.startTime + e.duration });
-    }).observe({ type: 'longtask' });
+    });
+    observer.observe({ type: 'longtask' });
+    (window as unknown as { watchObserver: PerformanceObserver }).watchObserver = observer;
   }, event);
 }
 
@@ -46,24 +52,35 @@ async function watchLongTasks(page: Page, event: 'change' | 'drop'): Promise<voi
  * follows the event counts.
  */
 async function longestBlock(page: Page): Promise<number> {
-  const { handedAt, tasks } = await page.evaluate(() => (window as unknown as { watch: Watch }).watch);
+  const { handedAt, tasks } = await page.evaluate(() => {
+    const { watch, watchObserver } = window as unknown as { watch: Watch; watchObserver: PerformanceObserver };
+    // Long tasks not yet handed to the observer's callback count too.
+    for (const e of watchObserver.takeRecords()) watch.tasks.push({ start: e.startTime, end: e.startTime + e.duration });
+    return watch;
+  });
   expect(handedAt).toBeDefined();
-  const blocked = tasks.filter((t) => t.end > handedAt!).map((t) => Math.round(t.end - Math.max(t.start, handedAt!)));
-  console.log(`longest block after the files were handed over: ${Math.max(0, ...blocked)} ms (long tasks: ${blocked.join(', ') || 'none'})`);
+  const after = tasks.filter((t) => t.end > handedAt!).map((t) => ({ at: Math.round(Math.max(t.start, handedAt!) - handedAt!), ms: Math.round(t.end - Math.max(t.start, handedAt!)) }));
+  const blocked = after.map((t) => t.ms);
+  console.log(`longest block after the files were handed over: ${Math.max(0, ...blocked)} ms (long tasks, ms at ms after: ${after.map((t) => `${t.ms} at ${t.at}`).join(', ') || 'none'})`);
   return Math.max(0, ...blocked);
 }
 
 const takenIn = (page: Page, n: number) => page.waitForFunction((count) => new RegExp(`of ${count} files`).test(document.querySelector('.progress')?.textContent ?? ''), n, { timeout: 120_000 });
 
+/** Until the run is over: the Activity list says what became of every file. About 2 minutes here. */
+const indexed = (page: Page, n: number) =>
+  page.waitForFunction((count) => document.querySelector('[aria-label="Activity"]')?.textContent?.includes(`Done: ${count} indexed`) ?? false, n, { timeout: 300_000 });
+
 describe('picking 3,000 files', () => {
   const app = useApp();
 
-  it('never blocks the page for long while the files are taken in', async () => {
+  it('never blocks the page for long while the files are taken in and indexed', async () => {
     const { page } = app;
     const folder = await writeNotes(true);
     await watchLongTasks(page, 'change');
     await page.getByLabel('Add a folder').setInputFiles(folder);
     await takenIn(page, 3000);
+    await indexed(page, 3000);
     expect(await longestBlock(page)).toBeLessThan(MAX_BLOCKED_MS);
   });
 });
