@@ -1,8 +1,9 @@
 /**
  * Vectors kept on disk between runs of the eval and the benches, by model and text: a second run of the
  * same collection and model embeds nothing. The key of a model is the SHA-256 of its weights file and of
- * every catalogue field that changes a vector (pooling, normalisation, prefixes, longest input), so a
- * changed model or rule never reads stale vectors. A text's key is the SHA-256 of its role and text.
+ * every catalogue field that changes a vector (pooling, normalisation, longest input, weights variant),
+ * so a changed model or rule never reads stale vectors. A text's key is the SHA-256 of its role, the
+ * role's prefix and the text.
  *
  * One append-only file per model under the cache folder: `<model key>.vectors`.
  */
@@ -20,9 +21,14 @@ export function vectorCacheDir(): string {
   return process.env.DOCQA_VECTOR_CACHE || join(homedir(), '.cache', 'docqa-vectors');
 }
 
-/** A model's cache key: its weights and the fields of its catalogue entry that shape a vector. */
+/**
+ * A model's cache key: its weights and the fields of its catalogue entry that shape a vector. The
+ * prefixes are part of each text's key instead, so a question rule can change without re-embedding
+ * every passage.
+ */
 export function modelCacheKey(model: EmbeddingModel, weightsPath: string): string {
-  const rule = { dims: model.dims, pooling: model.pooling, normalize: model.normalize, queryPrefix: model.queryPrefix, passagePrefix: model.passagePrefix, maxTokens: model.maxTokens, dtype: model.dtype };
+  // `batching` names how texts are grouped: an 8-bit model's vectors depend slightly on a text's batch-mates.
+  const rule = { batching: 'length-sorted', dims: model.dims, pooling: model.pooling, normalize: model.normalize, maxTokens: model.maxTokens, dtype: model.dtype };
   return hex(`${hex(readFileSync(weightsPath))}\n${JSON.stringify(rule)}`).slice(0, 32);
 }
 
@@ -73,7 +79,7 @@ export function cachingEmbedder(inner: ChunkEmbedder, key: string | undefined, d
       return reused;
     },
     async embedChunks(texts) {
-      const keys = texts.map((t) => hex(`passage\0${t}`));
+      const keys = texts.map((t) => hex(`passage\0${inner.model.passagePrefix}${t}`));
       const missing = [...new Set(keys.filter((k) => !known.has(k)))];
       if (missing.length) {
         const textOf = new Map(keys.map((k, i) => [k, texts[i]!]));
@@ -87,7 +93,7 @@ export function cachingEmbedder(inner: ChunkEmbedder, key: string | undefined, d
       return out;
     },
     async embedQuery(text) {
-      const k = hex(`query\0${text}`);
+      const k = hex(`query\0${inner.model.queryPrefix}${text}`);
       const hit = known.get(k);
       if (hit) {
         reused++;

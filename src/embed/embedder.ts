@@ -31,7 +31,7 @@ export interface Embedder {
   readonly model: EmbeddingModel;
   /** Tokens the model sees for this text with its role's prefix, special tokens included. */
   countTokens(text: string, role: 'query' | 'passage'): number;
-  /** Embeds passages `batchSize` at a time (default 16; range 1–256), with the passage prefix. */
+  /** Embeds passages `batchSize` at a time (default 16; range 1–256), texts of like length together, with the passage prefix. */
   embedPassages(texts: readonly string[], options?: { batchSize?: number }): Promise<EmbeddedTexts>;
   /** Embeds one question with the query prefix. */
   embedQuery(text: string): Promise<Float32Array>;
@@ -116,9 +116,14 @@ function createEmbedder(model: EmbeddingModel, tokenizer: PreTrainedTokenizer, n
     async embedPassages(texts, options = {}) {
       const batchSize = Math.max(1, Math.min(256, Math.floor(options.batchSize ?? 16)));
       const data = new Float32Array(texts.length * model.dims);
-      for (let i = 0; i < texts.length; i += batchSize) {
-        const batch = texts.slice(i, i + batchSize).map((t) => prefixed(t, 'passage'));
-        data.set(await run(batch), i * model.dims);
+      // Batches of texts of like length: less padding is less work, and an 8-bit model quantises its
+      // activations over the whole batch, so padding also moves vectors (cosine 0.995-0.998 in a
+      // padded batch for bge-small q8; exact in fp32). Vectors come back in input order.
+      const order = texts.map((t, i) => ({ i, length: t.length })).sort((a, b) => a.length - b.length || a.i - b.i);
+      for (let at = 0; at < order.length; at += batchSize) {
+        const slot = order.slice(at, at + batchSize);
+        const vectors = await run(slot.map(({ i }) => prefixed(texts[i]!, 'passage')));
+        slot.forEach(({ i }, j) => data.set(vectors.subarray(j * model.dims, (j + 1) * model.dims), i * model.dims));
       }
       const vectors = Array.from({ length: texts.length }, (_, i) => data.subarray(i * model.dims, (i + 1) * model.dims));
       return { data, dims: model.dims, vectors };

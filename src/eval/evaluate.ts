@@ -92,7 +92,7 @@ export interface IndexedCollection {
 }
 
 /** Chunks embedded per call while indexing a collection. */
-const EMBED_BATCH = 64;
+const EMBED_BATCH = 1024;
 /** Pairs per call when reranking (all 40 candidates at once; see `npm run bench -- rerank`). */
 const RERANK_BATCH = 40;
 
@@ -217,4 +217,10 @@ export async function evaluateRetrieval(collection: BeirCollection, indexed: Ind
     chunks: owners.size,
     embed_ms: Math.round(indexed.embedMs),
   };
+}
+
+/** The collection's documents (BEIR ids) for a question, best first, as the indexed mode ranks them. */
+export function documentRanker(indexed: IndexedCollection, depth = 30): (query: string) => Promise<string[]> {
+  const { owners, beirIdOf } = indexed;
+  return async (text) => bestPerDocument(await indexed.search(queryOf(indexed, text), depth * 2), (h) => owners.ownersOf(h.chunkId).map((d) => beirIdOf.get(d) ?? d)).slice(0, depth);
 }

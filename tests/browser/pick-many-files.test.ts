@@ -14,11 +14,16 @@ import { useApp, type Page } from '../support/browser.ts';
 import { writeTree } from '../support/fixture-folder.ts';
 
 /**
- * The longest the page may stay blocked: the "long task" past which a page feels stuck. Slices of work
- * are about 20 ms, and a refresh's renders each well under 50 ms on a loaded 2-core machine; before they
- * were split, the indexing of the picked folder blocked it for 100–200 ms at a time.
+ * A "long task" past which a page feels stuck. Slices of work are about 20 ms, and a refresh's renders
+ * each well under 50 ms: here the longest block was 28–72 ms over three runs, while before the renders
+ * were split, indexing the picked folder blocked the page for 100–236 ms every quarter second (80–140
+ * tasks over 50 ms a run). A loaded machine (CI has run these tests at 2.5× this machine's time) may
+ * stretch a task or two past the bound, so the test allows {@link STRETCHED} of them and none past
+ * {@link NEVER_MS}; the old code fails it by dozens.
  */
 const MAX_BLOCKED_MS = 100;
+const STRETCHED = 2;
+const NEVER_MS = 250;
 
 interface Watch {
   handedAt?: number;
@@ -47,11 +52,11 @@ async function watchLongTasks(page: Page, event: 'change' | 'drop'): Promise<voi
 }
 
 /**
- * The longest the page was blocked once handed the files, in ms. The test's own picking or dropping (the
- * browser building the file list for the automation) runs in the same task as the event: only what
- * follows the event counts.
+ * How long each block of the page lasted once it was handed the files, in ms. The test's own picking or
+ * dropping (the browser building the file list for the automation) runs in the same task as the event:
+ * only what follows the event counts.
  */
-async function longestBlock(page: Page): Promise<number> {
+async function blocks(page: Page): Promise<number[]> {
   const { handedAt, tasks } = await page.evaluate(() => {
     const { watch, watchObserver } = window as unknown as { watch: Watch; watchObserver: PerformanceObserver };
     // Long tasks not yet handed to the observer's callback count too.
@@ -62,7 +67,13 @@ async function longestBlock(page: Page): Promise<number> {
   const after = tasks.filter((t) => t.end > handedAt!).map((t) => ({ at: Math.round(Math.max(t.start, handedAt!) - handedAt!), ms: Math.round(t.end - Math.max(t.start, handedAt!)) }));
   const blocked = after.map((t) => t.ms);
   console.log(`longest block after the files were handed over: ${Math.max(0, ...blocked)} ms (long tasks, ms at ms after: ${after.map((t) => `${t.ms} at ${t.at}`).join(', ') || 'none'})`);
-  return Math.max(0, ...blocked);
+  return blocked;
+}
+
+/** The page was never blocked for long: at most {@link STRETCHED} blocks past the bound, none past {@link NEVER_MS}. */
+function expectResponsive(blocked: readonly number[]): void {
+  expect(blocked.filter((ms) => ms >= MAX_BLOCKED_MS).length).toBeLessThanOrEqual(STRETCHED);
+  expect(Math.max(0, ...blocked)).toBeLessThan(NEVER_MS);
 }
 
 const takenIn = (page: Page, n: number) => page.waitForFunction((count) => new RegExp(`of ${count} files`).test(document.querySelector('.progress')?.textContent ?? ''), n, { timeout: 120_000 });
@@ -81,7 +92,7 @@ describe('picking 3,000 files', () => {
     await page.getByLabel('Add a folder').setInputFiles(folder);
     await takenIn(page, 3000);
     await indexed(page, 3000);
-    expect(await longestBlock(page)).toBeLessThan(MAX_BLOCKED_MS);
+    expectResponsive(await blocks(page));
   });
 });
 
@@ -100,6 +111,6 @@ describe('dropping 3,000 files from disk, and a folder', () => {
     const at = { x: zone.x + 20, y: zone.y + 20, data: { items: [], files: paths, dragOperationsMask: 1 } };
     for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await cdp.send('Input.dispatchDragEvent', { type, ...at });
     await takenIn(page, 3002);
-    expect(await longestBlock(page)).toBeLessThan(MAX_BLOCKED_MS);
+    expectResponsive(await blocks(page));
   });
 });

@@ -98,6 +98,19 @@ describe('prefixes, batches, layout', () => {
     expect(batched.vectors[5]!.byteOffset).toBe(5 * 32 * 4);
   });
 
+  it('batches texts of like length together and gives the vectors back in input order', async () => {
+    const embedder = await load();
+    // Lengths out of order, so batches of 3 by length hold other texts than batches of 3 by position.
+    const texts = Array.from({ length: 10 }, (_, i) => `${TEXTS[i % 3]}${' again'.repeat((i * 7) % 10)}`);
+    const sorted = await embedder.embedPassages(texts, { batchSize: 3 });
+    for (const [i, text] of texts.entries()) {
+      const alone = (await embedder.embedPassages([text], { batchSize: 1 })).vectors[0]!;
+      expect(maxDiff(sorted.vectors[i]!, alone)).toBeLessThan(1e-5);
+    }
+    // Ten texts, so at least one batch mixes lengths: the order given back is the input's, not the batches'.
+    expect(maxDiff(sorted.vectors[0]!, sorted.vectors[1]!)).toBeGreaterThan(1e-3);
+  });
+
   it('reports per-file and total progress, then ready, with no network', async () => {
     const events: LoadProgress[] = [];
     const fetchedBefore = tiny.fetched.length;
