@@ -21,6 +21,7 @@ import { loadBeir, loadClaims, loadQueryTexts } from '../src/eval/beir.ts';
 import { evaluateAnswers, evaluateNotFound } from '../src/eval/evaluate-answers.ts';
 import { EVAL_MODES, evaluateRetrieval, FLAT_VECTOR_INDEX, indexCollection, withMode, type EvalMode, type EvalReport, type EvalSettings } from '../src/eval/evaluate.ts';
 import { cachingEmbedder, modelCacheKey } from './vector-cache.ts';
+import { fusionGrid, sweepFusion } from '../src/eval/fusion-sweep.ts';
 import { VoyIndex } from '../src/index/voy-index.ts';
 import { loadVoy } from './voy-node.ts';
 import { loadFolderEmbedder, loadFolderReranker, weightsOfFolder } from './model-folder.ts';
@@ -34,10 +35,12 @@ const { values } = parseArgs({
     mode: { type: 'string' },
     model: { type: 'string' },
     dtype: { type: 'string' },
+    'query-prefix': { type: 'string' },
     reranker: { type: 'string' },
     'vector-index': { type: 'string', default: 'flat' },
     json: { type: 'boolean', default: false },
     'no-cache': { type: 'boolean', default: false },
+    'tune-fusion': { type: 'boolean', default: false },
     answers: { type: 'boolean', default: false },
     generator: { type: 'string' },
     limit: { type: 'string' },
@@ -57,7 +60,7 @@ const voyVectorIndex = (voy: Awaited<ReturnType<typeof loadVoy>>): EvalSettings[
 const mode = (values.mode ?? (values.model ? 'all' : 'bm25')) as EvalMode | 'all';
 const modeOk = mode === 'all' || EVAL_MODES.includes(mode);
 if (!values.data || !modeOk || (mode !== 'bm25' && !values.model) || (mode === 'rerank' && !values.reranker)) {
-  console.error('usage: npm run eval -- --data <dir in BEIR layout> [--split test] [--mode all|bm25|dense|hybrid|rerank] [--model <model folder> [--dtype q8|fp32]] [--reranker <cross-encoder folder>] [--unanswerable <queries.jsonl>] [--json] [--no-cache]');
+  console.error('usage: npm run eval -- --data <dir in BEIR layout> [--split test] [--mode all|bm25|dense|hybrid|rerank] [--model <model folder> [--dtype q8|fp32] [--query-prefix <text>]] [--reranker <cross-encoder folder>] [--unanswerable <queries.jsonl>] [--json] [--no-cache] [--tune-fusion]');
   console.error('       with --model and no --mode, every mode (bm25, dense, hybrid; rerank with --reranker) over one embedding; vectors are cached by model and text unless --no-cache');
   console.error('       all, dense, hybrid and rerank need --model: a transformers.js model folder (config.json, tokenizer.json, onnx/)');
   console.error('       rerank needs --reranker: a cross-encoder folder (one-label sequence classification); with another mode, --reranker reranks its top 40');
@@ -90,7 +93,7 @@ if (values.dtype !== undefined && values.dtype !== 'q8' && values.dtype !== 'fp3
   console.error('--dtype is q8 (onnx/model_quantized.onnx) or fp32 (onnx/model.onnx); without it, fp32 when the folder has it');
   process.exit(2);
 }
-const folderEmbedder = values.model && mode !== 'bm25' ? await loadFolderEmbedder(values.model, 32, values.dtype) : undefined;
+const folderEmbedder = values.model && mode !== 'bm25' ? await loadFolderEmbedder(values.model, 32, values.dtype, values['query-prefix']) : undefined;
 const cacheKey = folderEmbedder && !values['no-cache'] ? modelCacheKey(folderEmbedder.model, weightsOfFolder(values.model!, folderEmbedder.model.dtype)) : undefined;
 const embedder = folderEmbedder && cachingEmbedder(folderEmbedder, cacheKey);
 const reranker = values.reranker ? await loadFolderReranker(values.reranker) : undefined;
@@ -102,6 +105,14 @@ const vectorIndex = values['vector-index'] === 'voy' ? voyVectorIndex(await load
 const modes: EvalMode[] = mode === 'all' ? (['bm25', 'dense', 'hybrid', ...(reranker ? ['rerank' as const] : [])] as EvalMode[]) : [mode];
 // Indexed once in the last mode (the fullest); the other modes search the same indexes.
 const indexed = await indexCollection(collection, { mode: modes.at(-1)!, vectorIndex }, embedder, reranker);
+if (values['tune-fusion']) {
+  // Chooses RRF's k and the dense list's weight on this split (use --split train), then stops.
+  const swept = await sweepFusion(collection, indexed, fusionGrid([1, 5, 10, 20, 30, 40, 60, 80, 100, 150], [0.5, 0.75, 1, 1.25, 1.5, 2, 3]));
+  console.log(`fusion sweep on ${values.data} (${values.split}), nDCG@10, best first:`);
+  console.log(table(['RRF k', 'dense weight', 'nDCG@10'], swept.slice(0, 15).map((r) => [String(r.k), String(r.denseWeight), r['ndcg@10'].toFixed(4)])));
+  if (values.json) console.log(JSON.stringify({ split: values.split, best: swept[0], sweep: swept }));
+  process.exit(0);
+}
 const reports: EvalReport[] = [];
 for (const m of modes) reports.push(await evaluateRetrieval(collection, withMode(indexed, m)));
 const report = reports.at(-1)!;

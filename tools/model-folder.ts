@@ -42,8 +42,11 @@ export function weightsOfFolder(folder: string, dtype: 'q8' | 'fp32'): string {
 }
 
 /** The embedder of the model in `folder` (which holds config.json, tokenizer.json, onnx/...). */
-export async function loadFolderEmbedder(folder: string, batchSize?: number, dtype?: 'q8' | 'fp32'): Promise<ChunkEmbedder> {
-  const { model, root } = embeddingModelOfFolder(folder, dtype);
+export async function loadFolderEmbedder(folder: string, batchSize?: number, dtype?: 'q8' | 'fp32', queryPrefix?: string): Promise<ChunkEmbedder> {
+  const read = embeddingModelOfFolder(folder, dtype);
+  const { root } = read;
+  // A query prefix other than the card's, to measure what the card's instruction is worth.
+  const model = queryPrefix === undefined ? read.model : { ...read.model, queryPrefix };
   const embedder = await loadEmbedder(model, { source: { kind: 'folder', root } });
   return chunkEmbedderOf(embedder, { batchSize });
 }

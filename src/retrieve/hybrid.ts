@@ -14,7 +14,15 @@ export type RankedSearch = (query: PendingQuery, k: number, filter?: ChunkFilter
 export interface HybridOptions extends FusionOptions {
   /** Hits asked of each retriever per hit wanted. Default 2; range 1–10. */
   depth?: number;
+  /**
+   * Weights by retriever name (`BM25`, `Dense`), for retrievers that set none themselves. Default
+   * {@link DEFAULT_RETRIEVER_WEIGHTS}; a retriever not named weighs 1.
+   */
+  weights?: Readonly<Record<string, number>>;
 }
+
+/** Every retriever weighs the same until a measurement says otherwise (docs/decisions/0003-real-models.md). */
+export const DEFAULT_RETRIEVER_WEIGHTS: Readonly<Record<string, number>> = {};
 
 /**
  * Searches every retriever concurrently and fuses their ranked lists with Reciprocal Rank Fusion,
@@ -32,7 +40,8 @@ export function hybridSearch(retrievers: readonly Retriever[], options: HybridOp
     const lists = await Promise.all(
       retrievers.map(async ({ index, weight }) => {
         const vector = index.needsVector ? await query.vector : undefined;
-        return { name: index.name, weight, hits: await index.search({ text: query.text, vector }, k * depth, filter) };
+        const weighs = weight ?? (options.weights ?? DEFAULT_RETRIEVER_WEIGHTS)[index.name];
+        return { name: index.name, weight: weighs, hits: await index.search({ text: query.text, vector }, k * depth, filter) };
       }),
     );
     return reciprocalRankFusion(lists, options).slice(0, k);
