@@ -9,11 +9,13 @@
  * figure is the median of the rounds, with min and max. Standalone: `npx tsx bench/embed.ts`; in the
  * suite: `npm run bench -- embed`.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadEmbedder, type Embedder } from '../src/embed/embedder.ts';
-import { localModel } from '../src/models/catalogue.ts';
+import { localModel, type EmbeddingModel } from '../src/models/catalogue.ts';
+import { embeddingModelOfFolder } from '../tools/model-folder.ts';
+import type { HarnessModel } from '../tests/harness/embed-harness.ts';
 import { generateTinyModel, MINILM_SHAPE, TINY_SPEC } from '../tools/models/tiny-models.ts';
 import { buildHarness, openHarness, type OpenHarness } from '../tests/support/harness.ts';
 import { startHubServer, type HubServer } from '../tests/support/hub-server.ts';
@@ -28,6 +30,24 @@ const MODELS = [
   { name: 'tiny', short: 'tiny', shape: TINY_SPEC },
   { name: 'minilm_shape', short: 'minilm', shape: MINILM_SHAPE },
 ] as const;
+
+/** A model the bench runs on both sides: its Node entry and folder, and the harness's view of it. */
+interface BenchModel {
+  name: string;
+  short: string;
+  node: EmbeddingModel;
+  root: string;
+  harness: HarnessModel;
+  /** Chromium thread counts to measure: the default (0) and, for a real model, one thread too. */
+  threads: number[];
+}
+
+/** The files of a model folder, by path, as the mirror serves them. */
+async function folderFiles(folder: string, model: EmbeddingModel): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
+  for (const f of model.files) files.set(f.path, await readFile(join(folder, f.path)));
+  return files;
+}
 const SIDES = ['b1', 'b32'] as const;
 type Side = (typeof SIDES)[number];
 
@@ -61,9 +81,15 @@ function record(ctx: BenchContext, key: string, values: number[]): void {
   ctx.record({ [key]: round(median(values), 1), [`${key}_min`]: round(Math.min(...values), 1), [`${key}_max`]: round(Math.max(...values), 1) });
 }
 
-export async function benchEmbed(ctx: BenchContext): Promise<void> {
+export interface EmbedBenchOptions {
+  /** A real model folder (`npm run models:real`): measured too, q8, at the default threads and at one. */
+  model?: string;
+}
+
+export async function benchEmbed(ctx: BenchContext, options: EmbedBenchOptions = {}): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'bench-embed-'));
   const repos = new Map<string, Map<string, Uint8Array>>();
+  const models: BenchModel[] = [];
   let hub: HubServer | undefined;
   let app: OpenHarness | undefined;
   try {
@@ -77,47 +103,56 @@ export async function benchEmbed(ctx: BenchContext): Promise<void> {
         await mkdir(dirname(file), { recursive: true });
         await writeFile(file, bytes);
       }
+      const node = localModel({ folder: model.name, dims: model.shape.hidden, pooling: 'mean' });
+      models.push({ name: model.name, short: model.short, node, root, harness: { repo: `bench/${model.name}`, dims: model.shape.hidden }, threads: [0] });
+    }
+    if (options.model) {
+      const { model, root: realRoot } = embeddingModelOfFolder(options.model, 'q8');
+      repos.set('bench/real', await folderFiles(options.model, model));
+      ctx.note(`embed real: ${model.id} from ${options.model} (q8)`);
+      models.push({ name: 'real', short: 'real', node: model, root: realRoot, harness: { repo: 'bench/real', dims: model.dims, pooling: model.pooling, dtype: 'q8', queryPrefix: model.queryPrefix }, threads: [0, 1] });
     }
     progress('embed: building the harness page, starting Chromium');
     hub = await startHubServer(repos);
     await buildHarness(join(root, 'dist-harness'));
     app = await openHarness(join(root, 'dist-harness'));
 
-    for (const model of MODELS) {
-      const embedder = await loadEmbedder(localModel({ folder: model.name, dims: model.shape.hidden, pooling: 'mean' }), { source: { kind: 'folder', root } });
+    for (const model of models) {
+      const embedder = await loadEmbedder(model.node, { source: { kind: 'folder', root: model.root } });
       try {
-        const harnessModel = { repo: `bench/${model.name}`, dims: model.shape.hidden };
-        const loaded = (await app.page.evaluate(([m, s]) => window.harness.load(m, s, 'wasm'), [harnessModel, { kind: 'mirror', baseUrl: hub.url }] as const)) as
-          | { loaded: { threads: number; loadMs: number } }
-          | { error: { message: string } };
-        if ('error' in loaded) throw new Error(`chromium load failed: ${loaded.error.message}`);
-        ctx.record({ chromium_wasm_threads: loaded.loaded.threads, [`chromium_wasm_${model.short}_load_ms`]: loaded.loaded.loadMs });
-
         const texts = abstracts.map((a) => fitted(embedder, a, MAX_TOKENS));
-        await chunksPerSecond(embedder, texts.slice(0, 8), 8); // warm-up
-        await chromiumChunksPerSecond(app, texts.slice(0, 8), 8);
-        const node: Record<Side, number[]> = { b1: [], b32: [] };
-        const chromium: Record<Side, number[]> = { b1: [], b32: [] };
-        for (let r = 0; r < ROUNDS; r++) {
-          // Alternating which side (and which batch size) goes first, so neither always runs on a warmer machine.
-          const batches = r % 2 ? ([...SIDES].reverse() as Side[]) : [...SIDES];
-          const runNode = async () => {
-            for (const side of batches) node[side].push(await chunksPerSecond(embedder, texts, side === 'b1' ? 1 : 32));
-          };
-          const runChromium = async () => {
-            for (const side of batches) chromium[side].push(await chromiumChunksPerSecond(app!, texts, side === 'b1' ? 1 : 32));
-          };
-          if (r % 2) await runChromium().then(runNode);
-          else await runNode().then(runChromium);
+        for (const threads of model.threads) {
+          const loaded = (await app.page.evaluate(([m, s, t]) => window.harness.load(m, s, 'wasm', t || undefined), [model.harness, { kind: 'mirror', baseUrl: hub.url }, threads] as const)) as
+            | { loaded: { threads: number; loadMs: number } }
+            | { error: { message: string } };
+          if ('error' in loaded) throw new Error(`chromium load failed: ${loaded.error.message}`);
+          const tag = threads ? `${model.short}_t${threads}` : model.short;
+          ctx.record({ chromium_wasm_threads: Math.max(loaded.loaded.threads, (ctx.figures.chromium_wasm_threads as number | undefined) ?? 0), [`chromium_wasm_${tag}_load_ms`]: loaded.loaded.loadMs });
+          await chunksPerSecond(embedder, texts.slice(0, 8), 8); // warm-up
+          await chromiumChunksPerSecond(app, texts.slice(0, 8), 8);
+          const node: Record<Side, number[]> = { b1: [], b32: [] };
+          const chromium: Record<Side, number[]> = { b1: [], b32: [] };
+          for (let r = 0; r < ROUNDS; r++) {
+            // Alternating which side (and which batch size) goes first, so neither always runs on a warmer machine.
+            const batches = r % 2 ? ([...SIDES].reverse() as Side[]) : [...SIDES];
+            const runNode = async () => {
+              for (const side of batches) node[side].push(await chunksPerSecond(embedder, texts, side === 'b1' ? 1 : 32));
+            };
+            const runChromium = async () => {
+              for (const side of batches) chromium[side].push(await chromiumChunksPerSecond(app!, texts, side === 'b1' ? 1 : 32));
+            };
+            if (r % 2) await runChromium().then(runNode);
+            else await runNode().then(runChromium);
+          }
+          for (const side of SIDES) {
+            if (!threads) record(ctx, `embed_${model.name}_${side}_chunks_per_s`, node[side]);
+            record(ctx, `chromium_wasm_${tag}_${side}_chunks_per_s`, chromium[side]);
+          }
+          if (!threads) ctx.record({ [`embed_${model.name}_batch32_over_batch1`]: round(median(node.b32) / median(node.b1), 2) });
+          ctx.record({ [`chromium_wasm_${tag}_node_over_chromium_b32`]: round(median(node.b32) / median(chromium.b32), 2) });
+          const fmt = (v: number[]) => `${round(median(v), 1)} (${round(Math.min(...v), 1)}–${round(Math.max(...v), 1)})`;
+          progress(`embed ${model.name}: Node batch 1 ${fmt(node.b1)}, batch 32 ${fmt(node.b32)} chunks/s; Chromium WASM (${loaded.loaded.threads} thread) batch 1 ${fmt(chromium.b1)}, batch 32 ${fmt(chromium.b32)} chunks/s`);
         }
-        for (const side of SIDES) {
-          record(ctx, `embed_${model.name}_${side}_chunks_per_s`, node[side]);
-          record(ctx, `chromium_wasm_${model.short}_${side}_chunks_per_s`, chromium[side]);
-        }
-        ctx.record({ [`embed_${model.name}_batch32_over_batch1`]: round(median(node.b32) / median(node.b1), 2) });
-        ctx.record({ [`chromium_wasm_${model.short}_node_over_chromium_b32`]: round(median(node.b32) / median(chromium.b32), 2) });
-        const fmt = (v: number[]) => `${round(median(v), 1)} (${round(Math.min(...v), 1)}–${round(Math.max(...v), 1)})`;
-        progress(`embed ${model.name}: Node batch 1 ${fmt(node.b1)}, batch 32 ${fmt(node.b32)} chunks/s; Chromium WASM (${loaded.loaded.threads} thread) batch 1 ${fmt(chromium.b1)}, batch 32 ${fmt(chromium.b32)} chunks/s`);
       } finally {
         await embedder.dispose();
       }
@@ -132,6 +167,7 @@ export async function benchEmbed(ctx: BenchContext): Promise<void> {
 if (isMain(import.meta.url)) {
   const { BenchContext } = await import('./context.ts');
   const ctx = new BenchContext();
-  await benchEmbed(ctx);
+  const at = process.argv.indexOf('--model');
+  await benchEmbed(ctx, { model: at > 0 ? process.argv[at + 1] : undefined });
   console.log(JSON.stringify(ctx.figures));
 }

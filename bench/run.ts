@@ -7,6 +7,7 @@
  *   npm run bench -- --skip cold-start     all but some
  *   npm run bench -- vector                operations named as arguments: same as --only vector
  *   npm run bench -- embed                 embedding chunks/s (tiny and MiniLM-shaped models, Node and Chromium WASM)
+ *   npm run bench -- embed --model <dir>   the same, and a real model folder (q8; Chromium at its default threads and at 1)
  *   npm run bench -- rerank                reranking pairs/s (tiny and MiniLM-shaped cross-encoders, Node)
  *   npm run bench -- answer                time before the first token: rewrite, retrieval, rerank, prompt build (Node)
  */
@@ -26,7 +27,13 @@ import { isMain, progress } from './util.ts';
 export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
-async function runOperation(ctx: BenchContext, op: Operation): Promise<void> {
+/** Options some operations read. */
+export interface BenchOptions {
+  /** `--model <folder>`: a real model folder the embed operation measures too (`npm run models:real`). */
+  model?: string;
+}
+
+async function runOperation(ctx: BenchContext, op: Operation, options: BenchOptions): Promise<void> {
   const t0 = performance.now();
   try {
     switch (op) {
@@ -48,7 +55,7 @@ async function runOperation(ctx: BenchContext, op: Operation): Promise<void> {
         await benchVector(ctx);
         break;
       case 'embed':
-        await benchEmbed(ctx);
+        await benchEmbed(ctx, { model: options.model });
         break;
       case 'rerank':
         await benchRerank(ctx);
@@ -65,15 +72,15 @@ async function runOperation(ctx: BenchContext, op: Operation): Promise<void> {
 }
 
 /** Runs the operations in order, then reports (table, bench/results/latest.json, JSON line). */
-export async function runBench(ops: readonly Operation[]): Promise<void> {
+export async function runBench(ops: readonly Operation[], options: BenchOptions = {}): Promise<void> {
   const started = Date.now();
   const ctx = new BenchContext();
-  for (const op of ops) await runOperation(ctx, op);
+  for (const op of ops) await runOperation(ctx, op, options);
   await report(ctx, ops, started);
 }
 
 if (isMain(import.meta.url)) {
-  const { values, positionals } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' }, model: { type: 'string' } }, allowPositionals: true });
   const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
   const only = [...list(values.only), ...positionals.flatMap((p) => list(p))];
   const unknown = [...only, ...list(values.skip)].filter((x) => !(OPERATIONS as readonly string[]).includes(x));
@@ -82,7 +89,7 @@ if (isMain(import.meta.url)) {
     process.exit(2);
   }
   const skip = new Set(list(values.skip));
-  await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)));
+  await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)), { model: values.model });
   // Playwright or vite may keep handles open; the figures are out, so end here.
   process.exit();
 }

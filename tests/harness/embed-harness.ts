@@ -15,6 +15,12 @@ export interface HarnessModel {
   /** Repo (`owner/name`) on the mirror, or the folder name. */
   repo: string;
   dims: number;
+  /** Default 'mean'. */
+  pooling?: 'mean' | 'cls';
+  /** Default 'fp32'. */
+  dtype?: 'q8' | 'fp32';
+  /** Default ''. */
+  queryPrefix?: string;
 }
 
 type Result<T> = T | { error: { code: string; message: string } };
@@ -28,7 +34,7 @@ async function attempt<T>(run: () => Promise<T>): Promise<Result<T>> {
   }
 }
 
-const modelOf = (m: HarnessModel): EmbeddingModel => localModel({ folder: m.repo, dims: m.dims, pooling: 'mean' });
+const modelOf = (m: HarnessModel): EmbeddingModel => localModel({ folder: m.repo, dims: m.dims, pooling: m.pooling ?? 'mean', dtype: m.dtype, queryPrefix: m.queryPrefix });
 
 const harness = {
   /** Loads and records every progress event. */
