@@ -38,7 +38,7 @@ interface BenchModel {
   node: EmbeddingModel;
   root: string;
   harness: HarnessModel;
-  /** Chromium thread counts to measure: the default (0) and, for a real model, one thread too. */
+  /** Chromium thread counts to measure: the default (0) and, for a real model, one and two threads too. */
   threads: number[];
 }
 
@@ -82,7 +82,7 @@ function record(ctx: BenchContext, key: string, values: number[]): void {
 }
 
 export interface EmbedBenchOptions {
-  /** A real model folder (`npm run models:real`): measured too, q8, at the default threads and at one. */
+  /** A real model folder (`npm run models:real`): measured too, q8, at the default threads, one and two. */
   model?: string;
 }
 
@@ -110,7 +110,7 @@ export async function benchEmbed(ctx: BenchContext, options: EmbedBenchOptions =
       const { model, root: realRoot } = embeddingModelOfFolder(options.model, 'q8');
       repos.set('bench/real', await folderFiles(options.model, model));
       ctx.note(`embed real: ${model.id} from ${options.model} (q8)`);
-      models.push({ name: 'real', short: 'real', node: model, root: realRoot, harness: { repo: 'bench/real', dims: model.dims, pooling: model.pooling, dtype: 'q8', queryPrefix: model.queryPrefix }, threads: [0, 1] });
+      models.push({ name: 'real', short: 'real', node: model, root: realRoot, harness: { repo: 'bench/real', dims: model.dims, pooling: model.pooling, dtype: 'q8', queryPrefix: model.queryPrefix }, threads: [0, 1, 2] });
     }
     progress('embed: building the harness page, starting Chromium');
     hub = await startHubServer(repos);
