@@ -21,8 +21,8 @@ import { CorpusGenerator } from './corpus.ts';
 import { isMain, median, progress, REPO_ROOT } from './util.ts';
 
 export const COLD_START = { seed: 20_000, targetChunks: 20_000, paragraphsPerDoc: 300, runs: 3 };
-/** The Library's snapshot record (library.ts names it 'lexical'). */
-const SNAPSHOT_NAME = 'lexical';
+/** The snapshot records the index keeper writes (`library/index-keeper.ts`): chunk owners, and the lexical index. */
+const SNAPSHOT_NAMES = ['owners', 'lexical'];
 const INDEXING_TIMEOUT_MS = 420_000;
 
 /** Timings the page records itself, relative to its navigation start (performance.now()). */
@@ -82,10 +82,10 @@ function pageSource(fn: (...args: never[]) => unknown, ...args: unknown[]): stri
   return `(() => { const __name = (f) => f; return (${fn.toString()})(${args.map((a) => JSON.stringify(a)).join(', ')}); })()`;
 }
 
-/** Documents and chunks covered by the index snapshot in IndexedDB (null while there is none). */
+/** Documents and chunks covered by the index snapshot in IndexedDB, and its bytes (owners and lexical); null while there is none. */
 function snapshotCoverage(page: Page): Promise<{ docs: number; chunks: number; bytes: number } | null> {
   return page.evaluate(
-    pageSource(async (dbName: string, name: string) => {
+    pageSource(async (dbName: string, names: string[]) => {
       const request = <T>(r: IDBRequest<T>) =>
         new Promise<T>((resolve, reject) => {
           r.onsuccess = () => resolve(r.result);
@@ -94,16 +94,18 @@ function snapshotCoverage(page: Page): Promise<{ docs: number; chunks: number; b
       const db = await request(indexedDB.open(dbName));
       try {
         if (!db.objectStoreNames.contains('snapshots')) return null;
-        const snap = (await request(db.transaction('snapshots').objectStore('snapshots').get(name))) as { data?: string } | undefined;
-        if (!snap?.data) return null;
-        const parsed = JSON.parse(snap.data) as { owners?: Array<[string, Array<[string, string]>]> };
+        const store = db.transaction('snapshots').objectStore('snapshots');
+        const [owners, ...rest] = (await Promise.all(names.map((name) => request(store.get(name))))) as Array<{ data?: string | Uint8Array } | undefined>;
+        if (typeof owners?.data !== 'string') return null;
+        const parsed = JSON.parse(owners.data) as { owners?: Array<[string, Array<[string, string]>]> };
         const docs = new Set<string>();
-        for (const [, owners] of parsed.owners ?? []) for (const [doc] of owners) docs.add(doc);
-        return { docs: docs.size, chunks: parsed.owners?.length ?? -1, bytes: new TextEncoder().encode(snap.data).byteLength };
+        for (const [, holders] of parsed.owners ?? []) for (const [doc] of holders) docs.add(doc);
+        const size = (data: string | Uint8Array | undefined) => (data === undefined ? 0 : typeof data === 'string' ? new TextEncoder().encode(data).byteLength : data.byteLength);
+        return { docs: docs.size, chunks: parsed.owners?.length ?? -1, bytes: size(owners.data) + rest.reduce((sum, r) => sum + size(r?.data), 0) };
       } finally {
         db.close();
       }
-    }, DEFAULT_DB_NAME, SNAPSHOT_NAME),
+    }, DEFAULT_DB_NAME, SNAPSHOT_NAMES),
   ) as Promise<{ docs: number; chunks: number; bytes: number } | null>;
 }
 
