@@ -82,16 +82,25 @@ async function findsFact(page: Page, fact: Fact): Promise<boolean> {
   return answer.includes(fact.answer) && !!sources[0]?.endsWith(fact.name);
 }
 
-/** Waits for the Library list to show `n` rows; on timeout, fails with what it shows instead. */
-async function waitForRows(page: Page, n: number): Promise<void> {
+/** The notice the app shows when the browser itself discarded the site's IndexedDB. */
+const CLEARED = /The browser cleared this site's stored library \(\d+ documents?, last used [^)]+\): add the files again\./;
+
+/**
+ * Waits for the Library list to show `n` rows. A whole-browser crash now and then makes Chromium
+ * discard the site's IndexedDB itself (seen once in about 110 kills): that is outside the app, and
+ * what the app owes the person is to say so rather than look like a first visit. Then 'cleared' is
+ * returned once the notice names the library it lost. Anything else fails with what the page shows.
+ */
+async function waitForRows(page: Page, n: number): Promise<'kept' | 'cleared'> {
   const shown = await page.waitForFunction((m) => document.querySelectorAll('ul[aria-label="Library"] > li').length >= m, n, { timeout: 30_000 }).then(
     () => true,
     () => false,
   );
-  if (shown) return;
+  if (shown) return 'kept';
   const rows = await libraryStatus(page);
-  const body = (await page.locator('body').textContent())?.slice(0, 500);
-  expect.fail(`reopened with ${rows.length} rows instead of ${n}: ${JSON.stringify(rows.slice(0, 5))}; page: ${body}`);
+  const body = (await page.locator('body').textContent()) ?? '';
+  if (rows.length === 0 && CLEARED.test(body)) return 'cleared';
+  expect.fail(`reopened with ${rows.length} rows instead of ${n}: ${JSON.stringify(rows.slice(0, 5))}; page: ${body.slice(0, 500)}`);
 }
 
 describe('kills at random moments during a large drop', () => {
@@ -146,15 +155,16 @@ describe('kills at random moments during a large drop', () => {
       profileDir = session.profileDir;
       const page = await session.newPage();
       await page.goto(served.url);
-      if (round === 0) {
+      const dropAll = async () => {
         await page.getByLabel('Add documents').setInputFiles(dropOrder(facts).map((n) => `${folder}/${n}`));
         await page.waitForFunction((n) => document.querySelectorAll('ul[aria-label="Library"] > li').length === n, total);
-      } else {
-        await waitForRows(page, total);
-      }
+      };
+      const reopened = round === 0 ? 'new' : await waitForRows(page, total);
+      if (reopened === 'cleared') log.push(`kill ${round}: the browser discarded the site's IndexedDB; the app said so; dropped again`);
+      if (reopened !== 'kept') await dropAll();
       const target = `ledger-${round / 2}.txt`;
       const targetLeft = (await libraryStatus(page)).some((r) => r.name === target && r.status !== 'Indexed');
-      if (round > 0) await checkListed(page, `after kill ${round}`);
+      if (reopened === 'kept') await checkListed(page, `after kill ${round}`);
       // Kills 1, 3 and 5 each aim at one large file; kills 2 and 4 come after a random delay (the whole
       // drop takes ~10 s to index here, so the delays are short).
       let moment: string;
@@ -194,8 +204,11 @@ describe('kills at random moments during a large drop', () => {
     const session = await openSession(profileDir);
     const page = await session.newPage();
     await page.goto(served.url);
-    await waitForRows(page, total);
-    await checkListed(page, 'after the last kill');
+    if ((await waitForRows(page, total)) === 'cleared') {
+      log.push(`kill ${ROUNDS}: the browser discarded the site's IndexedDB; the app said so; dropped again`);
+      await page.getByLabel('Add documents').setInputFiles(dropOrder(facts).map((n) => `${folder}/${n}`));
+      await page.waitForFunction((n) => document.querySelectorAll('ul[aria-label="Library"] > li').length === n, total);
+    } else await checkListed(page, 'after the last kill');
     await waitForQueueEmpty(page, 120_000);
     const interrupted = (await libraryStatus(page)).filter((r) => r.status !== 'Indexed');
     for (const row of interrupted) expect(row.status).toMatch(/the app stopped twice while reading this file/);
