@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import noImportCycle from './tools/lint/no-import-cycle.js';
 
 /** Pure-core rule for one stage: no UI, no DOM framework, none of the `banned` stage folders. */
 function stageRule(files, banned, message) {
@@ -21,22 +22,32 @@ export default tseslint.config(
   },
   {
     // Pure cores never touch the DOM and never reach into the UI.
-    files: ['src/core/**', 'src/ingest/**', 'src/embed/**', 'src/rerank/**', 'src/models/**', 'src/index/**', 'src/retrieve/**', 'src/generate/**', 'src/store/**', 'src/eval/**', 'src/library/**'],
+    files: ['src/core/**', 'src/text/**', 'src/ingest/**', 'src/embed/**', 'src/rerank/**', 'src/models/**', 'src/index/**', 'src/question/**', 'src/retrieve/**', 'src/generate/**', 'src/store/**', 'src/eval/**', 'src/library/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/ui/**', 'preact', 'preact/*', '@preact/*'], message: 'Pure cores must not import the UI.' }] }],
       'no-restricted-globals': ['error', 'window', 'document'],
     },
   },
-  // Stages import the stages before them, never beside or after: ingest and store see only core; the
-  // answer stage reads passages (and ingest's sentence splitter), never an index or the store.
-  ...stageRule('src/ingest/**', ['store', 'index', 'rerank', 'retrieve', 'generate', 'library', 'eval'], 'ingest imports only core.'),
-  ...stageRule('src/store/**', ['ingest', 'index', 'rerank', 'retrieve', 'generate', 'library', 'eval'], 'store imports only core.'),
-  ...stageRule('src/models/**', ['ingest', 'embed', 'rerank', 'store', 'index', 'retrieve', 'generate', 'library', 'eval'], 'the model catalogue imports only core.'),
-  ...stageRule('src/embed/**', ['store', 'index', 'rerank', 'retrieve', 'generate', 'library', 'eval'], 'embed imports core, models and ingest (the sentence splitter) only.'),
-  ...stageRule('src/index/**', ['ingest', 'embed', 'rerank', 'store', 'retrieve', 'generate', 'library', 'eval'], 'an index imports only core.'),
-  ...stageRule('src/rerank/**', ['embed', 'store', 'index', 'retrieve', 'generate', 'library', 'eval'], 'rerank imports core, models and ingest only.'),
-  ...stageRule('src/retrieve/**', ['ingest', 'embed', 'store', 'generate', 'library', 'eval'], 'retrieval fuses index hits, reranks them and reads passages: it imports core, index and rerank only.'),
-  ...stageRule('src/generate/**', ['store', 'index', 'rerank', 'retrieve', 'library', 'eval'], 'generate reads passages and runs generators: it imports core, ingest and models only.'),
+  // Stages import the stages before them, never beside or after. `core/` (types, errors, ids) and `text/`
+  // (sentences, tokens) are shared by all; the question stage reads the question before retrieval and
+  // may ask a generator; the answer stage reads passages, never an index or the store.
+  ...stageRule('src/core/**', ['text', 'ingest', 'embed', 'store', 'models', 'index', 'rerank', 'question', 'retrieve', 'generate', 'library', 'eval'], 'core imports nothing of the pipeline.'),
+  ...stageRule('src/text/**', ['ingest', 'embed', 'store', 'models', 'index', 'rerank', 'question', 'retrieve', 'generate', 'library', 'eval'], 'text utilities import only core.'),
+  ...stageRule('src/ingest/**', ['store', 'index', 'embed', 'rerank', 'question', 'retrieve', 'generate', 'library', 'eval'], 'ingest imports only core and text.'),
+  ...stageRule('src/store/**', ['ingest', 'index', 'embed', 'rerank', 'question', 'retrieve', 'generate', 'library', 'eval'], 'store imports only core.'),
+  ...stageRule('src/models/**', ['ingest', 'embed', 'rerank', 'store', 'index', 'question', 'retrieve', 'generate', 'library', 'eval'], 'the model catalogue imports only core.'),
+  ...stageRule('src/embed/**', ['store', 'index', 'rerank', 'question', 'retrieve', 'generate', 'library', 'eval'], 'embed imports core, text, models and ingest only.'),
+  ...stageRule('src/index/**', ['ingest', 'embed', 'rerank', 'store', 'question', 'retrieve', 'generate', 'library', 'eval'], 'an index imports only core and text.'),
+  ...stageRule('src/rerank/**', ['embed', 'store', 'index', 'question', 'retrieve', 'generate', 'library', 'eval'], 'rerank imports core, text, models and ingest only.'),
+  ...stageRule('src/question/**', ['ingest', 'embed', 'store', 'index', 'rerank', 'retrieve', 'library', 'eval'], 'reading the question imports core, text, models and the generator interface only.'),
+  ...stageRule('src/retrieve/**', ['ingest', 'embed', 'store', 'question', 'generate', 'library', 'eval'], 'retrieval fuses index hits, reranks them and reads passages: it imports core, text, index and rerank only.'),
+  ...stageRule('src/generate/**', ['store', 'index', 'rerank', 'question', 'retrieve', 'library', 'eval'], 'generate reads passages and writes answers: it imports core, text, ingest and models only.'),
+  {
+    // No import circles anywhere, type-only imports included: a circle means two files are one concern.
+    files: ['src/**', 'workers/**', 'tools/**', 'bench/**', 'tests/**'],
+    plugins: { docqa: { rules: { 'no-import-cycle': noImportCycle } } },
+    rules: { 'docqa/no-import-cycle': 'error' },
+  },
   {
     // The UI reaches the pipeline only through worker clients and shared core types.
     files: ['src/ui/**'],

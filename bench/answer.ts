@@ -39,7 +39,7 @@ import { loadBeir, type BeirCollection } from '../src/eval/beir.ts';
 import { indexCollection, type IndexedCollection } from '../src/eval/evaluate.ts';
 import type { GenerateRequest, Generator } from '../src/generate/generator.ts';
 import { createLlmAnswerer } from '../src/generate/llm-answerer.ts';
-import { rewriteFollowUp } from '../src/generate/follow-up.ts';
+import { rewriteFollowUp } from '../src/question/follow-up.ts';
 import { ScriptedGenerator } from '../src/generate/scripted-generator.ts';
 import { orderByRerank, rerankText } from '../src/rerank/rerank.ts';
 import type { Reranker } from '../src/rerank/reranker.ts';

@@ -12,10 +12,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { termsOf } from '../src/core/tokenize.ts';
+import { termsOf } from '../src/text/tokenize.ts';
 import { bestSupport, overlapShare, weightedTerms } from '../src/generate/citations.ts';
 import type { TermStatistics } from '../src/generate/extractive-answer.ts';
-import { splitSentences } from '../src/ingest/split-sentences.ts';
+import { splitSentences } from '../src/text/split-sentences.ts';
 import { mulberry32 } from './random.ts';
 
 const args = process.argv.slice(2);

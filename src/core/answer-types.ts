@@ -1,6 +1,6 @@
 import type { ChunkId, ConversationId, DocId } from './ids.ts';
 import type { QueryChip } from './query-filters.ts';
-import type { DocType, SearchFilter } from './types.ts';
+import type { DocType, SearchFilter } from './filter-types.ts';
 
 /**
  * What retrieval, the answer stage and the page exchange about a question: the passages found (with their

@@ -1,11 +1,13 @@
 /**
- * Filters read from a question (self-query, issue 8 §4), shared by the rule-based pass
- * (`retrieve/self-query.ts`), the model's reading (`generate/read-filters.ts`), the library that applies
+ * Filters read from a question (self-query), shared by the rule-based pass
+ * (`question/self-query.ts`), the model's reading (`question/read-filters.ts`), the library that applies
  * them and the page that shows them as removable chips: the chip type, the document as the readers see
  * it, and date ranges (which date, how a range reads, whether a document is inside it).
  */
 import type { DocId } from './ids.ts';
-import type { DocType } from './types.ts';
+import type { DateField, DateRange, DocType, SearchFilter } from './filter-types.ts';
+
+export type { DateField, DateRange } from './filter-types.ts';
 
 /** A document as self-query sees it (the Library list and the store have these). */
 export interface QueryableDoc {
@@ -25,7 +27,6 @@ export interface QueryableDoc {
  * Which date a range is about: when the document was `added` to the library, or the document's own date
  * (`dated`, from its file's properties).
  */
-export type DateField = 'added' | 'dated';
 
 /** One filter found in the question: what it restricts, and the words that asked for it. */
 export type QueryChip =
@@ -35,12 +36,6 @@ export type QueryChip =
   | { kind: 'tag'; tag: string; label: string; matched: string }
   /** A date range, `from` inclusive and `before` exclusive (ms since the epoch); either may be open. */
   | { kind: 'date'; field: DateField; from?: number; before?: number; label: string; matched: string };
-
-/** A date range: `from` inclusive, `before` exclusive, ms since the epoch; an absent end is open. */
-export interface DateRange {
-  from?: number;
-  before?: number;
-}
 
 /** Whether `at` lies in the range (an absent `at` never does). */
 export function inRange(at: number | undefined, range: DateRange): boolean {
@@ -133,4 +128,31 @@ export function chipHolds(chip: QueryChip, docs: readonly QueryableDoc[]): boole
     case 'date':
       return docs.some((d) => inRange(dateOf(d, chip.field), chip));
   }
+}
+
+/** What a filter reads of a stored document (`DocRecord` has these). */
+export interface FilterableDoc {
+  id: DocId;
+  folder: string;
+  type: DocType;
+  tags: readonly string[];
+  addedAt: number;
+  date?: number;
+}
+
+/** Documents allowed by a filter; undefined when the filter allows everything. */
+export function allowedDocuments(docs: readonly FilterableDoc[], filter: SearchFilter | undefined): Set<DocId> | undefined {
+  if (!filter) return undefined;
+  const { docIds, folders, types, tags, added, dated } = filter;
+  if (!docIds?.length && !folders?.length && !types?.length && !tags?.length && !added && !dated) return undefined;
+  const inFolder = (doc: FilterableDoc) => folders!.some((f) => doc.folder === f || doc.folder.startsWith(`${f}/`));
+  return new Set(
+    docs
+      .filter((d) => !docIds?.length || docIds.includes(d.id))
+      .filter((d) => !folders?.length || inFolder(d))
+      .filter((d) => !types?.length || types.includes(d.type))
+      .filter((d) => !tags?.length || tags.some((t) => d.tags.includes(t)))
+      .filter((d) => passesDates(d, filter))
+      .map((d) => d.id),
+  );
 }

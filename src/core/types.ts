@@ -2,9 +2,9 @@ import type { TextRange } from './answer-types.ts';
 import type { ChunkId, DocId, QueueId } from './ids.ts';
 import type { SerializedError } from './errors.ts';
 import type { PageRanges } from './page-ranges.ts';
-import type { DateRange } from './query-filters.ts';
+import type { DocType } from './filter-types.ts';
 
-export type DocType = 'pdf' | 'docx' | 'html' | 'markdown' | 'text';
+export type { DateField, DateRange, DocType, SearchFilter } from './filter-types.ts';
 
 /**
  * A structural unit of a document: a PDF page (or the part of one under an outline entry) or a section
@@ -140,17 +140,6 @@ export type ClosedReason = 'updated' | 'deleted' | 'terminated';
 export type DeleteOutcome = 'deleted' | 'kept' | 'gone';
 
 /** Restricts a search; every field is optional and fields combine with AND. */
-export interface SearchFilter {
-  docIds?: DocId[];
-  folders?: string[];
-  types?: DocType[];
-  tags?: string[];
-  /** Added to the library in this range. */
-  added?: DateRange;
-  /** The document's own date in this range (a document without one is left out). */
-  dated?: DateRange;
-}
-
 /** One row of the Library list. */
 export interface LibraryItem {
   key: string;

@@ -1,11 +1,11 @@
 /**
  * No chunk is silently truncated: a text longer than the model's input, counted in the model's own
  * tokens (prefix and special tokens included), is split into pieces that each fit, at sentence ends
- * (`ingest/split-sentences.ts`, the splitter chunking and answers use), else at spaces, else between
+ * (`text/split-sentences.ts`, the splitter chunking and answers use), else at spaces, else between
  * characters. Pure: the token counter is passed in (`Embedder.countTokens`, or any tokenizer in tests).
  */
 import { DocQaError } from '../core/errors.ts';
-import { splitSentences } from '../ingest/split-sentences.ts';
+import { splitSentences } from '../text/split-sentences.ts';
 
 /** A piece of input text `source`: the characters [start, end) of it. */
 export interface FitPiece {

@@ -1,6 +1,6 @@
 import type { Answer } from '../core/types.ts';
 import { extractiveAnswerer, type Answerer } from '../generate/answerer.ts';
-import { splitSentences } from '../ingest/split-sentences.ts';
+import { splitSentences } from '../text/split-sentences.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
 import type { BeirDoc, Claim } from './beir.ts';
 import { queryOf, type IndexedCollection } from './evaluate.ts';

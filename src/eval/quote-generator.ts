@@ -8,12 +8,12 @@
  * how often its citations hold the claim's evidence document measures retrieval and context building.
  * Node, browser and tests alike; no model files.
  */
-import { termsOf } from '../core/tokenize.ts';
+import { termsOf } from '../text/tokenize.ts';
 import { contentTermsOf } from '../generate/extractive-answer.ts';
 import type { ChatMessage, GenerateRequest, Generator, GeneratorModel } from '../generate/generator.ts';
 import { NOT_FOUND } from '../generate/prompt.ts';
 import { countScriptedTokens, piecesOf } from '../generate/scripted-generator.ts';
-import { splitSentences } from '../ingest/split-sentences.ts';
+import { splitSentences } from '../text/split-sentences.ts';
 
 export interface QuoteGeneratorOptions {
   /** How many of the passages (in the prompt's order, which is retrieval order) get a sentence. Default 3; range 1–20. */

@@ -1,13 +1,13 @@
 import type { RemovedCitation, TextRange } from '../core/types.ts';
-import { termsOf } from '../core/tokenize.ts';
-import { splitSentences } from '../ingest/split-sentences.ts';
+import { termsOf } from '../text/tokenize.ts';
+import { splitSentences } from '../text/split-sentences.ts';
 import type { ContextPassage } from './context.ts';
 import type { TermStatistics } from './extractive-answer.ts';
 
 /**
  * Checked citations (issue 8 §2): a model's `[n]` is trusted only when passage n was given to it and
  * holds enough of what the sentence says. Lexical: the share of the sentence's content terms (stemmed,
- * stop words out, `core/tokenize`) found in one sentence, or two adjacent ones, of the passage's kept
+ * stop words out, `text/tokenize`) found in one sentence, or two adjacent ones, of the passage's kept
  * text, each term weighted by its IDF in the collection when statistics are given. Measured on SciFact (docs/DESIGN.md, "Answers written by a model").
  */
 

@@ -1,6 +1,6 @@
 import type { Passage, TextRange } from '../core/types.ts';
-import { termsOf } from '../core/tokenize.ts';
-import { splitSentences } from '../ingest/split-sentences.ts';
+import { termsOf } from '../text/tokenize.ts';
+import { splitSentences } from '../text/split-sentences.ts';
 import { contentTermsOf } from './extractive-answer.ts';
 
 /**

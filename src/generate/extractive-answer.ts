@@ -1,6 +1,6 @@
 import type { Answer, AnswerSegment, Citation, Passage, TextRange } from '../core/types.ts';
-import { termsOf } from '../core/tokenize.ts';
-import { splitSentences } from '../ingest/split-sentences.ts';
+import { termsOf } from '../text/tokenize.ts';
+import { splitSentences } from '../text/split-sentences.ts';
 
 /**
  * How common a term is in the collection, for IDF weights. An index that can count may implement it; without

@@ -2,7 +2,7 @@ import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { DocQaError } from '../core/errors.ts';
 import { asChunkId, type ChunkId } from '../core/ids.ts';
 import type { ChunkFilter, Hit, IndexEntry, SearchIndex, SearchQuery } from './search-index.ts';
-import { processTerm, termsOf, tokenize } from '../core/tokenize.ts';
+import { processTerm, termsOf, tokenize } from '../text/tokenize.ts';
 import { topK } from './top-k.ts';
 
 /** Snapshot format version; unknown versions are refused and the index is rebuilt from the store. */

@@ -6,7 +6,7 @@
  * (small-to-big): its whole block when that is short, else up to `parentChars` centred on the chunk.
  */
 import type { Block } from '../core/types.ts';
-import { splitSentences } from './split-sentences.ts';
+import { splitSentences } from '../text/split-sentences.ts';
 
 export interface ChunkOptions {
   /** Largest chunk, in characters. Default 1500; range 100–20000. */

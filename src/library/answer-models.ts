@@ -9,7 +9,6 @@ import { chooseModels, DEFAULT_FAMILIES, describeModel, type WebGpuDevice, type 
 import { OFFERED_RECORDS } from '../generate/webllm-offered.ts';
 import type { WebLlmLoadProgress } from '../generate/webllm-progress.ts';
 import { GENERATOR_CATALOGUE } from '../models/generator-catalogue.ts';
-import type { ModelFiles } from './answer-setup.ts';
 
 /** What answer setup needs of WebLLM; the library worker's loads web-llm only in `load` and `deleteCached`. */
 export interface WebLlmHost {
@@ -35,6 +34,12 @@ export function webGpuNote(device: WebGpuDevice): string | undefined {
   if (!device.webgpu) return 'This browser has no WebGPU, so no model can run on the graphics card here: the model below runs on the processor instead (slower).';
   if (device.isFallbackAdapter) return 'WebGPU here is a software fallback, far too slow for a language model: the model below runs on the processor instead (slower).';
   return undefined;
+}
+
+/** The model files transformers.js keeps (the shared Cache API store, `models/model-cache.ts`). */
+export interface ModelFiles {
+  list(): Promise<Array<{ repo: string; bytes: number }>>;
+  delete(repo: string): Promise<unknown>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DocQaError } from '../core/errors.ts';
-import { isFilterRequest } from '../generate/read-filters.ts';
+import { isFilterRequest } from '../question/read-filters.ts';
 import type { ModelId } from '../core/ids.ts';
 import type { AnswerModelEntry, AnswerModelsView } from '../core/library-api.ts';
 import type { AnswerModelStatus } from '../core/types.ts';
@@ -12,7 +12,7 @@ import type { LoadProgress } from '../models/model-source.ts';
 import { findGenerator, GENERATOR_CATALOGUE } from '../models/generator-catalogue.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { WebGpuDevice } from '../generate/webllm-models.ts';
-import { describeAnswerModels, webGpuNote, webLlmLabel, type WebLlmHost } from './answer-models.ts';
+import { describeAnswerModels, webGpuNote, webLlmLabel, type ModelFiles, type WebLlmHost } from './answer-models.ts';
 import type { Library } from './library.ts';
 import { progressReporter } from './model-loading.ts';
 
@@ -42,12 +42,6 @@ const SEMANTIC_KEY = 'semantic';
 export interface GenerateHost extends GeneratorPort {
   load(request: GeneratorLoadRequest, onProgress?: (event: LoadProgress) => void): Promise<LoadedGenerator>;
   unload(): Promise<void>;
-}
-
-/** The model files transformers.js keeps (the shared Cache API store, `models/model-cache.ts`). */
-export interface ModelFiles {
-  list(): Promise<Array<{ repo: string; bytes: number }>>;
-  delete(repo: string): Promise<unknown>;
 }
 
 export interface AnswerParts {

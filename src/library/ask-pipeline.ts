@@ -1,7 +1,7 @@
 import type { AskStep, Passage } from '../core/types.ts';
 import type { Generator } from '../generate/generator.ts';
-import { gatherPassages } from '../generate/multi-hop.ts';
-import { expandQuery } from '../generate/query-expansion.ts';
+import { gatherPassages } from '../question/multi-hop.ts';
+import { expandQuery } from '../question/query-expansion.ts';
 
 export interface PassagesForOptions {
   /**

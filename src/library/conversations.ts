@@ -2,7 +2,7 @@ import type { Conversation, ConversationHeader } from '../core/conversation.ts';
 import { DocQaError } from '../core/errors.ts';
 import type { ConversationId } from '../core/ids.ts';
 import type { Answer, AskRequest, AskStep } from '../core/types.ts';
-import { rewriteFollowUp } from '../generate/follow-up.ts';
+import { rewriteFollowUp } from '../question/follow-up.ts';
 import type { Generator } from '../generate/generator.ts';
 import { turnBudget } from '../generate/llm-answerer.ts';
 import { fitTurns, NOT_FOUND, type ConversationTurn } from '../generate/prompt.ts';

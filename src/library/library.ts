@@ -18,7 +18,7 @@ import { VectorStore } from '../store/vector-store.ts';
 import { Embedding, type EmbeddingOptions } from './embedding.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 import { passagesFor } from './ask-pipeline.ts';
-import { filtersFor } from './filter-step.ts';
+import { filtersFor } from '../question/filter-step.ts';
 import { IndexKeeper } from './index-keeper.ts';
 import { IngestQueue, type IngestOptions } from './ingest-queue.ts';
 import { Conversations } from './conversations.ts';

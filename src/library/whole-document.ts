@@ -6,14 +6,14 @@ import type { TermStatistics } from '../generate/extractive-answer.ts';
 import type { Generator } from '../generate/generator.ts';
 import { mapReduceAnswer } from '../generate/map-reduce.ts';
 import { buildWholeDocumentExtract } from '../generate/whole-document-extract.ts';
-import { splitSentences } from '../ingest/split-sentences.ts';
-import { readWholeDocument, type WholeDocumentQuery } from '../retrieve/whole-document-query.ts';
+import { splitSentences } from '../text/split-sentences.ts';
+import { readWholeDocument, type WholeDocumentQuery } from '../question/whole-document-query.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 
 /**
  * Whole-document answers in the library (issue 8 §3): decides whether a question is about one whole
  * document (the person's toggle, `AskRequest.wholeDocument`, or the rule in
- * `retrieve/whole-document-query.ts`), reads that document's sections from the store in document order,
+ * `question/whole-document-query.ts`), reads that document's sections from the store in document order,
  * and answers over all of them: by map-reduce with the model (`generate/map-reduce.ts`), or, without one,
  * with quoted sentences from every section (`generate/whole-document-extract.ts`). Progress goes to the
  * page as `whole-document` steps.

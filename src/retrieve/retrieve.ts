@@ -1,7 +1,7 @@
 import { DocQaError } from '../core/errors.ts';
 import { describeBlock } from '../core/block-label.ts';
 import type { ChunkId, DocId } from '../core/ids.ts';
-import { passesDates } from '../core/query-filters.ts';
+import { allowedDocuments } from '../core/query-filters.ts';
 import type { BlockRecord, ChunkRecord, DocRecord, Passage, SearchFilter } from '../core/types.ts';
 import type { PendingQuery } from '../index/search-index.ts';
 import { describeFusion } from './fuse.ts';
@@ -12,23 +12,6 @@ export interface PassageSource {
   listDocuments(): Promise<DocRecord[]>;
   getChunks(ids: readonly ChunkId[]): Promise<Array<ChunkRecord | undefined>>;
   getBlock(docId: DocId, index: number): Promise<BlockRecord | undefined>;
-}
-
-/** Documents allowed by a filter; undefined when the filter allows everything. */
-export function allowedDocuments(docs: readonly DocRecord[], filter: SearchFilter | undefined): Set<DocId> | undefined {
-  if (!filter) return undefined;
-  const { docIds, folders, types, tags, added, dated } = filter;
-  if (!docIds?.length && !folders?.length && !types?.length && !tags?.length && !added && !dated) return undefined;
-  const inFolder = (doc: DocRecord) => folders!.some((f) => doc.folder === f || doc.folder.startsWith(`${f}/`));
-  return new Set(
-    docs
-      .filter((d) => !docIds?.length || docIds.includes(d.id))
-      .filter((d) => !folders?.length || inFolder(d))
-      .filter((d) => !types?.length || types.includes(d.type))
-      .filter((d) => !tags?.length || tags.some((t) => d.tags.includes(t)))
-      .filter((d) => passesDates(d, filter))
-      .map((d) => d.id),
-  );
 }
 
 export interface RetrieveOptions {

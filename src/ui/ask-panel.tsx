@@ -6,7 +6,7 @@ import { AnswerSteps, AskToggles } from './answer-steps.tsx';
 import { Filters } from './filters.tsx';
 import { SemanticStatus } from './semantic-status.tsx';
 import { AnswerNotice } from './answer-notice.tsx';
-import { readFilters, withChips, type QueryChip } from '../retrieve/self-query.ts';
+import { readFilters, withChips, type QueryChip } from '../question/self-query.ts';
 import { renderMarkdown } from './markdown.ts';
 import { answer, answerSeq, askError, asking, askSteps, openSource, queryableDocs, stopAnswer, streaming } from './state.ts';
 import { chosenWholeDocument, WholeDocument } from './whole-document.tsx';

@@ -2,7 +2,7 @@ import { signal } from '@preact/signals';
 import { useMemo } from 'preact/hooks';
 import type { DocId } from '../core/ids.ts';
 import type { SearchFilter } from '../core/types.ts';
-import { ambiguousWholeDocument, readWholeDocument, type WholeDocumentQuery } from '../retrieve/whole-document-query.ts';
+import { ambiguousWholeDocument, readWholeDocument, type WholeDocumentQuery } from '../question/whole-document-query.ts';
 import { partsEta } from './format.ts';
 import { askSteps, asking, queryableDocs } from './state.ts';
 

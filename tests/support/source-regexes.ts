@@ -11,7 +11,7 @@ export interface SourceRegex {
 }
 
 /** Source folders and files whose code runs regular expressions over document text. */
-export const TEXT_CODE = ['src/core', 'src/ingest', 'src/index', 'src/retrieve', 'src/generate'];
+export const TEXT_CODE = ['src/core', 'src/text', 'src/ingest', 'src/index', 'src/question', 'src/retrieve', 'src/generate'];
 
 function filesUnder(root: string, path: string): string[] {
   const full = join(root, path);

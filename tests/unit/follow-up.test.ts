@@ -1,7 +1,7 @@
 // Follow-up questions rewritten into standalone ones (issue 8 §3): by the model (JSON, parsed defensively),
 // by the rule without a model; the first question of a conversation never rewritten.
 import { describe, expect, it } from 'vitest';
-import { parseStandalone, rewriteByRule, rewriteFollowUp, rewriteMessages } from '../../src/generate/follow-up.ts';
+import { parseStandalone, rewriteByRule, rewriteFollowUp, rewriteMessages } from '../../src/question/follow-up.ts';
 import { countMessageTokens } from '../../src/generate/prompt.ts';
 import { countScriptedTokens, ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
 

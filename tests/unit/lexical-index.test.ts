@@ -5,7 +5,7 @@ import { ChunkOwners } from '../../src/index/chunk-owners.ts';
 import { IndexSet, type TextOf } from '../../src/index/index-set.ts';
 import { LexicalIndex, type LexicalOptions } from '../../src/index/lexical-index.ts';
 import type { Hit, IndexEntry } from '../../src/index/search-index.ts';
-import { termsOf } from '../../src/core/tokenize.ts';
+import { termsOf } from '../../src/text/tokenize.ts';
 
 const OPTIONS: LexicalOptions = { k1: 1.2, b: 0.75, titleBoost: 2 };
 

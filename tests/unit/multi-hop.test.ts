@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../../src/core/types.ts';
-import { gatherPassages, judgeMessages, type HopStep } from '../../src/generate/multi-hop.ts';
+import { gatherPassages, judgeMessages, type HopStep } from '../../src/question/multi-hop.ts';
 import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
 import { makePassage } from '../support/passages.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandQuery, MAX_PHRASING_CHARS, parsePhrasings } from '../../src/generate/query-expansion.ts';
+import { expandQuery, MAX_PHRASING_CHARS, parsePhrasings } from '../../src/question/query-expansion.ts';
 import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
 
 const QUESTION = 'When is the rent due?';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asDocId } from '../../src/core/ids.ts';
 import { chipHolds, dateOf, inRange, type QueryableDoc } from '../../src/core/query-filters.ts';
-import { FILTER_RULES, isFilterRequest, matchFilters, parseFilterReply, readFiltersWithModel } from '../../src/generate/read-filters.ts';
+import { FILTER_RULES, isFilterRequest, matchFilters, parseFilterReply, readFiltersWithModel } from '../../src/question/read-filters.ts';
 import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
 
 const day = (y: number, m: number, d: number) => new Date(y, m - 1, d).getTime();

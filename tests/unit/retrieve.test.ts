@@ -4,7 +4,8 @@ import type { BlockRecord, ChunkRecord, DocRecord, DocType, IndexEntry } from '.
 import { IndexSet } from '../../src/index/index-set.ts';
 import { hybridSearch, type RankedSearch } from '../../src/retrieve/hybrid.ts';
 import { rerankedSearch } from '../../src/retrieve/reranked-search.ts';
-import { allowedDocuments, retrievePassages, type PassageSource } from '../../src/retrieve/retrieve.ts';
+import { allowedDocuments } from '../../src/core/query-filters.ts';
+import { retrievePassages, type PassageSource } from '../../src/retrieve/retrieve.ts';
 
 function doc(id: string, folder: string, type: DocType, tags: string[] = []): DocRecord {
   const name = `${id}.${type === 'markdown' ? 'md' : type}`;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitSentences } from '../../src/ingest/split-sentences.ts';
+import { splitSentences } from '../../src/text/split-sentences.ts';
 
 const sentences = (text: string) => splitSentences(text).map(({ start, end }) => text.slice(start, end));
 

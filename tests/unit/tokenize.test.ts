@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { termsOf, tokenize } from '../../src/core/tokenize.ts';
+import { termsOf, tokenize } from '../../src/text/tokenize.ts';
 
 describe('tokenize', () => {
   it('splits on anything but letters and digits, keeping case and possessives', () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asDocId } from '../../src/core/ids.ts';
-import type { QueryableDoc } from '../../src/retrieve/self-query.ts';
-import { ambiguousWholeDocument, readWholeDocument, wholeDocumentKind } from '../../src/retrieve/whole-document-query.ts';
+import type { QueryableDoc } from '../../src/question/self-query.ts';
+import { ambiguousWholeDocument, readWholeDocument, wholeDocumentKind } from '../../src/question/whole-document-query.ts';
 
 const DOCS: QueryableDoc[] = [
   { docId: asDocId('lease'), name: 'lease.md', folder: 'contracts', type: 'markdown', tags: ['housing'] },

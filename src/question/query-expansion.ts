@@ -1,5 +1,5 @@
-import { generateText, type ChatMessage, type Generator } from './generator.ts';
-import { neutralise } from './prompt.ts';
+import { generateText, type ChatMessage, type Generator } from '../generate/generator.ts';
+import { neutralise } from '../generate/prompt.ts';
 
 /**
  * Query expansion (issue 8 §4): the model writes other phrasings of the question, which are searched

@@ -1,6 +1,6 @@
-import { processTerm, tokenize } from '../core/tokenize.ts';
-import { generateText, type ChatMessage, type Generator } from './generator.ts';
-import { neutralise, quotedTurn, withNewestThatFit, type ConversationTurn } from './prompt.ts';
+import { processTerm, tokenize } from '../text/tokenize.ts';
+import { generateText, type ChatMessage, type Generator } from '../generate/generator.ts';
+import { neutralise, quotedTurn, withNewestThatFit, type ConversationTurn } from '../generate/prompt.ts';
 
 /**
  * Follow-up questions rewritten into standalone ones before retrieval (issue 8 §3): "How much is it?"

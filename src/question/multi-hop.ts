@@ -1,6 +1,6 @@
 import type { AskStep, Passage, PassageRef } from '../core/types.ts';
-import { generateText, type ChatMessage, type Generator } from './generator.ts';
-import { countMessageTokens, passageBlock } from './prompt.ts';
+import { generateText, type ChatMessage, type Generator } from '../generate/generator.ts';
+import { countMessageTokens, passageBlock } from '../generate/prompt.ts';
 import { MAX_PHRASING_CHARS, parseJsonObject, queryKey } from './query-expansion.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { chipHolds, type QueryableDoc, type QueryChip } from '../core/query-filters.ts';
 import type { AskRequest, AskStep, DocRecord, SearchFilter } from '../core/types.ts';
 import type { Generator } from '../generate/generator.ts';
-import { readFiltersWithModel } from '../generate/read-filters.ts';
-import { allowedDocuments } from '../retrieve/retrieve.ts';
-import { withChips } from '../retrieve/self-query.ts';
+import { readFiltersWithModel } from './read-filters.ts';
+import { allowedDocuments } from '../core/query-filters.ts';
+import { withChips } from './self-query.ts';
 
 export interface FilterStepOptions extends Pick<AskRequest, 'readFilters' | 'filterChips'> {
   /** The model writing answers; without one, `readFilters` does nothing. */

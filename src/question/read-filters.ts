@@ -1,6 +1,6 @@
 /**
  * Self-query with a model (issue 8 §4): the model reads the filters a question asks for ("what does the
- * landlord's contract say about pets" → the lease), which the rule-based pass (`retrieve/self-query.ts`)
+ * landlord's contract say about pets" → the lease), which the rule-based pass (`question/self-query.ts`)
  * cannot, as JSON `{"documents": [...], "folders": [...], "types": [...], "tags": [...], "from":
  * "YYYY-MM-DD" | null, "to": ...}`. The library's real names go into the prompt when they fit a token
  * budget; otherwise the model names them as the question does. Every value is then matched against the
@@ -10,8 +10,8 @@
  */
 import { fieldFor, pathOfDoc, rangeChip, TYPE_LABELS, type DateRange, type QueryableDoc, type QueryChip } from '../core/query-filters.ts';
 import type { DocType } from '../core/types.ts';
-import { generateText, type ChatMessage, type Generator } from './generator.ts';
-import { neutralise } from './prompt.ts';
+import { generateText, type ChatMessage, type Generator } from '../generate/generator.ts';
+import { neutralise } from '../generate/prompt.ts';
 import { parseJsonObject } from './query-expansion.ts';
 
 /** What the model's reply says, before matching: its strings as written, its dates parsed. */

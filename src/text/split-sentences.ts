@@ -6,7 +6,7 @@
  * It lives in `ingest/` next to `clean` and `chunk` because it is text processing of the ingest stage, and
  * its regexes run over document text, which `tests/unit/regex-safety.test.ts` checks in the stage
  * folders; `generate/`, a later stage, imports it (the tokenizer shared by index and generate lives in
- * `core/tokenize`).
+ * `text/tokenize`).
  *
  * Based on `Intl.Segmenter` (granularity `sentence`: Unicode UAX #29, ICU, the same in Node 20 and
  * Chromium). Measured in Node 20.20 (ICU 78.2); the `-u-ss-standard` abbreviation suppressions are not
