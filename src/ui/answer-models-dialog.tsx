@@ -1,8 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { AnswerModelEntry } from '../core/library-api.ts';
-import { answerModels, answerModelsNote, answerModelsOpen, deleteAnswerModel, refreshAnswerModels, stopAnswerModel, useAnswerModel } from './answer-models-state.ts';
+import { answerModels, answerModelsNote, answerModelsOpen, answerModelStatus, deleteAnswerModel, refreshAnswerModels, stopAnswerModel, useAnswerModel } from './answer-models-state.ts';
 import { formatBytes } from './format.ts';
-import { answerModelStatus } from './state.ts';
 import { DownloadProgress } from './download-progress.tsx';
 
 const NO_MODEL = 'Quote the documents (no model)';

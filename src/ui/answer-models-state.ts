@@ -1,6 +1,15 @@
-import { signal } from '@preact/signals';
+import { computed, signal } from '@preact/signals';
 import type { AnswerModelsView } from '../core/library-api.ts';
-import { answerModelStatus, libraryApi } from './state.ts';
+import type { AnswerModelStatus } from '../core/types.ts';
+import { libraryApi } from './library-connection.ts';
+
+/** What writes this tab's answers, or why they quote the documents (the library worker's `answer-model` events). */
+export const answerModelStatus = signal<AnswerModelStatus | undefined>(undefined);
+/** The model writing answers (its label), when one is loaded: the page then offers phrasings and hops. */
+export const answerModel = computed(() => {
+  const s = answerModelStatus.value;
+  return s?.state === 'ready' ? s.model : undefined;
+});
 
 /** The answer-model chooser's list, read when it opens and after each action. */
 export const answerModels = signal<AnswerModelsView | undefined>(undefined);

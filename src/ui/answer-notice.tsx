@@ -1,8 +1,8 @@
 import { useEffect } from 'preact/hooks';
 import type { AnswerModelStatus } from '../core/types.ts';
-import { openAnswerModels, refreshAnswerModels } from './answer-models-state.ts';
+import { answerModelStatus, openAnswerModels, refreshAnswerModels } from './answer-models-state.ts';
 import { formatBytes } from './format.ts';
-import { answerModelStatus, ready } from './state.ts';
+import { ready } from './storage-state.ts';
 
 /** One line on who writes the answers: a model, or the documents quoted, and why. */
 export function answerNoticeLine(s: AnswerModelStatus): string {

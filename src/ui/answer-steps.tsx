@@ -1,5 +1,7 @@
 import type { AskStep, PassageRef } from '../core/types.ts';
-import { answer, answerModel, asking, askSteps, expandQueries, lookFurther, setAskOption } from './state.ts';
+import { answerModel } from './answer-models-state.ts';
+import { answer, asking, askSteps } from './ask-state.ts';
+import { expandQueries, lookFurther, setAskOption } from './preferences.ts';
 
 /** "docs/a.md, Rent; docs/b.md, Heating": the passages a hop brought, each part isolated (isolate.tsx). */
 function PassageList({ passages }: { passages: readonly PassageRef[] }) {

@@ -7,7 +7,10 @@ import { AnswerModelsDialog } from './answer-models-dialog.tsx';
 import { ModelsDialog } from './models-dialog.tsx';
 import { LibraryPanel } from './library-panel.tsx';
 import { SourceDialog } from './source-dialog.tsx';
-import { keepOriginals, loaded, setKeepOriginals, start, storage } from './state.ts';
+import { loaded } from './library-state.ts';
+import { keepOriginals, setKeepOriginals } from './preferences.ts';
+import { startLibrary } from './start-library.ts';
+import { storage } from './storage-state.ts';
 import { StorageNotices } from './storage-notices.tsx';
 
 
@@ -21,7 +24,7 @@ function skipToQuestion(e: MouseEvent): void {
 
 export function App() {
   useEffect(() => {
-    void start();
+    void startLibrary();
   }, []);
   const s = storage.value;
   return (

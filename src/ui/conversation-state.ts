@@ -3,12 +3,15 @@ import type { ConversationHeader } from '../core/conversation.ts';
 import type { ConversationId, DocId } from '../core/ids.ts';
 import type { QueryChip } from '../core/query-filters.ts';
 import type { Answer, AskStep, SearchFilter } from '../core/types.ts';
-import { answer, answerSeq, ask, askError, libraryApi } from './state.ts';
+import { answer, answerSeq, ask, askError } from './ask-state.ts';
+import { libraryApi } from './library-connection.ts';
 
 /** The conversation on show: its id (none: the next question starts one). */
 export const conversationId = signal<ConversationId | undefined>(undefined);
 /** The answers before the current one in the conversation on show, oldest first. */
 export const earlier = signal<Answer[]>([]);
+/** Counts changes to the saved conversations, in any tab (the history reads them again). */
+export const conversationsSeq = signal(0);
 /** Saved conversations for the history, most recently updated first. */
 export const conversations = signal<ConversationHeader[]>([]);
 /** The follow-up rewritten for the question being asked (shown before its answer arrives). */

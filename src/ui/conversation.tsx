@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Answer, SearchFilter } from '../core/types.ts';
 import { askInConversation, earlier, liveStep, newConversation, rewrittenStep, typedQuestion } from './conversation-state.ts';
-import { answer, asking } from './state.ts';
+import { answer, asking } from './ask-state.ts';
 
 /** An answer as one compact paragraph: its sentences, without citations (the full answer has them). */
 function compactText(a: Answer): string {

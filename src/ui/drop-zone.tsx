@@ -2,7 +2,9 @@ import { useState } from 'preact/hooks';
 import { filesFromDrop, filesFromInput, learnSizes } from './collect-files.ts';
 import { formatEta } from './format.ts';
 import { fileNameOf, PrefixIsolated } from './isolate.tsx';
-import { activity, addFiles, closedReason, items, loaded, queue, type QueueStatus } from './state.ts';
+import { activity, addFiles, queue, type QueueStatus } from './indexing-state.ts';
+import { items, loaded } from './library-state.ts';
+import { closedReason } from './storage-state.ts';
 
 
 /**

@@ -3,7 +3,7 @@ import { useMemo, useRef, useState } from 'preact/hooks';
 import type { DocId } from '../core/ids.ts';
 import type { DocType, SearchFilter } from '../core/types.ts';
 import { withParents } from './library-view.ts';
-import { documents } from './state.ts';
+import { documents } from './library-state.ts';
 
 interface Choice {
   value: string;

@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ConversationHeader } from '../core/conversation.ts';
-import { conversationId, conversations, deleteConversation, refreshConversations, renameConversation, reopenConversation } from './conversation-state.ts';
-import { asking, conversationsSeq, ready } from './state.ts';
+import { conversationId, conversations, conversationsSeq, deleteConversation, refreshConversations, renameConversation, reopenConversation } from './conversation-state.ts';
+import { asking } from './ask-state.ts';
+import { ready } from './storage-state.ts';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

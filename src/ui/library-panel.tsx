@@ -5,7 +5,9 @@ import { formatPageRanges } from '../core/page-ranges.ts';
 import type { LibraryItem } from '../core/types.ts';
 import { PrefixIsolated } from './isolate.tsx';
 import { arrangeItems, SORT_LABELS, WINDOW_ABOVE, windowOf, type LibrarySort } from './library-view.ts';
-import { deleteItem, dismissFailed, items, loaded, pendingDeletes, percents, retryItem, setTags, undoDelete } from './state.ts';
+import { deleteItem, pendingDeletes, undoDelete } from './delete-state.ts';
+import { dismissFailed, percents, retryItem } from './indexing-state.ts';
+import { items, loaded, setTags } from './library-state.ts';
 
 /**
  * "Indexed" for a document whose every page was read; "Indexed: pages 2–23, 40 unreadable (font

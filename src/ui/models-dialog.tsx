@@ -2,8 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ModelEntry } from '../core/library-api.ts';
 import { filesFromDrop, filesFromInput } from './collect-files.ts';
 import { formatBytes } from './format.ts';
-import { deleteModel, importModel, models, modelsNote, modelsOpen, refreshModels, setMirror, stopModel, useModel } from './models-state.ts';
-import { semantic } from './state.ts';
+import { deleteModel, importModel, models, modelsNote, modelsOpen, refreshModels, semantic, setMirror, stopModel, useModel } from './models-state.ts';
 import { DownloadProgress } from './download-progress.tsx';
 
 function languages(m: ModelEntry): string {

@@ -1,7 +1,11 @@
 import { signal } from '@preact/signals';
 import type { ModelId } from '../core/ids.ts';
 import type { IncomingFile, ModelsView } from '../core/library-api.ts';
-import { libraryApi, semantic } from './state.ts';
+import type { EmbeddingEvent } from '../core/types.ts';
+import { libraryApi } from './library-connection.ts';
+
+/** Semantic search's state (model, embedding progress), from the library worker's `embedding` events. */
+export const semantic = signal<EmbeddingEvent>({ type: 'embedding', state: 'off', done: 0, total: 0 });
 
 /** The model manager's list, read when it opens and after each action. */
 export const models = signal<ModelsView | undefined>(undefined);

@@ -1,7 +1,6 @@
 import type { EmbeddingEvent } from '../core/types.ts';
 import { formatBytes, formatEta } from './format.ts';
-import { openModels } from './models-state.ts';
-import { semantic } from './state.ts';
+import { openModels, semantic } from './models-state.ts';
 
 /** One line on what answers are searched with: keywords only, or keywords and meaning (and how far embedding is). */
 export function semanticLine(s: EmbeddingEvent): string {

@@ -3,7 +3,7 @@ import { signal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { SourceView, TextRange } from '../core/types.ts';
 import { PdfPage } from './pdf-page.tsx';
-import { original, source } from './state.ts';
+import { original, source } from './source-state.ts';
 
 const VIEW_KEY = 'docqa.sourceView';
 /**

@@ -1,4 +1,5 @@
-import { closedReason, dismissLost, fatal, lost, storage, waiting } from './state.ts';
+import { dismissLost, lost } from './library-state.ts';
+import { closedReason, fatal, storage, waiting } from './storage-state.ts';
 
 /** "3 December 2026, 14:02": when the library was last seen. */
 function formatWhen(ms: number): string {

@@ -4,7 +4,8 @@ import type { DocId } from '../core/ids.ts';
 import type { SearchFilter } from '../core/types.ts';
 import { ambiguousWholeDocument, readWholeDocument, type WholeDocumentQuery } from '../question/whole-document-query.ts';
 import { partsEta } from './format.ts';
-import { askSteps, asking, queryableDocs } from './state.ts';
+import { asking, askSteps } from './ask-state.ts';
+import { queryableDocs } from './library-state.ts';
 
 /**
  * Whole-document questions in the Ask panel (issue 8 §3): the "Whole document" toggle next to Ask

@@ -1,0 +1,41 @@
+import { proxy } from 'comlink';
+import { personalMessage } from '../core/errors.ts';
+import { answerModelStatus } from './answer-models-state.ts';
+import { flushDeletes } from './delete-state.ts';
+import { percents, queue } from './indexing-state.ts';
+import { connectToLibrary } from './library-connection.ts';
+import { onLibraryEvent } from './library-events.ts';
+import { refreshLibrary } from './library-state.ts';
+import { endedCleanly, recordUnload } from './local-records.ts';
+import { watchReaderMemory } from './memory-watch.ts';
+import { semantic } from './models-state.ts';
+import { keepOriginals } from './preferences.ts';
+import { fatal, ready, waiting } from './storage-state.ts';
+
+/** Connects to the library worker and loads the library. */
+export async function startLibrary(): Promise<void> {
+  const api = connectToLibrary(onLibraryEvent);
+  await navigator.storage?.persist?.().catch(() => false);
+  let session: string;
+  try {
+    ({ session } = await api.ready(proxy({ endedCleanly: (s: string) => endedCleanly(globalThis.localStorage, s) })));
+  } catch (err) {
+    fatal.value = `The library could not be opened: ${personalMessage(err)}`;
+    return;
+  } finally {
+    waiting.value = undefined;
+  }
+  ready.value = true;
+  await api.setKeepOriginals(keepOriginals.value);
+  semantic.value = await api.semanticStatus();
+  // The worker announces the answer model's state as it changes; this is where it stands now.
+  answerModelStatus.value ??= await api.answerModelStatus().catch(() => undefined);
+  addEventListener('pagehide', () => {
+    // A reload or a closed tab, not a crash: a read this tab's library leaves unfinished is read again without blame.
+    recordUnload(globalThis.localStorage, session);
+    // Best effort: the worker usually finishes a delete posted as the page goes; else the document stays.
+    void flushDeletes();
+  });
+  watchReaderMemory(api, () => queue.value !== undefined || Object.keys(percents.value).length > 0);
+  await refreshLibrary();
+}
