@@ -1,7 +1,7 @@
 /**
  * Embedding throughput through the app's own code on generated random-weight models: the tiny test
  * encoder (hidden 32, 2 layers) and one of MiniLM's / bge-small's shape (hidden 384, 6 layers, 12 heads).
- * Two sides: Node (onnxruntime-node, CPU; `src/embed/embedder.ts` from a local folder) and Chromium (WASM,
+ * Two sides: Node (onnxruntime-node, CPU; `src/models/encoder/embedder.ts` from a local folder) and Chromium (WASM,
  * ONNX Runtime's default threads; the embed worker through its client on the test-only harness page,
  * the model downloaded from a local hub-layout mirror into the model cache first). Passages: the first 64
  * SciFact abstracts cut to at most 96 of the model's tokens, the same texts on both sides. Chunks/s at
@@ -12,7 +12,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadEmbedder, type Embedder } from '../src/embed/embedder.ts';
+import { loadEmbedder, type Embedder } from '../src/models/encoder/embedder.ts';
 import { localModel, type EmbeddingModel } from '../src/models/catalogue.ts';
 import { embeddingModelOfFolder } from '../tools/model-folder.ts';
 import type { HarnessModel } from '../tests/harness/embed-harness.ts';

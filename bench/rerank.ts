@@ -1,5 +1,5 @@
 /**
- * Reranking throughput through the app's own reranker (`src/rerank/reranker.ts`, onnxruntime-node CPU,
+ * Reranking throughput through the app's own reranker (`src/models/cross-encoder/reranker.ts`, onnxruntime-node CPU,
  * Node only) on generated random-weight cross-encoders from a local folder: the tiny test cross-encoder
  * (hidden 32, 2 layers) and one of ms-marco-MiniLM-L-6-v2's shape (hidden 384, 6 layers, 12 heads; the
  * same shape as `MINILM_SHAPE`, ~90 MB in float32, where the real model is q8). One call scores what
@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { configureSource } from '../src/models/model-source.ts';
 import { localReranker } from '../src/models/catalogue.ts';
-import { loadReranker, type Reranker } from '../src/rerank/reranker.ts';
+import { loadReranker, type Reranker } from '../src/models/cross-encoder/reranker.ts';
 import { generateTinyModel, MINILM_SHAPE, TINY_SPEC } from '../tools/models/tiny-models.ts';
 import type { BenchContext } from './context.ts';
 import { isMain, median, progress, round } from './util.ts';

@@ -9,7 +9,7 @@
  */
 import { extractiveAnswerer, type Answerer } from '../src/generate/answerer.ts';
 import { createLlmAnswerer } from '../src/generate/llm-answerer.ts';
-import type { Generator } from '../src/generate/generator.ts';
+import type { Generator } from '../src/models/generator/generator.ts';
 import type { BeirDoc, Claim } from '../src/eval/beir.ts';
 import { evaluateGeneratedAnswers, type GeneratedAnswerReport } from '../src/eval/evaluate-generated.ts';
 import type { IndexedCollection } from '../src/eval/evaluate.ts';

@@ -6,10 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { chunkEmbedderOf, type ChunkEmbedder } from '../src/embed/chunk-embedder.ts';
-import { loadEmbedder } from '../src/embed/embedder.ts';
+import { loadEmbedder } from '../src/models/encoder/embedder.ts';
 import { modelFromFolder, rerankerFromFolder, type EmbeddingModel, type FolderFacts } from '../src/models/catalogue.ts';
-import { loadReranker, type Reranker } from '../src/rerank/reranker.ts';
-import { loadTransformersGenerator, type TransformersGenerator } from '../src/generate/transformers-generator.ts';
+import { loadReranker, type Reranker } from '../src/models/cross-encoder/reranker.ts';
+import { loadTransformersGenerator, type TransformersGenerator } from '../src/models/generator/transformers-generator.ts';
 import { localGenerator } from '../src/models/generator-catalogue.ts';
 
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));

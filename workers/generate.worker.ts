@@ -1,7 +1,7 @@
 import { expose } from 'comlink';
 import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { installErrorTransfer } from '../src/core/error-transfer.ts';
-import { createGenerateHandler } from '../src/generate/generate-handler.ts';
+import { createGenerateHandler } from '../src/models/generator/generate-handler.ts';
 
 installErrorTransfer();
 // The WASM binary the bundled onnxruntime-web needs, served by the app (never a CDN).

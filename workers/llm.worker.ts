@@ -1,6 +1,6 @@
 /**
  * The WebLLM worker: web-llm's own handler runs the engine (model download, WebGPU, generation) here,
- * off the page's thread; `src/generate/webllm-client.ts` is its client.
+ * off the page's thread; `src/models/webllm/webllm-client.ts` is its client.
  */
 import { WebWorkerMLCEngineHandler } from '@mlc-ai/web-llm';
 

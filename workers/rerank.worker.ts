@@ -1,7 +1,7 @@
 import { expose } from 'comlink';
 import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { installErrorTransfer } from '../src/core/error-transfer.ts';
-import { createRerankHandler } from '../src/rerank/rerank-handler.ts';
+import { createRerankHandler } from '../src/models/cross-encoder/rerank-handler.ts';
 
 installErrorTransfer();
 // The WASM binary the bundled onnxruntime-web needs, served by the app (never a CDN).

@@ -4,7 +4,7 @@
  * and by the embed worker's client in the browser.
  */
 import type { EmbeddingModel } from '../models/catalogue.ts';
-import type { Embedder } from './embedder.ts';
+import type { Embedder } from '../models/encoder/embedder.ts';
 import { fitChunks } from './fit-chunks.ts';
 
 export interface ChunkEmbedder {

@@ -10,7 +10,7 @@ import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
 import { hybridSearch, type HybridOptions, type RankedSearch, type Retriever } from '../retrieve/hybrid.ts';
 import { rerankedSearch, type RerankedSearchOptions } from '../retrieve/reranked-search.ts';
 import { rerankText } from '../rerank/rerank.ts';
-import type { Reranker } from '../rerank/reranker.ts';
+import type { Reranker } from '../models/cross-encoder/reranker.ts';
 import { beirDocToMarkdown, type BeirCollection, type BeirDoc } from './beir.ts';
 import { MemorySource } from './memory-source.ts';
 import { bestPerDocument, mrrAt, ndcgAt, percentile, recallAt } from './metrics.ts';

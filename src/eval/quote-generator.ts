@@ -10,9 +10,9 @@
  */
 import { termsOf } from '../text/tokenize.ts';
 import { contentTermsOf } from '../generate/extractive-answer.ts';
-import type { ChatMessage, GenerateRequest, Generator, GeneratorModel } from '../generate/generator.ts';
+import type { ChatMessage, GenerateRequest, Generator, GeneratorModel } from '../models/generator/generator.ts';
 import { NOT_FOUND } from '../generate/prompt.ts';
-import { countScriptedTokens, piecesOf } from '../generate/scripted-generator.ts';
+import { countScriptedTokens, piecesOf } from '../models/generator/scripted-generator.ts';
 import { splitSentences } from '../text/split-sentences.ts';
 
 export interface QuoteGeneratorOptions {

@@ -3,7 +3,7 @@ import type { AnswerOptions, Answerer } from './answerer.ts';
 import { checkCitations, type CheckedSentence } from './citations.ts';
 import { buildContext, type BuiltContext, type ContextPassage } from './context.ts';
 import { buildNotFoundAnswer, type TermStatistics } from './extractive-answer.ts';
-import type { ChatMessage, GenerateRequest, Generator } from './generator.ts';
+import type { ChatMessage, GenerateRequest, Generator } from '../models/generator/generator.ts';
 import { buildMessages, countMessageTokens, fitTurns, NOT_FOUND, passageBlock, questionTooLong } from './prompt.ts';
 
 export interface LlmAnswererOptions {

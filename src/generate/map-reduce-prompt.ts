@@ -1,5 +1,5 @@
 import type { ContextPassage } from './context.ts';
-import type { ChatMessage } from './generator.ts';
+import type { ChatMessage } from '../models/generator/generator.ts';
 import { neutralise, NOT_FOUND, passageBlock } from './prompt.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { Answer, Passage, RemovedCitation } from '../core/types.ts';
 import { checkCitations, type CheckedSentence } from './citations.ts';
 import { buildContext, type ContextPassage } from './context.ts';
 import { buildNotFoundAnswer, type TermStatistics } from './extractive-answer.ts';
-import type { ChatMessage, Generator } from './generator.ts';
+import type { ChatMessage, Generator } from '../models/generator/generator.ts';
 import { answerOf, saysNotFound, writeStream } from './llm-answerer.ts';
 import { buildMapMessages, buildReduceMessages, notesBlock, NOTHING_RELEVANT } from './map-reduce-prompt.ts';
 import { buildMessages, countMessageTokens, passageBlock, questionTooLong } from './prompt.ts';

@@ -2,7 +2,7 @@ import { DocQaError } from '../core/errors.ts';
 import type { Passage } from '../core/types.ts';
 import { disarmCitationMarks, withoutCitationMarks } from './citations.ts';
 import type { ContextPassage } from './context.ts';
-import type { ChatMessage } from './generator.ts';
+import type { ChatMessage } from '../models/generator/generator.ts';
 
 /**
  * The prompt of an answer written by a model (issue 8 §2): the rules in the system message, the numbered

@@ -1,4 +1,4 @@
-import { generateText, type ChatMessage, type Generator } from './generator.ts';
+import { generateText, type ChatMessage, type Generator } from '../models/generator/generator.ts';
 import { neutralise, quotedTurn, withNewestThatFit, type ConversationTurn } from './prompt.ts';
 
 /**

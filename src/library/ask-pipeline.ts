@@ -1,5 +1,5 @@
 import type { AskStep, Passage } from '../core/types.ts';
-import type { Generator } from '../generate/generator.ts';
+import type { Generator } from '../models/generator/generator.ts';
 import { gatherPassages } from '../question/multi-hop.ts';
 import { expandQuery } from '../question/query-expansion.ts';
 

@@ -3,7 +3,7 @@ import { DocQaError } from '../core/errors.ts';
 import type { ConversationId } from '../core/ids.ts';
 import type { Answer, AskRequest, AskStep } from '../core/types.ts';
 import { rewriteFollowUp } from '../question/follow-up.ts';
-import type { Generator } from '../generate/generator.ts';
+import type { Generator } from '../models/generator/generator.ts';
 import { turnBudget } from '../generate/llm-answerer.ts';
 import { fitTurns, NOT_FOUND, type ConversationTurn } from '../generate/prompt.ts';
 import { summariseTurns } from '../generate/summarise.ts';

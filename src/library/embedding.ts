@@ -2,7 +2,7 @@ import { serializeError } from '../core/errors.ts';
 import type { ChunkId, DocId, ModelId } from '../core/ids.ts';
 import type { EmbeddingEvent, LibraryEvent } from '../core/types.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
-import { checkVectors } from '../embed/pool.ts';
+import { checkVectors } from '../models/encoder/pool.ts';
 import { DenseIndex, type DenseRetriever } from '../index/dense-index.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 import type { VectorStore } from '../store/vector-store.ts';

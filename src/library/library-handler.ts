@@ -1,6 +1,6 @@
 import { EVENTS_CHANNEL, type LibraryApi, type PageLink } from '../core/library-api.ts';
 import type { LibraryEvent } from '../core/types.ts';
-import { EmbedWorkerClient } from '../embed/embed-worker-client.ts';
+import { EmbedWorkerClient } from '../models/encoder/embed-worker-client.ts';
 import { deleteCachedModel, listCachedModels, MODEL_CACHE_NAME } from '../models/model-cache.ts';
 import { LibraryStore } from '../store/library-store.ts';
 import { openLibraryDb } from '../store/schema.ts';
@@ -11,11 +11,11 @@ import type { ClosedReason } from '../core/types.ts';
 import { closedMessage } from './closed-message.ts';
 import { Library } from './library.ts';
 import { ParseWorkerClient } from './parse-worker-client.ts';
-import { RerankWorkerClient } from '../rerank/rerank-worker-client.ts';
-import { GenerateWorkerClient } from '../generate/generate-worker-client.ts';
-import { AnswerSetup } from './answer-setup.ts';
-import { createWebLlmHost } from './webllm-host.ts';
-import { SemanticSetup, type EmbedHost } from './semantic-setup.ts';
+import { RerankWorkerClient } from '../models/cross-encoder/rerank-worker-client.ts';
+import { GenerateWorkerClient } from '../models/generator/generate-worker-client.ts';
+import { AnswerSetup } from '../models/setup/answer-setup.ts';
+import { createWebLlmHost } from '../models/webllm/webllm-host.ts';
+import { SemanticSetup, type EmbedHost } from '../models/setup/semantic-setup.ts';
 
 const CONTROL_CHANNEL = 'docqa-control';
 /**

@@ -4,7 +4,7 @@ import type { ChunkId, DocId, ModelId, QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
 import type { Answer, AskRequest, AskStep, ClosedReason, DeleteOutcome, DequeueOutcome, DocRecord, LibraryEvent, LibraryItem, Passage, SearchFilter, SourceRequest, SourceView } from '../core/types.ts';
 import { extractiveAnswerer, type Answerer, type AnswerOptions } from '../generate/answerer.ts';
-import type { Generator } from '../generate/generator.ts';
+import type { Generator } from '../models/generator/generator.ts';
 import { createLlmAnswerer } from '../generate/llm-answerer.ts';
 import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';

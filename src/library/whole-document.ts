@@ -3,7 +3,7 @@ import { DocQaError } from '../core/errors.ts';
 import type { ChunkId, DocId } from '../core/ids.ts';
 import type { Answer, AskStep, BlockRecord, DocRecord, Passage, SearchFilter, TextRange } from '../core/types.ts';
 import type { TermStatistics } from '../generate/extractive-answer.ts';
-import type { Generator } from '../generate/generator.ts';
+import type { Generator } from '../models/generator/generator.ts';
 import { mapReduceAnswer } from '../generate/map-reduce.ts';
 import { buildWholeDocumentExtract } from '../generate/whole-document-extract.ts';
 import { splitSentences } from '../text/split-sentences.ts';

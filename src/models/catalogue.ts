@@ -1,7 +1,7 @@
 /**
  * The models the app knows, with what each model card says about using it. Embedding models: pooling,
  * normalisation, query and passage prefixes, the longest input, and a published retrieval figure (the
- * embedder, `src/embed/embedder.ts`, follows these fields; nothing about a model is assumed elsewhere).
+ * embedder, `src/models/encoder/embedder.ts`, follows these fields; nothing about a model is assumed elsewhere).
  * Then the rerankers (cross-encoders); the text-generation models are in `generator-catalogue.ts`.
  */
 import { DocQaError } from '../core/errors.ts';
@@ -235,7 +235,7 @@ export function modelFromFolder(facts: FolderFacts): EmbeddingModel {
 }
 
 /**
- * A cross-encoder that scores (question, passage) pairs for reranking (`src/rerank/reranker.ts`): a
+ * A cross-encoder that scores (question, passage) pairs for reranking (`src/models/cross-encoder/reranker.ts`): a
  * sequence-classification model with one label, whose logit is the relevance score.
  */
 export interface RerankerModel {

@@ -1,5 +1,5 @@
 /**
- * The text-generation models the app knows (the WASM fallback generator, `src/generate/transformers-generator.ts`),
+ * The text-generation models the app knows (the WASM fallback generator, `src/models/generator/transformers-generator.ts`),
  * with what each model card says: files, context window, languages.
  */
 import { DocQaError } from '../core/errors.ts';
@@ -8,7 +8,7 @@ import { localEntry, type ModelFile } from './catalogue.ts';
 
 /**
  * A text-generation (causal LM) model with a chat template, run by transformers.js on WASM (or WebGPU)
- * when WebLLM cannot run (`src/generate/transformers-generator.ts`): the fallback generator.
+ * when WebLLM cannot run (`src/models/generator/transformers-generator.ts`): the fallback generator.
  */
 export interface GeneratorModelEntry {
   id: ModelId;

@@ -1,8 +1,8 @@
 /**
  * Where transformers.js reads a model's files from, and what loading reports, for every model the app
  * loads (the embedder, the reranker): the hub, a mirror, a local folder or the model cache; per-file and
- * total progress; loading failures turned into errors that name the file. Moved here from
- * `embed/embedder.ts` so each model stage shares one copy (`env` is global: two copies would drift).
+ * total progress; loading failures turned into errors that name the file. Kept here, in
+ * the model wing, so each model runtime shares one copy (`env` is global: two copies would drift).
  */
 import { env, type ProgressInfo } from '@huggingface/transformers';
 import { DocQaError } from '../core/errors.ts';

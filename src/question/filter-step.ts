@@ -1,6 +1,6 @@
 import { chipHolds, type QueryableDoc, type QueryChip } from '../core/query-filters.ts';
 import type { AskRequest, AskStep, DocRecord, SearchFilter } from '../core/types.ts';
-import type { Generator } from '../generate/generator.ts';
+import type { Generator } from '../models/generator/generator.ts';
 import { readFiltersWithModel } from './read-filters.ts';
 import { allowedDocuments } from '../core/query-filters.ts';
 import { withChips } from './self-query.ts';

@@ -1,5 +1,5 @@
 import { processTerm, tokenize } from '../text/tokenize.ts';
-import { generateText, type ChatMessage, type Generator } from '../generate/generator.ts';
+import { generateText, type ChatMessage, type Generator } from '../models/generator/generator.ts';
 import { neutralise, quotedTurn, withNewestThatFit, type ConversationTurn } from '../generate/prompt.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { AskStep, Passage, PassageRef } from '../core/types.ts';
-import { generateText, type ChatMessage, type Generator } from '../generate/generator.ts';
+import { generateText, type ChatMessage, type Generator } from '../models/generator/generator.ts';
 import { countMessageTokens, passageBlock } from '../generate/prompt.ts';
 import { MAX_PHRASING_CHARS, parseJsonObject, queryKey } from './query-expansion.ts';
 

@@ -1,4 +1,4 @@
-import { generateText, type ChatMessage, type Generator } from '../generate/generator.ts';
+import { generateText, type ChatMessage, type Generator } from '../models/generator/generator.ts';
 import { neutralise } from '../generate/prompt.ts';
 
 /**

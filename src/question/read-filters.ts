@@ -10,7 +10,7 @@
  */
 import { fieldFor, pathOfDoc, rangeChip, TYPE_LABELS, type DateRange, type QueryableDoc, type QueryChip } from '../core/query-filters.ts';
 import type { DocType } from '../core/types.ts';
-import { generateText, type ChatMessage, type Generator } from '../generate/generator.ts';
+import { generateText, type ChatMessage, type Generator } from '../models/generator/generator.ts';
 import { neutralise } from '../generate/prompt.ts';
 import { parseJsonObject } from './query-expansion.ts';
 

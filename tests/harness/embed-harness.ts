@@ -5,7 +5,7 @@
  */
 import { installErrorTransfer } from '../../src/core/error-transfer.ts';
 import { DocQaError } from '../../src/core/errors.ts';
-import { EmbedWorkerClient, type LoadProgress, type ModelSource } from '../../src/embed/embed-worker-client.ts';
+import { EmbedWorkerClient, type LoadProgress, type ModelSource } from '../../src/models/encoder/embed-worker-client.ts';
 import { localModel, type EmbeddingModel } from '../../src/models/catalogue.ts';
 
 installErrorTransfer();

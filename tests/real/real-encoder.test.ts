@@ -19,7 +19,7 @@ import { loadBeir } from '../../src/eval/beir.ts';
 import { documentRanker, evaluateRetrieval, indexCollection } from '../../src/eval/evaluate.ts';
 import { sampleCollection } from '../../src/eval/sample.ts';
 import { chunkEmbedderOf } from '../../src/embed/chunk-embedder.ts';
-import { loadEmbedder } from '../../src/embed/embedder.ts';
+import { loadEmbedder } from '../../src/models/encoder/embedder.ts';
 import type { EmbeddingModel } from '../../src/models/catalogue.ts';
 import { embeddingModelOfFolder } from '../../tools/model-folder.ts';
 import { realModelsDir, scifactDir } from '../../tools/real-models/dirs.ts';

@@ -1,4 +1,4 @@
-// The answer-writing model of a browser test: the scripted generator (src/library/answer-setup.ts),
+// The answer-writing model of a browser test: the scripted generator (src/models/setup/answer-setup.ts),
 // chosen through the settings store as the answer-model chooser would, then the page reloaded so the
 // library worker applies it.
 import type { Page } from './browser.ts';

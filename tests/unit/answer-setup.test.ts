@@ -1,4 +1,4 @@
-// The answer-model chooser's logic in the library worker (`library/answer-setup.ts`, `answer-models.ts`),
+// The answer-model chooser's logic in the library worker (`models/setup/answer-setup.ts`, `answer-models.ts`),
 // in Node with fake-indexeddb: the WASM model downloaded for real from a test hub (the generated tiny
 // decoder laid out as the catalogue's Qwen2.5 entry) by the generate worker's code run in-process,
 // the files kept in a stand-in Cache; WebLLM through a host whose "engine" is the scripted generator
@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocQaError } from '../../src/core/errors.ts';
 import type { AnswerModelStatus } from '../../src/core/types.ts';
-import { createGenerateHandler } from '../../src/generate/generate-handler.ts';
-import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
-import type { WebGpuDevice, WebLlmModel } from '../../src/generate/webllm-models.ts';
-import { AnswerSetup, type WebLlmHost } from '../../src/library/answer-setup.ts';
+import { createGenerateHandler } from '../../src/models/generator/generate-handler.ts';
+import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
+import type { WebGpuDevice, WebLlmModel } from '../../src/models/webllm/webllm-models.ts';
+import { AnswerSetup, type WebLlmHost } from '../../src/models/setup/answer-setup.ts';
 import { Library } from '../../src/library/library.ts';
 import { deleteCachedModel, listCachedModels } from '../../src/models/model-cache.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { IncomingFile } from '../../src/core/library-api.ts';
 import type { AskStep } from '../../src/core/types.ts';
-import type { ChatMessage } from '../../src/generate/generator.ts';
-import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
+import type { ChatMessage } from '../../src/models/generator/generator.ts';
+import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { Library } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';

@@ -1,6 +1,6 @@
 // The embedding device decision: WebGPU only with a real (not fallback) adapter whose probe beats WASM.
 import { describe, expect, it } from 'vitest';
-import { chooseDevice, type DeviceProbe } from '../../src/embed/choose-device.ts';
+import { chooseDevice, type DeviceProbe } from '../../src/models/host/choose-device.ts';
 
 const base: DeviceProbe = { wasmProbeMs: 40, crossOriginIsolated: true, hardwareConcurrency: 8 };
 const gpu = (probeMs?: number, isFallbackAdapter = false) => ({ adapter: true, isFallbackAdapter, ...(probeMs === undefined ? {} : { probeMs }) });

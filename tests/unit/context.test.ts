@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildContext, OMISSION } from '../../src/generate/context.ts';
-import { countScriptedTokens } from '../../src/generate/scripted-generator.ts';
+import { countScriptedTokens } from '../../src/models/generator/scripted-generator.ts';
 import { splitSentences } from '../../src/text/split-sentences.ts';
 import { makePassage } from '../support/passages.ts';
 

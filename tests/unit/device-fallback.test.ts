@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DocQaError } from '../../src/core/errors.ts';
-import { takeNotice, withWasmFallback, type DeviceState } from '../../src/embed/device-fallback.ts';
+import { takeNotice, withWasmFallback, type DeviceState } from '../../src/models/host/device-fallback.ts';
 
 describe('withWasmFallback (WebGPU lost mid-embedding)', () => {
   it('loads the model again on WASM, retries the call once, and says why, once', async () => {

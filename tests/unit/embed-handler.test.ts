@@ -4,8 +4,8 @@
 // cache-only source after a folder import, list and delete. The browser test runs the same path in Chromium.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocQaError } from '../../src/core/errors.ts';
-import { createEmbedHandler, type EmbedApi } from '../../src/embed/embed-handler.ts';
-import type { LoadProgress } from '../../src/embed/embedder.ts';
+import { createEmbedHandler, type EmbedApi } from '../../src/models/encoder/embed-handler.ts';
+import type { LoadProgress } from '../../src/models/encoder/embedder.ts';
 import { localModel } from '../../src/models/catalogue.ts';
 import { generateTinyModel } from '../../tools/models/tiny-models.ts';
 import { FakeCache } from '../support/fake-cache.ts';

@@ -1,7 +1,7 @@
 // The refusal of bad model output and the pooling arithmetic on small arrays written out by hand.
 import { describe, expect, it } from 'vitest';
 import { DocQaError } from '../../src/core/errors.ts';
-import { checkVectors, normalizeInPlace, poolHidden } from '../../src/embed/pool.ts';
+import { checkVectors, normalizeInPlace, poolHidden } from '../../src/models/encoder/pool.ts';
 
 const refusal = (f: () => void) => {
   try {

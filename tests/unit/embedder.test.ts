@@ -4,7 +4,7 @@
 import { AutoModel, AutoTokenizer, type Tensor } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocQaError } from '../../src/core/errors.ts';
-import { configureSource, loadEmbedder, type LoadProgress } from '../../src/embed/embedder.ts';
+import { configureSource, loadEmbedder, type LoadProgress } from '../../src/models/encoder/embedder.ts';
 import { BGE_SMALL_EN, localModel, type LocalModelConfig } from '../../src/models/catalogue.ts';
 import { createTinyModelDir, type TinyModelDir } from '../support/tiny-model-dir.ts';
 

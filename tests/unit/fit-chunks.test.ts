@@ -4,7 +4,7 @@ import { AutoTokenizer, type PreTrainedTokenizer } from '@huggingface/transforme
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocQaError } from '../../src/core/errors.ts';
-import { configureSource, loadEmbedder } from '../../src/embed/embedder.ts';
+import { configureSource, loadEmbedder } from '../../src/models/encoder/embedder.ts';
 import { fitChunks } from '../../src/embed/fit-chunks.ts';
 import { localModel } from '../../src/models/catalogue.ts';
 import { createTinyModelDir, type TinyModelDir } from '../support/tiny-model-dir.ts';

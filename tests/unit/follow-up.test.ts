@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseStandalone, rewriteByRule, rewriteFollowUp, rewriteMessages } from '../../src/question/follow-up.ts';
 import { countMessageTokens } from '../../src/generate/prompt.ts';
-import { countScriptedTokens, ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
+import { countScriptedTokens, ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 
 const RENT = { question: 'When is the rent paid?', answer: 'The tenant pays the rent on the first day of each month [1].' };
 const count = (t: string) => Promise.resolve(countScriptedTokens(t));

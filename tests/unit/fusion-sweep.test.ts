@@ -6,7 +6,7 @@ import type { BeirCollection } from '../../src/eval/beir.ts';
 import { evaluateRetrieval, indexCollection, withMode } from '../../src/eval/evaluate.ts';
 import { fusionGrid, sweepFusion } from '../../src/eval/fusion-sweep.ts';
 import { chunkEmbedderOf } from '../../src/embed/chunk-embedder.ts';
-import { loadEmbedder } from '../../src/embed/embedder.ts';
+import { loadEmbedder } from '../../src/models/encoder/embedder.ts';
 import { localModel } from '../../src/models/catalogue.ts';
 import { createTinyModelDir, type TinyModelDir } from '../support/tiny-model-dir.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnswerSegment, Passage } from '../../src/core/types.ts';
 import { createLlmAnswerer } from '../../src/generate/llm-answerer.ts';
 import { countMessageTokens, NOT_FOUND } from '../../src/generate/prompt.ts';
-import { countScriptedTokens, ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
+import { countScriptedTokens, ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 import type { TermStatistics } from '../../src/generate/extractive-answer.ts';
 import { makePassage } from '../support/passages.ts';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../../src/core/types.ts';
 import type { TermStatistics } from '../../src/generate/extractive-answer.ts';
-import type { ChatMessage, GenerateRequest } from '../../src/generate/generator.ts';
+import type { ChatMessage, GenerateRequest } from '../../src/models/generator/generator.ts';
 import { mapReduceAnswer } from '../../src/generate/map-reduce.ts';
 import { buildMapMessages, MAP_RULES, NOTHING_RELEVANT } from '../../src/generate/map-reduce-prompt.ts';
 import { countMessageTokens, SYSTEM_RULES } from '../../src/generate/prompt.ts';
-import { countScriptedTokens, ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
+import { countScriptedTokens, ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 import { buildWholeDocumentExtract } from '../../src/generate/whole-document-extract.ts';
 import { sectionRanges } from '../../src/library/whole-document.ts';
 import { makePassage } from '../support/passages.ts';

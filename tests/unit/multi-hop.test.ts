@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../../src/core/types.ts';
 import { gatherPassages, judgeMessages, type HopStep } from '../../src/question/multi-hop.ts';
-import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
+import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 import { makePassage } from '../support/passages.ts';
 
 const QUESTION = 'Who repairs the heating in the flat whose rent is 950 euros?';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ContextPassage } from '../../src/generate/context.ts';
 import { buildMessages, fitTurns, neutralise, NOT_FOUND, passageBlock, SYSTEM_RULES } from '../../src/generate/prompt.ts';
-import { countScriptedTokens, gullibleScript } from '../../src/generate/scripted-generator.ts';
+import { countScriptedTokens, gullibleScript } from '../../src/models/generator/scripted-generator.ts';
 import { makePassage } from '../support/passages.ts';
 
 const count = (text: string) => Promise.resolve(countScriptedTokens(text));

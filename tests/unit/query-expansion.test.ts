@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expandQuery, MAX_PHRASING_CHARS, parsePhrasings } from '../../src/question/query-expansion.ts';
-import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
+import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 
 const QUESTION = 'When is the rent due?';
 

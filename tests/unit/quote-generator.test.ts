@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerSegment } from '../../src/core/types.ts';
 import type { ContextPassage } from '../../src/generate/context.ts';
-import { generateText } from '../../src/generate/generator.ts';
+import { generateText } from '../../src/models/generator/generator.ts';
 import { createLlmAnswerer } from '../../src/generate/llm-answerer.ts';
 import { buildMessages, NOT_FOUND } from '../../src/generate/prompt.ts';
 import { bestSentence, QuoteGenerator, quoteAnswer, readPrompt } from '../../src/eval/quote-generator.ts';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { asDocId } from '../../src/core/ids.ts';
 import { chipHolds, dateOf, inRange, type QueryableDoc } from '../../src/core/query-filters.ts';
 import { FILTER_RULES, isFilterRequest, matchFilters, parseFilterReply, readFiltersWithModel } from '../../src/question/read-filters.ts';
-import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
+import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 
 const day = (y: number, m: number, d: number) => new Date(y, m - 1, d).getTime();
 const NOW = new Date(2024, 10, 30, 12).getTime();

@@ -2,9 +2,9 @@
 // remote generator the library uses: the same text as the generator itself, streamed in pieces, and
 // Stop (the consumer's signal) ends the run on the other side with what was written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGenerateHandler } from '../../src/generate/generate-handler.ts';
-import { generateText, type ChatMessage } from '../../src/generate/generator.ts';
-import { remoteGenerator } from '../../src/generate/remote-generator.ts';
+import { createGenerateHandler } from '../../src/models/generator/generate-handler.ts';
+import { generateText, type ChatMessage } from '../../src/models/generator/generator.ts';
+import { remoteGenerator } from '../../src/models/generator/remote-generator.ts';
 import { localGenerator } from '../../src/models/generator-catalogue.ts';
 import { createTinyModelDir, type TinyModelDir } from '../support/tiny-model-dir.ts';
 

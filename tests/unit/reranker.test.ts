@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocQaError } from '../../src/core/errors.ts';
 import { configureSource, type LoadProgress } from '../../src/models/model-source.ts';
 import { downloadSize, localReranker, MS_MARCO_MINILM_L6, rerankerFromFolder } from '../../src/models/catalogue.ts';
-import { checkScores, loadReranker, truncatePair } from '../../src/rerank/reranker.ts';
+import { checkScores, loadReranker, truncatePair } from '../../src/models/cross-encoder/reranker.ts';
 import { createTinyModelDir, type TinyModelDir } from '../support/tiny-model-dir.ts';
 
 let tiny: TinyModelDir;

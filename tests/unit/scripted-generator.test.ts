@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generateText } from '../../src/generate/generator.ts';
-import { countScriptedTokens, piecesOf, ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
+import { generateText } from '../../src/models/generator/generator.ts';
+import { countScriptedTokens, piecesOf, ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 
 const messages = [{ role: 'user' as const, content: 'When is the rent due?' }];
 

@@ -5,7 +5,7 @@ import type { IncomingFile } from '../../src/core/library-api.ts';
 import type { AskStep } from '../../src/core/types.ts';
 import type { Answerer } from '../../src/generate/answerer.ts';
 import { isFilterRequest } from '../../src/question/read-filters.ts';
-import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
+import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 import { Library } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';

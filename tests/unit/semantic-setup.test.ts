@@ -1,4 +1,4 @@
-// The model manager's logic in the library worker (`library/semantic-setup.ts`), in Node with
+// The model manager's logic in the library worker (`models/setup/semantic-setup.ts`), in Node with
 // fake-indexeddb and the real transformers.js on generated tiny models. The embed worker is stood in
 // for by the same loading code run in-process (models come from a local folder; nothing is fetched).
 import { readFile } from 'node:fs/promises';
@@ -8,9 +8,9 @@ import { DocQaError } from '../../src/core/errors.ts';
 import { asModelId } from '../../src/core/ids.ts';
 import type { IncomingFile } from '../../src/core/library-api.ts';
 import { chunkEmbedderOf, type ChunkEmbedder } from '../../src/embed/chunk-embedder.ts';
-import { loadEmbedder } from '../../src/embed/embedder.ts';
+import { loadEmbedder } from '../../src/models/encoder/embedder.ts';
 import { Library } from '../../src/library/library.ts';
-import { checkMirror, SemanticSetup, type EmbedHost, type RerankHost } from '../../src/library/semantic-setup.ts';
+import { checkMirror, SemanticSetup, type EmbedHost, type RerankHost } from '../../src/models/setup/semantic-setup.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 import { SettingsStore } from '../../src/store/settings-store.ts';

@@ -5,8 +5,8 @@
 // stringified worker errors, streaming and Stop come through, and that the worker is terminated
 // when a load fails, is stopped, or the worker dies.
 import { describe, expect, it } from 'vitest';
-import { createWebLlmDeps } from '../../src/generate/webllm-client.ts';
-import { loadWebLlm, type WebLlmLoadProgress } from '../../src/generate/webllm-generator.ts';
+import { createWebLlmDeps } from '../../src/models/webllm/webllm-client.ts';
+import { loadWebLlm, type WebLlmLoadProgress } from '../../src/models/webllm/webllm-generator.ts';
 
 const MODEL = { id: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5 1.5B Instruct', contextTokens: 4096 };
 

@@ -6,7 +6,7 @@
 import type { ChatCompletionChunk, ChatCompletionRequestStreaming, InitProgressReport } from '@mlc-ai/web-llm';
 import { describe, expect, it, vi } from 'vitest';
 import { DocQaError } from '../../src/core/errors.ts';
-import { estimateTokens, loadWebLlm, type WebLlmDeps, type WebLlmEngine, type WebLlmLoadProgress } from '../../src/generate/webllm-generator.ts';
+import { estimateTokens, loadWebLlm, type WebLlmDeps, type WebLlmEngine, type WebLlmLoadProgress } from '../../src/models/webllm/webllm-generator.ts';
 
 const MODEL = { id: 'Llama-3.2-1B-Instruct-q4f32_1-MLC', label: 'Llama 3.2 1B Instruct', contextTokens: 4096 };
 

@@ -13,7 +13,7 @@ import {
   quantizationOf,
   runnableRecords,
   type WebGpuDevice,
-} from '../../src/generate/webllm-models.ts';
+} from '../../src/models/webllm/webllm-models.ts';
 
 const LIST = prebuiltAppConfig.model_list;
 const GB = 2 ** 30;

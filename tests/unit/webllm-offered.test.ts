@@ -2,8 +2,8 @@
 // installed web-llm's own; and the space a WebLLM model takes is read from web-llm's caches.
 import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { OFFERED_RECORDS, offeredRecords } from '../../src/generate/webllm-offered.ts';
-import { cachedBytesUnder } from '../../src/library/webllm-host.ts';
+import { OFFERED_RECORDS, offeredRecords } from '../../src/models/webllm/webllm-offered.ts';
+import { cachedBytesUnder } from '../../src/models/webllm/webllm-host.ts';
 
 describe('OFFERED_RECORDS', () => {
   it("equals the installed web-llm's records for the offered families (regenerate it when web-llm is upgraded)", () => {

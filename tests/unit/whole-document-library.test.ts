@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AskStep, Answer } from '../../src/core/types.ts';
 import { MAP_RULES } from '../../src/generate/map-reduce-prompt.ts';
-import { ScriptedGenerator } from '../../src/generate/scripted-generator.ts';
+import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 import { Library } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';

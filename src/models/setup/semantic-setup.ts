@@ -1,15 +1,15 @@
-import { DocQaError } from '../core/errors.ts';
-import type { ModelId } from '../core/ids.ts';
-import type { IncomingFile, ModelEntry, ModelsView, SemanticSettings } from '../core/library-api.ts';
-import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
-import type { LoadProgress, ModelSource } from '../embed/embedder.ts';
-import { CATALOGUE, downloadSize, modelFromFolder, RERANKER_CATALOGUE, rerankerFromFolder, type EmbeddingModel, type FolderFacts, type RerankerModel } from '../models/catalogue.ts';
-import type { SettingsStore } from '../store/settings-store.ts';
-import type { VectorStore } from '../store/vector-store.ts';
-import type { Library } from './library.ts';
-import { progressReporter, retryAfterRestart } from './model-loading.ts';
+import { DocQaError } from '../../core/errors.ts';
+import type { ModelId } from '../../core/ids.ts';
+import type { IncomingFile, ModelEntry, ModelsView, SemanticSettings } from '../../core/library-api.ts';
+import type { ChunkEmbedder } from '../../embed/chunk-embedder.ts';
+import type { LoadProgress, ModelSource } from '../encoder/embedder.ts';
+import { CATALOGUE, downloadSize, modelFromFolder, RERANKER_CATALOGUE, rerankerFromFolder, type EmbeddingModel, type FolderFacts, type RerankerModel } from '../catalogue.ts';
+import type { SettingsStore } from '../../store/settings-store.ts';
+import type { VectorStore } from '../../store/vector-store.ts';
+import type { Library } from '../../library/library.ts';
+import { progressReporter, retryAfterRestart } from '../host/model-loading.ts';
 
-/** What semantic setup needs of the embed worker (`embed/embed-worker-client.ts` provides it). */
+/** What semantic setup needs of the embed worker (`models/encoder/embed-worker-client.ts` provides it). */
 export interface EmbedHost {
   load(request: { model: EmbeddingModel; source: ModelSource }, onProgress?: (event: LoadProgress) => void): Promise<{ notice: string; notKept?: { message: string } }>;
   /** One vector per text, too-long texts split and averaged (`embed/chunk-embedder.ts`). */
@@ -23,7 +23,7 @@ export interface EmbedHost {
   importFiles(model: Pick<EmbeddingModel, 'repo' | 'revision' | 'files'>, files: Array<{ path: string; blob: Blob }>): Promise<unknown>;
 }
 
-/** What semantic setup needs of the rerank worker (`rerank/rerank-worker-client.ts` provides it). */
+/** What semantic setup needs of the rerank worker (`models/cross-encoder/rerank-worker-client.ts` provides it). */
 export interface RerankHost {
   load(request: { model: RerankerModel; source: ModelSource }, onProgress?: (event: LoadProgress) => void): Promise<{ notice: string; notKept?: { message: string } }>;
   score(query: string, passages: readonly string[]): Promise<Float32Array>;

@@ -1,12 +1,12 @@
 /** The typed client of the generate worker (`workers/generate.worker.ts`, API in `generate-handler.ts`). */
 import { proxy } from 'comlink';
-import { LazyWorker } from '../core/lazy-worker.ts';
-import type { LoadProgress } from '../models/model-source.ts';
+import { LazyWorker } from '../host/lazy-worker.ts';
+import type { LoadProgress } from '../model-source.ts';
 import type { GenerateApi, GeneratorLoadRequest, LoadedGenerator, RemoteGenerateRequest } from './generate-handler.ts';
 import type { GeneratorPort } from './remote-generator.ts';
 
 export function spawnGenerateWorker(): Worker {
-  return new Worker(new URL('../../workers/generate.worker.ts', import.meta.url), { type: 'module', name: 'generate' });
+  return new Worker(new URL('../../../workers/generate.worker.ts', import.meta.url), { type: 'module', name: 'generate' });
 }
 
 export class GenerateWorkerClient implements GeneratorPort {

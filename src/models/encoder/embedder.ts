@@ -10,13 +10,13 @@
  * refused ('chunk-too-long'); `fit-chunks.ts` splits such texts before they get here.
  */
 import { AutoConfig, AutoModel, AutoTokenizer, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
-import { DocQaError } from '../core/errors.ts';
-import type { EmbeddingModel } from '../models/catalogue.ts';
-import { explainModelLoadError, progressMapper, withSource, type LoadOptions, type ModelSource } from '../models/model-source.ts';
+import { DocQaError } from '../../core/errors.ts';
+import type { EmbeddingModel } from '../catalogue.ts';
+import { explainModelLoadError, progressMapper, withSource, type LoadOptions, type ModelSource } from '../model-source.ts';
 import { checkVectors, poolHidden } from './pool.ts';
 
 // Sources, progress and load options are shared with the reranker (`models/model-source.ts`).
-export { configureSource, remotePrefixFor, type LoadOptions, type LoadProgress, type ModelSource } from '../models/model-source.ts';
+export { configureSource, remotePrefixFor, type LoadOptions, type LoadProgress, type ModelSource } from '../model-source.ts';
 
 /** Vectors of several texts: one contiguous buffer (transfer `data.buffer`), and a view per text. */
 export interface EmbeddedTexts {

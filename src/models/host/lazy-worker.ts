@@ -1,5 +1,5 @@
 import { wrap, type Remote } from 'comlink';
-import { DocQaError } from './errors.ts';
+import { DocQaError } from '../../core/errors.ts';
 
 /**
  * A Comlink worker started on first use. If it dies (out of memory, say), pending calls fail with

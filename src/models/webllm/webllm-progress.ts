@@ -18,7 +18,7 @@
  * the first report (megabytes / fraction).
  */
 import type { InitProgressReport } from '@mlc-ai/web-llm';
-import type { LoadProgress } from '../models/model-source.ts';
+import type { LoadProgress } from '../model-source.ts';
 
 export type WebLlmStage = 'prepare' | 'download' | 'gpu' | 'shaders' | 'ready';
 

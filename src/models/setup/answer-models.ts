@@ -3,12 +3,12 @@
  * this device's processor, and the WebLLM models `chooseModels` says this device's GPU can run, each with
  * its download size and the space its files take in this browser.
  */
-import type { AnswerModelEntry, AnswerModelsView } from '../core/library-api.ts';
-import type { Generator } from '../generate/generator.ts';
-import { chooseModels, DEFAULT_FAMILIES, describeModel, type WebGpuDevice, type WebLlmModel } from '../generate/webllm-models.ts';
-import { OFFERED_RECORDS } from '../generate/webllm-offered.ts';
-import type { WebLlmLoadProgress } from '../generate/webllm-progress.ts';
-import { GENERATOR_CATALOGUE } from '../models/generator-catalogue.ts';
+import type { AnswerModelEntry, AnswerModelsView } from '../../core/library-api.ts';
+import type { Generator } from '../generator/generator.ts';
+import { chooseModels, DEFAULT_FAMILIES, describeModel, type WebGpuDevice, type WebLlmModel } from '../webllm/webllm-models.ts';
+import { OFFERED_RECORDS } from '../webllm/webllm-offered.ts';
+import type { WebLlmLoadProgress } from '../webllm/webllm-progress.ts';
+import { GENERATOR_CATALOGUE } from '../generator-catalogue.ts';
 
 /** What answer setup needs of WebLLM; the library worker's loads web-llm only in `load` and `deleteCached`. */
 export interface WebLlmHost {

@@ -4,11 +4,11 @@
  * shared model cache, and runs that stream their pieces to a callback and stop on request. Its own
  * worker: writing an answer never waits behind background embedding, nor it behind a long answer.
  */
-import { DocQaError } from '../core/errors.ts';
-import type { GeneratorModelEntry } from '../models/generator-catalogue.ts';
-import { notKeptBy, openModelCache, type CacheLike } from '../models/model-cache.ts';
-import { cacheForLoad, type LoadProgress, type ModelSource } from '../models/model-source.ts';
-import { prepareWasmRuntime } from '../models/runtime-binary.ts';
+import { DocQaError } from '../../core/errors.ts';
+import type { GeneratorModelEntry } from '../generator-catalogue.ts';
+import { notKeptBy, openModelCache, type CacheLike } from '../model-cache.ts';
+import { cacheForLoad, type LoadProgress, type ModelSource } from '../model-source.ts';
+import { prepareWasmRuntime } from '../runtime-binary.ts';
 import type { GenerateRequest } from './generator.ts';
 import { loadTransformersGenerator, type TransformersGenerator } from './transformers-generator.ts';
 

@@ -10,7 +10,7 @@ import type { LoadedEngine, WebLlmDeps } from './webllm-generator.ts';
 
 /** Starts the WebLLM worker (module worker named `llm`). */
 export function spawnLlmWorker(): Worker {
-  return new Worker(new URL('../../workers/llm.worker.ts', import.meta.url), { type: 'module', name: 'llm' });
+  return new Worker(new URL('../../../workers/llm.worker.ts', import.meta.url), { type: 'module', name: 'llm' });
 }
 
 export interface WebLlmClientOptions {

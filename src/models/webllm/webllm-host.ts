@@ -3,10 +3,10 @@
  * dedicated workers WebGPU), sizes read from web-llm's caches, and web-llm itself (several MB) imported
  * only to load or delete a model, so a visitor who never chooses a WebLLM model never downloads it.
  */
-import { deleteWebLlmModel, loadWebLlm } from '../generate/webllm-generator.ts';
-import { describeWebGpu, type NavigatorLike, type WebGpuDevice, type WebLlmModel } from '../generate/webllm-models.ts';
-import { OFFERED_RECORDS } from '../generate/webllm-offered.ts';
-import type { WebLlmHost } from './answer-models.ts';
+import { deleteWebLlmModel, loadWebLlm } from './webllm-generator.ts';
+import { describeWebGpu, type NavigatorLike, type WebGpuDevice, type WebLlmModel } from './webllm-models.ts';
+import { OFFERED_RECORDS } from './webllm-offered.ts';
+import type { WebLlmHost } from '../setup/answer-models.ts';
 
 /** The Cache API stores web-llm 0.2.86 keeps a model in (weights and tokenizer; config; model library). */
 const WEBLLM_CACHES = ['webllm/model', 'webllm/config', 'webllm/wasm'];
@@ -29,7 +29,7 @@ export async function cachedBytesUnder(storage: Pick<CacheStorage, 'has' | 'open
 
 export function createWebLlmHost(nav: NavigatorLike = navigator as NavigatorLike): WebLlmHost {
   let device: Promise<WebGpuDevice> | undefined;
-  const client = () => import('../generate/webllm-client.ts');
+  const client = () => import('./webllm-client.ts');
   return {
     device: () => (device ??= describeWebGpu(nav)),
     async cachedBytes(model: WebLlmModel) {

@@ -5,19 +5,19 @@
  * call starts a fresh worker, which has no model loaded until `load` is called again.
  */
 import { proxy, wrap, type Remote } from 'comlink';
-import { DocQaError } from '../core/errors.ts';
-import type { EmbeddingModel } from '../models/catalogue.ts';
-import type { CachedModel, ImportFile, ImportResult } from '../models/model-cache.ts';
+import { DocQaError } from '../../core/errors.ts';
+import type { EmbeddingModel } from '../catalogue.ts';
+import type { CachedModel, ImportFile, ImportResult } from '../model-cache.ts';
 import type { EmbedApi, EmbedLoadRequest, LoadedModel } from './embed-handler.ts';
 import type { EmbeddedTexts, LoadProgress } from './embedder.ts';
 
 export type { EmbedLoadRequest, LoadedModel } from './embed-handler.ts';
 export type { LoadProgress, ModelSource, EmbeddedTexts } from './embedder.ts';
-export type { CachedModel, ImportFile, ImportResult } from '../models/model-cache.ts';
+export type { CachedModel, ImportFile, ImportResult } from '../model-cache.ts';
 
 /** Starts the embed worker (module worker named `embed`). */
 export function spawnEmbedWorker(): Worker {
-  return new Worker(new URL('../../workers/embed.worker.ts', import.meta.url), { type: 'module', name: 'embed' });
+  return new Worker(new URL('../../../workers/embed.worker.ts', import.meta.url), { type: 'module', name: 'embed' });
 }
 
 /** A `File` from a folder picker (`webkitRelativePath`) or an {@link ImportFile} with its path already known. */

@@ -10,8 +10,8 @@
  * for await (const piece of generator.stream({ messages, signal })) show(piece);
  */
 import type { ChatCompletionChunk, ChatCompletionRequestStreaming, InitProgressReport } from '@mlc-ai/web-llm';
-import { DocQaError } from '../core/errors.ts';
-import type { GenerateRequest, Generator, GeneratorModel } from './generator.ts';
+import { DocQaError } from '../../core/errors.ts';
+import type { GenerateRequest, Generator, GeneratorModel } from '../generator/generator.ts';
 import { explainWebLlmError } from './webllm-errors.ts';
 import { trackWebLlmProgress, type WebLlmLoadProgress } from './webllm-progress.ts';
 

@@ -1,14 +1,14 @@
 /** The typed client of the rerank worker (`workers/rerank.worker.ts`, API in `rerank-handler.ts`), for the library worker. */
 import { proxy } from 'comlink';
-import { LazyWorker } from '../core/lazy-worker.ts';
-import type { LoadProgress } from '../models/model-source.ts';
+import { LazyWorker } from '../host/lazy-worker.ts';
+import type { LoadProgress } from '../model-source.ts';
 import type { LoadedReranker, RerankApi, RerankLoadRequest } from './rerank-handler.ts';
 
 export type { LoadedReranker, RerankLoadRequest } from './rerank-handler.ts';
 
 /** Starts the rerank worker (module worker named `rerank`). */
 export function spawnRerankWorker(): Worker {
-  return new Worker(new URL('../../workers/rerank.worker.ts', import.meta.url), { type: 'module', name: 'rerank' });
+  return new Worker(new URL('../../../workers/rerank.worker.ts', import.meta.url), { type: 'module', name: 'rerank' });
 }
 
 export class RerankWorkerClient {

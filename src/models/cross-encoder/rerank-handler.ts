@@ -6,12 +6,12 @@
  */
 import { env } from '@huggingface/transformers';
 import { transfer } from 'comlink';
-import { DocQaError } from '../core/errors.ts';
-import type { ModelId } from '../core/ids.ts';
-import type { RerankerModel } from '../models/catalogue.ts';
-import { notKeptBy, openModelCache, type CacheLike } from '../models/model-cache.ts';
-import { cacheForLoad, type LoadProgress, type ModelSource } from '../models/model-source.ts';
-import { prepareWasmRuntime } from '../models/runtime-binary.ts';
+import { DocQaError } from '../../core/errors.ts';
+import type { ModelId } from '../../core/ids.ts';
+import type { RerankerModel } from '../catalogue.ts';
+import { notKeptBy, openModelCache, type CacheLike } from '../model-cache.ts';
+import { cacheForLoad, type LoadProgress, type ModelSource } from '../model-source.ts';
+import { prepareWasmRuntime } from '../runtime-binary.ts';
 import { loadReranker, type Reranker } from './reranker.ts';
 
 export interface RerankLoadRequest {

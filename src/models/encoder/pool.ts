@@ -2,8 +2,8 @@
  * Token vectors to text vectors, and the check that refuses a bad model output. Pure: plain typed
  * arrays in, a contiguous `Float32Array` out, so the worker can transfer it.
  */
-import { DocQaError } from '../core/errors.ts';
-import type { Pooling } from '../models/catalogue.ts';
+import { DocQaError } from '../../core/errors.ts';
+import type { Pooling } from '../catalogue.ts';
 
 /** `last_hidden_state` of a batch, row-major [batch, tokens, hidden], and its attention mask [batch, tokens]. */
 export interface HiddenStates {

@@ -32,9 +32,9 @@ import {
   type PreTrainedModel,
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
-import { DocQaError } from '../core/errors.ts';
-import type { GeneratorModelEntry } from '../models/generator-catalogue.ts';
-import { explainModelLoadError, progressMapper, withSource, type LoadOptions, type ModelSource } from '../models/model-source.ts';
+import { DocQaError } from '../../core/errors.ts';
+import type { GeneratorModelEntry } from '../generator-catalogue.ts';
+import { explainModelLoadError, progressMapper, withSource, type LoadOptions, type ModelSource } from '../model-source.ts';
 import type { ChatMessage, GenerateRequest, Generator } from './generator.ts';
 
 /** `maxTokens` when a request gives none. */

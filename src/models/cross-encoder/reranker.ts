@@ -19,9 +19,9 @@
  * stand for the whole chunk, splits instead.
  */
 import { AutoConfig, AutoModelForSequenceClassification, AutoTokenizer, Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
-import { DocQaError } from '../core/errors.ts';
-import type { RerankerModel } from '../models/catalogue.ts';
-import { explainModelLoadError, progressMapper, withSource, type LoadOptions, type ModelSource } from '../models/model-source.ts';
+import { DocQaError } from '../../core/errors.ts';
+import type { RerankerModel } from '../catalogue.ts';
+import { explainModelLoadError, progressMapper, withSource, type LoadOptions, type ModelSource } from '../model-source.ts';
 
 export interface ScoreOptions {
   /** Pairs per inference call. Default 16; range 1–256. Pairs are batched in order of length. */

@@ -4,7 +4,7 @@
  * there, the call is retried once, and a notice says why. Failures that are about the input or the
  * model's output on WASM too (a chunk too long, NaN on WASM) are not device failures and pass through.
  */
-import { DocQaError } from '../core/errors.ts';
+import { DocQaError } from '../../core/errors.ts';
 
 export interface DeviceState {
   device: 'wasm' | 'webgpu' | 'cpu';

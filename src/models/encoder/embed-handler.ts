@@ -7,15 +7,15 @@
  */
 import { env } from '@huggingface/transformers';
 import { transfer } from 'comlink';
-import { DocQaError } from '../core/errors.ts';
-import type { ModelId } from '../core/ids.ts';
-import type { EmbeddingModel } from '../models/catalogue.ts';
-import { prepareWasmRuntime } from '../models/runtime-binary.ts';
-import { cacheForLoad } from '../models/model-source.ts';
-import { deleteCachedModel, importModelFiles, notKeptBy, listCachedModels, openModelCache, type CacheLike, type CachedModel, type ImportFile, type ImportResult } from '../models/model-cache.ts';
-import { chunkEmbedderOf } from './chunk-embedder.ts';
-import { takeNotice, withWasmFallback, type DeviceState } from './device-fallback.ts';
-import { chooseDevice, wasmThreads, type DeviceProbe } from './choose-device.ts';
+import { DocQaError } from '../../core/errors.ts';
+import type { ModelId } from '../../core/ids.ts';
+import type { EmbeddingModel } from '../catalogue.ts';
+import { prepareWasmRuntime } from '../runtime-binary.ts';
+import { cacheForLoad } from '../model-source.ts';
+import { deleteCachedModel, importModelFiles, notKeptBy, listCachedModels, openModelCache, type CacheLike, type CachedModel, type ImportFile, type ImportResult } from '../model-cache.ts';
+import { chunkEmbedderOf } from '../../embed/chunk-embedder.ts';
+import { takeNotice, withWasmFallback, type DeviceState } from '../host/device-fallback.ts';
+import { chooseDevice, wasmThreads, type DeviceProbe } from '../host/choose-device.ts';
 import { loadEmbedder, type Embedder, type LoadProgress, type ModelSource } from './embedder.ts';
 
 export interface EmbedLoadRequest {

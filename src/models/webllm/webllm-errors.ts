@@ -8,7 +8,7 @@
  * "Load failed"), the Cache API refusing a failed response, or web-llm's artifact caches'
  * "Cannot fetch <url>", "Unable to fetch <url>, received status 404", "Failed to store <url> with error: ...".
  */
-import { DocQaError } from '../core/errors.ts';
+import { DocQaError } from '../../core/errors.ts';
 
 /** Name and message of anything thrown, including web-llm's worker strings ("ShaderF16SupportError: ..."). */
 export function describeThrown(err: unknown): { name: string; message: string } {

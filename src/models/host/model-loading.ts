@@ -1,6 +1,6 @@
-import { DocQaError } from '../core/errors.ts';
-import type { EmbeddingEvent } from '../core/types.ts';
-import type { LoadProgress } from '../models/model-source.ts';
+import { DocQaError } from '../../core/errors.ts';
+import type { EmbeddingEvent } from '../../core/types.ts';
+import type { LoadProgress } from '../model-source.ts';
 
 /**
  * What the library worker does around a model held by another worker (embed, rerank, generate): download

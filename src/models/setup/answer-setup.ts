@@ -1,20 +1,20 @@
-import { DocQaError } from '../core/errors.ts';
-import { isFilterRequest } from '../question/read-filters.ts';
-import type { ModelId } from '../core/ids.ts';
-import type { AnswerModelEntry, AnswerModelsView } from '../core/library-api.ts';
-import type { AnswerModelStatus } from '../core/types.ts';
-import type { GeneratorLoadRequest, LoadedGenerator } from '../generate/generate-handler.ts';
-import type { Generator } from '../generate/generator.ts';
-import { remoteGenerator, type GeneratorPort } from '../generate/remote-generator.ts';
-import { gullibleScript, ScriptedGenerator, type Script } from '../generate/scripted-generator.ts';
-import type { WebLlmLoadProgress } from '../generate/webllm-progress.ts';
-import type { LoadProgress } from '../models/model-source.ts';
-import { findGenerator, GENERATOR_CATALOGUE } from '../models/generator-catalogue.ts';
-import type { SettingsStore } from '../store/settings-store.ts';
-import type { WebGpuDevice } from '../generate/webllm-models.ts';
+import { DocQaError } from '../../core/errors.ts';
+import { isFilterRequest } from '../../question/read-filters.ts';
+import type { ModelId } from '../../core/ids.ts';
+import type { AnswerModelEntry, AnswerModelsView } from '../../core/library-api.ts';
+import type { AnswerModelStatus } from '../../core/types.ts';
+import type { GeneratorLoadRequest, LoadedGenerator } from '../generator/generate-handler.ts';
+import type { Generator } from '../generator/generator.ts';
+import { remoteGenerator, type GeneratorPort } from '../generator/remote-generator.ts';
+import { gullibleScript, ScriptedGenerator, type Script } from '../generator/scripted-generator.ts';
+import type { WebLlmLoadProgress } from '../webllm/webllm-progress.ts';
+import type { LoadProgress } from '../model-source.ts';
+import { findGenerator, GENERATOR_CATALOGUE } from '../generator-catalogue.ts';
+import type { SettingsStore } from '../../store/settings-store.ts';
+import type { WebGpuDevice } from '../webllm/webllm-models.ts';
 import { describeAnswerModels, webGpuNote, webLlmLabel, type ModelFiles, type WebLlmHost } from './answer-models.ts';
-import type { Library } from './library.ts';
-import { progressReporter } from './model-loading.ts';
+import type { Library } from '../../library/library.ts';
+import { progressReporter } from '../host/model-loading.ts';
 
 export type { WebLlmHost } from './answer-models.ts';
 
@@ -38,7 +38,7 @@ const SETTINGS_KEY = 'answer';
 /** The semantic-search settings, whose mirror (a self-hosted copy of the hub) answer models use too. */
 const SEMANTIC_KEY = 'semantic';
 
-/** What answer setup needs of the generate worker (`generate/generate-worker-client.ts`). */
+/** What answer setup needs of the generate worker (`models/generator/generate-worker-client.ts`). */
 export interface GenerateHost extends GeneratorPort {
   load(request: GeneratorLoadRequest, onProgress?: (event: LoadProgress) => void): Promise<LoadedGenerator>;
   unload(): Promise<void>;
@@ -51,7 +51,7 @@ export interface AnswerParts {
   host: GenerateHost;
   /** Where the WASM model's files are kept (listed for the space used, deleted on Delete). */
   files: ModelFiles;
-  /** WebGPU, web-llm's caches and web-llm itself (`library/webllm-host.ts`). */
+  /** WebGPU, web-llm's caches and web-llm itself (`models/webllm/webllm-host.ts`). */
   webllm: WebLlmHost;
   /** Tells the other tabs the setting changed (they call `start` again). Default: nothing. */
   announce?: () => void;
