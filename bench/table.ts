@@ -68,6 +68,10 @@ const ROWS: Array<[string, Row[]]> = [
       ...vectorRows('10k'),
       ...vectorRows('100k'),
       ...vectorRows('500k'),
+      ...vectorRows('all'),
+      { label: "the app's default encoding", key: 'default_encoding', unit: '' },
+      { label: '100k: default p50', key: 'default_p50_ms_100k', unit: 'ms', target: { text: '≤ 5', ok: (x) => x <= 5 } },
+      { label: '100k: default recall@10 vs exact', key: 'default_recall_at_10_100k', unit: '', target: { text: '≥ 0.99', ok: (x) => x >= 0.99 } },
       { label: 'bytes per vector f32 / int8 / binary', key: 'bytes_per_vector_f32', unit: 'bytes' },
       { label: '100k: best flat vs naive', key: 'speedup_best_flat_vs_naive_100k', unit: '×', target: { text: '≥ 5', ok: (x) => x >= 5 } },
       { label: '100k: best flat vs voy', key: 'speedup_best_flat_vs_voy_100k', unit: '×', target: { text: '≥ 5', ok: (x) => x >= 5 } },
@@ -120,8 +124,9 @@ const COMPANIONS: Record<string, string[]> = {
   ),
 };
 
-function fmt(x: number | null | undefined): string {
+function fmt(x: number | string | null | undefined): string {
   if (x === null || x === undefined) return '—';
+  if (typeof x === 'string') return x;
   return Number.isInteger(x) ? x.toLocaleString('en-US') : String(x);
 }
 

@@ -5,7 +5,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** Every figure is a flat key: a number, or null when it could not be measured (see the notes). */
-export type Figures = Record<string, number | null>;
+/** A run's figures by name: numbers, and a few names (the app's default encoding). */
+export type Figures = Record<string, number | string | null>;
 
 let collect: (() => void) | undefined;
 

@@ -12,13 +12,22 @@
  * rotating from one query to the next; a figure is the median of the rounds' p50 (or p95), with the
  * rounds' min and max as `_min`/`_max`. Also bytes per vector, snapshot size, serialise and load time.
  * Standalone: `npx tsx bench/vector.ts`; in the suite: `npm run bench -- vector`.
+ *
+ * With `--real <model folder>` (`npm run bench -- vector --real ~/.cache/docqa-models/bge-small-en-v1.5`)
+ * the vectors are real instead: SciFact's abstracts and sentences and chunks and sentences of Debian's
+ * manuals embedded by that model (`vector-real.ts`), at 10k, 100k and every real passage (about 243k),
+ * with real questions; recall@10 is measured over every question, latency over the first TIMED_QUERIES.
+ * The JSON then also names the app's default encoding and its figures: `default_encoding`,
+ * `default_p50_ms_100k`, `default_recall_at_10_100k`, `naive_js_p50_ms_100k`.
  */
-import { VectorIndex, type VectorEntry } from '../src/index/vector-index.ts';
+import { DEFAULT_VECTOR_STORAGE } from '../src/index/dense-index.ts';
+import { VectorIndex, type VectorEntry, type VectorStorage } from '../src/index/vector-index.ts';
 import { asChunkId, type ChunkId } from '../src/core/ids.ts';
 import { clusteredVectors, rowOf } from '../tools/vectors/clustered-vectors.ts';
 import type { BenchContext } from './context.ts';
 import { gc, isMain, median, percentile, progress, round } from './util.ts';
 import { loadVoy, type VoyIndex } from '../tools/voy-node.ts';
+import { realVectors } from './vector-real.ts';
 
 const DIMS = 384;
 const K = 10;
@@ -31,7 +40,22 @@ const SETS = [
   { name: '500k', count: 500_000, queries: 20, voy: false },
 ] as const;
 
+/** Real runs: questions timed per set (all of them count for recall). */
+const TIMED_QUERIES = 60;
+
+/** One set of vectors to search: `n` rows of `block`, questions to time and questions to measure recall on. */
+interface VectorSet {
+  name: string;
+  block: Float32Array;
+  n: number;
+  timed: Float32Array[];
+  /** Recall@10 is measured over these (the timed questions when absent). */
+  recallQueries?: Float32Array[];
+  voy: boolean;
+}
+
 type Side = 'naive_js' | 'flat_f32' | 'flat_int8' | 'binary_rescore' | 'voy';
+const SIDE_OF: Record<VectorStorage, Side> = { f32: 'flat_f32', int8: 'flat_int8', binary: 'binary_rescore' };
 type Search = (q: Float32Array) => string[];
 
 /** A sha-256-like 64-hex-digit chunk id, as the app's are (ids are part of snapshot size). */
@@ -143,11 +167,18 @@ async function buildVoy(ctx: BenchContext, set: string, block: Float32Array, n: 
   }
 }
 
-async function benchSet(ctx: BenchContext, set: (typeof SETS)[number]): Promise<void> {
+/** A generated set: clustered vectors, queries from the same distribution. */
+function generatedSet(set: (typeof SETS)[number]): VectorSet {
   const n = set.count;
   progress(`vector ${set.name}: generating ${n} + ${set.queries} vectors of ${DIMS} dims`);
   const block = clusteredVectors({ count: n + set.queries, dimensions: DIMS, seed: 384_000 + n });
-  const queries = Array.from({ length: set.queries }, (_, i) => rowOf(block, DIMS, n + i));
+  const timed = Array.from({ length: set.queries }, (_, i) => rowOf(block, DIMS, n + i));
+  return { name: set.name, block, n, timed, voy: set.voy };
+}
+
+async function benchSet(ctx: BenchContext, set: VectorSet): Promise<void> {
+  const { n, block } = set;
+  const queries = set.timed;
   const ids = Array.from({ length: n }, (_, i) => chunkIdOf(i));
   const entries: VectorEntry[] = ids.map((chunkId, i) => ({ chunkId, vector: rowOf(block, DIMS, i) }));
   const f32 = new VectorIndex({ dimensions: DIMS, storage: 'f32' });
@@ -173,12 +204,17 @@ async function benchSet(ctx: BenchContext, set: (typeof SETS)[number]): Promise<
   if (!set.voy) ctx.note(`voy ${set.name}: not run (its build already fails at 100k, see the note for 100k)`);
 
   const results = timeSides(ctx, set.name, sides, queries);
+  if (set.recallQueries) {
+    progress(`vector ${set.name}: recall over ${set.recallQueries.length} questions`);
+    for (const name of ['flat_f32', 'flat_int8', 'binary_rescore'] as const) results.set(name, set.recallQueries.map((q) => sides.get(name)!(q)));
+  }
   const truth = results.get('flat_f32')!;
   ctx.record({
+    [`recall_queries_${set.name}`]: truth.length,
     [`int8_recall_at_10_${set.name}`]: round(recall(truth, results.get('flat_int8')!), 4),
     [`binary_rescore_recall_at_10_${set.name}`]: round(recall(truth, results.get('binary_rescore')!), 4),
-    [`naive_recall_at_10_${set.name}`]: round(recall(truth, results.get('naive_js')!), 4),
-    [`voy_recall_at_10_${set.name}`]: results.has('voy') ? round(recall(truth, results.get('voy')!), 4) : null,
+    [`naive_recall_at_10_${set.name}`]: round(recall(results.get('flat_f32')!.slice(0, queries.length), results.get('naive_js')!), 4),
+    [`voy_recall_at_10_${set.name}`]: results.has('voy') ? round(recall(truth.slice(0, queries.length), results.get('voy')!), 4) : null,
   });
   voy?.free();
   measureSnapshot(ctx, set.name, f32);
@@ -187,14 +223,32 @@ async function benchSet(ctx: BenchContext, set: (typeof SETS)[number]): Promise<
   ctx.record({ bytes_per_vector_f32: f32.bytesPerVector, bytes_per_vector_int8: int8.bytesPerVector, bytes_per_vector_binary: binary.bytesPerVector });
 }
 
-export async function benchVector(ctx: BenchContext): Promise<void> {
-  for (const set of SETS) {
+/** The real sets: the first 10k and 100k passages of the shuffled real ones, then all of them. */
+async function realSets(ctx: BenchContext, folder: string): Promise<VectorSet[]> {
+  const real = await realVectors(ctx, folder);
+  if (real.dims !== DIMS) throw new Error(`vector --real: ${real.model} has ${real.dims} dimensions; the bench measures ${DIMS}`);
+  const sizes = [10_000, 100_000].filter((n) => n < real.count);
+  const sets: VectorSet[] = sizes.map((n) => ({ name: `${n / 1000}k`, block: real.block, n, timed: real.queries.slice(0, TIMED_QUERIES), recallQueries: real.queries, voy: n <= 10_000 }));
+  sets.push({ name: 'all', block: real.block, n: real.count, timed: real.queries.slice(0, TIMED_QUERIES), recallQueries: real.queries, voy: false });
+  if (real.count < 500_000) ctx.note(`vector --real: 500k not measured: there are ${real.count} real passages here, and embedding 500k takes about ${Math.round(500_000 / Math.max(1, real.count) * Number(ctx.figures.real_embed_s ?? 0) / 60)} min more of this machine (at this run's rate when it embedded everything)`);
+  return sets;
+}
+
+export interface VectorBenchOptions {
+  /** A real model folder: real vectors instead of generated ones. */
+  real?: string;
+}
+
+export async function benchVector(ctx: BenchContext, options: VectorBenchOptions = {}): Promise<void> {
+  const sets = options.real ? await realSets(ctx, options.real) : SETS.map(generatedSet);
+  for (const set of sets) {
     await benchSet(ctx, set);
     gc();
   }
   // The headline figures, last (targets: best flat ≥ 5× naive and ≥ 5× voy at 100k; int8 recall@10 ≥ 0.99;
   // optional: 1-bit codes with an exact re-score, with their recall).
-  const f = ctx.figures;
+  const all = ctx.figures;
+  const f = Object.fromEntries(Object.entries(all).map(([k, v]) => [k, typeof v === 'number' ? v : null])) as Record<string, number | null>;
   const best = Math.min(f.flat_f32_p50_ms_100k ?? Infinity, f.flat_int8_p50_ms_100k ?? Infinity, f.binary_rescore_p50_ms_100k ?? Infinity);
   const ratio = (x: number | null | undefined) => (typeof x === 'number' && Number.isFinite(best) ? round(x / best, 2) : null);
   const headline = {
@@ -210,12 +264,17 @@ export async function benchVector(ctx: BenchContext): Promise<void> {
     bytes_per_vector_f32: f.bytes_per_vector_f32 ?? null,
     bytes_per_vector_int8: f.bytes_per_vector_int8 ?? null,
     bytes_per_vector_binary: f.bytes_per_vector_binary ?? null,
+    default_encoding: DEFAULT_VECTOR_STORAGE,
+    default_p50_ms_100k: f[`${SIDE_OF[DEFAULT_VECTOR_STORAGE]}_p50_ms_100k`] ?? null,
+    default_recall_at_10_100k: DEFAULT_VECTOR_STORAGE === 'f32' ? 1 : (f[`${DEFAULT_VECTOR_STORAGE === 'int8' ? 'int8' : 'binary_rescore'}_recall_at_10_100k`] ?? null),
   };
-  for (const k of Object.keys(headline)) delete f[k];
+  for (const k of Object.keys(headline)) delete all[k];
   ctx.record(headline);
+  ctx.note(`vector: the app's default encoding is ${DEFAULT_VECTOR_STORAGE} (default_* figures)`);
 }
 
 if (isMain(import.meta.url)) {
   const { runOne } = await import('./report.ts');
-  await runOne('vector', (ctx) => benchVector(ctx));
+  const real = process.argv.indexOf('--real');
+  await runOne('vector', (ctx) => benchVector(ctx, { real: real > 0 ? process.argv[real + 1] : undefined }));
 }

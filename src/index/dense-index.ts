@@ -2,6 +2,12 @@ import type { ChunkId, ModelId } from '../core/ids.ts';
 import type { ChunkFilter, Hit, SearchIndex, SearchQuery } from './search-index.ts';
 import { VectorIndex, type VectorEntry, type VectorStorage } from './vector-index.ts';
 
+/**
+ * How the app stores chunk vectors in memory: chosen on real embeddings by `npm run bench -- vector
+ * --real <model folder>` (recall@10 against exact search and latency at 10k-243k vectors).
+ */
+export const DEFAULT_VECTOR_STORAGE: VectorStorage = 'f32';
+
 /** Any dense index (the flat one, voy's): the common contract, for one embedding model's vectors. */
 export type DenseRetriever = SearchIndex<VectorEntry> & { readonly model: ModelId };
 
@@ -20,7 +26,7 @@ export class DenseIndex implements SearchIndex<VectorEntry> {
     readonly vectors: VectorIndex,
   ) {}
 
-  static create(model: ModelId, dimensions: number, storage: VectorStorage = 'f32'): DenseIndex {
+  static create(model: ModelId, dimensions: number, storage: VectorStorage = DEFAULT_VECTOR_STORAGE): DenseIndex {
     return new DenseIndex(model, new VectorIndex({ dimensions, storage }));
   }
 
