@@ -3,13 +3,13 @@
 // loading with the server stopped, a download cut halfway (clear error, nothing kept, retry works), the
 // cache-only source after a folder import, list and delete. The browser test runs the same path in Chromium.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocQaError } from '../../src/core/errors.ts';
 import { createEmbedHandler, type EmbedApi } from '../../src/models/encoder/embed-handler.ts';
 import type { LoadProgress } from '../../src/models/encoder/embedder.ts';
 import { localModel } from '../../src/models/catalogue.ts';
 import { generateTinyModel } from '../../tools/models/tiny-models.ts';
 import { FakeCache } from '../support/fake-cache.ts';
 import { startHubServer, type HubServer } from '../support/hub-server.ts';
+import { refusal } from '../support/model-assertions.ts';
 
 const REPO = 'docqa-test/tiny-encoder';
 const MODEL = localModel({ folder: REPO, dims: 32, pooling: 'mean' });
@@ -24,14 +24,6 @@ afterAll(() => hub.close());
 const node = async () => ({ inBrowser: false, crossOriginIsolated: false, hardwareConcurrency: 1 });
 const handler = (cache: FakeCache) => createEmbedHandler({ fetch: globalThis.fetch, openCache: async () => cache, platform: node });
 const fromHub = (api: EmbedApi, events: LoadProgress[] = []) => api.load({ model: MODEL, source: { kind: 'mirror', baseUrl: hub.url } }, (e) => events.push(e));
-async function refusal(p: Promise<unknown>): Promise<DocQaError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DocQaError);
-  return err as DocQaError;
-}
 
 describe('embed handler (Node, real HTTP)', () => {
   const cache = new FakeCache();

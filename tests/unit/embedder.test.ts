@@ -3,10 +3,10 @@
 // computed here by hand from last_hidden_state, prefixes, batching, and the refusals.
 import { AutoModel, AutoTokenizer, type Tensor } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocQaError } from '../../src/core/errors.ts';
 import { configureSource, loadEmbedder, type LoadProgress } from '../../src/models/encoder/embedder.ts';
 import { BGE_SMALL_EN, localModel, type LocalModelConfig } from '../../src/models/catalogue.ts';
 import { createTinyModelDir, type TinyModelDir } from '../support/tiny-model-dir.ts';
+import { maxDiff, refusal } from '../support/model-assertions.ts';
 
 let tiny: TinyModelDir;
 beforeAll(async () => {
@@ -42,12 +42,6 @@ const l2 = (v: number[]) => {
 const handMean = (states: number[][], mask: number[]) => {
   const kept = states.filter((_, t) => mask[t] === 1);
   return states[0]!.map((_, h) => kept.reduce((s, tok) => s + tok[h]!, 0) / kept.length);
-};
-const maxDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  expect(a.length).toBe(b.length);
-  let d = 0;
-  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i]! - b[i]!));
-  return d;
 };
 
 describe('pooling and normalisation equal hand-computed values', () => {
@@ -126,12 +120,6 @@ describe('prefixes, batches, layout', () => {
 });
 
 describe('refusals', () => {
-  const refusal = async (p: Promise<unknown>) => {
-    const err = await p.then(() => undefined, (e: unknown) => e);
-    expect(err).toBeInstanceOf(DocQaError);
-    return err as DocQaError;
-  };
-
   it('names the missing file of a local folder', async () => {
     await tiny.variant('no-tokenizer', { omit: ['tokenizer.json'] });
     await tiny.variant('no-weights', { omit: ['onnx/model.onnx'] });

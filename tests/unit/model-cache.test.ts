@@ -2,10 +2,10 @@
 // folder import (path mapping, refusals, all-or-nothing), the transformers.js binding (only this model's
 // URLs, short bodies refused), and the download guard on bodies that break off or end short.
 import { describe, expect, it } from 'vitest';
-import { DocQaError } from '../../src/core/errors.ts';
 import { EXPECTED_BYTES_HEADER, guardDownloads } from '../../src/models/download-guard.ts';
 import { bindCache, deleteCachedModel, importModelFiles, listCachedModels, modelFileKey, modelFolderPaths, parseModelFileKey } from '../../src/models/model-cache.ts';
 import { FakeCache } from '../support/fake-cache.ts';
+import { refusal } from '../support/model-assertions.ts';
 
 const BGE = { repo: 'Xenova/bge-small-en-v1.5', revision: 'main' };
 const REQUIRED = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'];
@@ -18,14 +18,6 @@ const folder = (top: string) => [
   file(`${top}/onnx/model_fp16.onnx`, 80_000),
   file(`${top}/README.md`, 100),
 ];
-async function refusal(p: Promise<unknown>): Promise<DocQaError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DocQaError);
-  return err as DocQaError;
-}
 
 describe('keys', () => {
   it('name a file by repo, revision and path, on a reserved domain, and parse back', () => {

@@ -26,8 +26,8 @@ describe('remote generator over the generate handler', () => {
   it('streams the same text as the model run directly, and stops on the signal', async () => {
     const handler = createGenerateHandler();
     const loaded = await handler.load({ model: localGenerator({ folder: 'tiny-decoder', contextTokens: 256 }), source: { kind: 'folder', root: tiny.dir } });
-    expect(loaded).toMatchObject({ id: 'local:tiny-decoder', contextTokens: 256, notice: 'CPU (onnxruntime-node)' });
-    const generator = remoteGenerator({ id: loaded.id, label: loaded.label, contextTokens: loaded.contextTokens }, handler);
+    expect(loaded).toMatchObject({ modelId: 'local:tiny-decoder', contextTokens: 256, notice: 'CPU (onnxruntime-node)' });
+    const generator = remoteGenerator({ id: loaded.modelId, label: loaded.label, contextTokens: loaded.contextTokens }, handler);
 
     const pieces: string[] = [];
     for await (const piece of generator.stream({ messages: MESSAGES, maxTokens: 24 })) pieces.push(piece);

@@ -9,6 +9,7 @@ import { configureSource, type LoadProgress } from '../../src/models/model-sourc
 import { downloadSize, localReranker, MS_MARCO_MINILM_L6, rerankerFromFolder } from '../../src/models/catalogue.ts';
 import { checkScores, loadReranker, truncatePair } from '../../src/models/cross-encoder/reranker.ts';
 import { createTinyModelDir, type TinyModelDir } from '../support/tiny-model-dir.ts';
+import { maxDiff, refusal } from '../support/model-assertions.ts';
 
 let tiny: TinyModelDir;
 beforeAll(async () => {
@@ -42,12 +43,6 @@ async function directLogits(query: string, passages: string[]): Promise<number[]
   return Array.from(logits.data as Float32Array);
 }
 
-const maxDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  expect(a.length).toBe(b.length);
-  let d = 0;
-  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i]! - b[i]!));
-  return d;
-};
 
 describe('scores', () => {
   it('are the logits transformers.js computes for each (query, passage) pair, in input order, with no sigmoid', async () => {
@@ -132,12 +127,6 @@ describe('inputs longer than the model takes', () => {
 });
 
 describe('refusals', () => {
-  const refusal = async (p: Promise<unknown>) => {
-    const err = await p.then(() => undefined, (e: unknown) => e);
-    expect(err).toBeInstanceOf(DocQaError);
-    return err as DocQaError;
-  };
-
   it('names the missing file of a local folder', async () => {
     await tiny.variant('ce-no-tokenizer', { base: 'tiny-cross-encoder', omit: ['tokenizer.json'] });
     await tiny.variant('ce-no-weights', { base: 'tiny-cross-encoder', omit: ['onnx/model.onnx'] });

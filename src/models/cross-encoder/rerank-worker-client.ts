@@ -1,8 +1,10 @@
-/** The typed client of the rerank worker (`workers/rerank.worker.ts`, API in `rerank-handler.ts`), for the library worker. */
-import { proxy } from 'comlink';
-import { LazyWorker } from '../host/lazy-worker.ts';
-import type { LoadProgress } from '../model-source.ts';
-import type { LoadedReranker, RerankApi, RerankLoadRequest } from './rerank-handler.ts';
+/**
+ * The typed client of the rerank worker (`workers/rerank.worker.ts`, API in `rerank-handler.ts`), for the
+ * library worker: the model host's client (`models/host/model-worker-client.ts`) with the cross-encoder's call.
+ */
+import type { RerankerModel } from '../catalogue.ts';
+import { ModelWorkerClient } from '../host/model-worker-client.ts';
+import type { LoadedReranker, RerankApi } from './rerank-handler.ts';
 
 export type { LoadedReranker, RerankLoadRequest } from './rerank-handler.ts';
 
@@ -11,26 +13,12 @@ export function spawnRerankWorker(): Worker {
   return new Worker(new URL('../../../workers/rerank.worker.ts', import.meta.url), { type: 'module', name: 'rerank' });
 }
 
-export class RerankWorkerClient {
-  private readonly worker: LazyWorker<RerankApi>;
-
+export class RerankWorkerClient extends ModelWorkerClient<RerankerModel, LoadedReranker, RerankApi> {
   constructor(spawn: () => Worker = spawnRerankWorker) {
-    this.worker = new LazyWorker<RerankApi>('rerank', spawn);
-  }
-
-  load(request: RerankLoadRequest, onProgress?: (event: LoadProgress) => void): Promise<LoadedReranker> {
-    return this.worker.call((api) => api.load(request, onProgress ? proxy(onProgress) : undefined));
+    super('rerank', spawn);
   }
 
   score(query: string, passages: readonly string[]): Promise<Float32Array> {
-    return this.worker.call((api) => api.score(query, [...passages]));
-  }
-
-  unload(): Promise<void> {
-    return this.worker.call((api) => api.unload());
-  }
-
-  terminate(): void {
-    this.worker.terminate();
+    return this.call((api) => api.score(query, [...passages]));
   }
 }

@@ -18,10 +18,11 @@
  * app's chunks (at most 1,500 characters, ~300–400 tokens) fit whole; the embedder, whose vector must
  * stand for the whole chunk, splits instead.
  */
-import { AutoConfig, AutoModelForSequenceClassification, AutoTokenizer, Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
+import { AutoModelForSequenceClassification, Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { DocQaError } from '../../core/errors.ts';
 import type { RerankerModel } from '../catalogue.ts';
-import { explainModelLoadError, progressMapper, withSource, type LoadOptions, type ModelSource } from '../model-source.ts';
+import { explainModelLoadError, type LoadOptions, type ModelSource } from '../model-source.ts';
+import { loadPretrained } from '../pretrained.ts';
 
 export interface ScoreOptions {
   /** Pairs per inference call. Default 16; range 1–256. Pairs are batched in order of length. */
@@ -80,21 +81,10 @@ export function explainRerankerLoadError(err: unknown, model: RerankerModel, sou
  * const scores = await reranker.score('when is the rent due', passages.map((p) => p.text));
  */
 export async function loadReranker(model: RerankerModel, options: LoadOptions): Promise<Reranker> {
-  const progress_callback = progressMapper(options.onProgress);
-  const common = { revision: model.revision, progress_callback };
-  const { tokenizer, network } = await withSource(options, async () => {
-    try {
-      checkConfig(model, (await AutoConfig.from_pretrained(model.repo, common)) as ClassifierConfig);
-      const tokenizer: PreTrainedTokenizer = await AutoTokenizer.from_pretrained(model.repo, common);
-      const network: PreTrainedModel = await AutoModelForSequenceClassification.from_pretrained(model.repo, {
-        ...common,
-        dtype: model.dtype,
-        ...(options.device ? { device: options.device } : {}),
-      });
-      return { tokenizer, network };
-    } catch (err) {
-      throw explainRerankerLoadError(err, model, options.source);
-    }
+  const { tokenizer, network } = await loadPretrained<ClassifierConfig>(model, options, {
+    modelClass: AutoModelForSequenceClassification,
+    checkConfig: (config) => checkConfig(model, config),
+    explain: (err) => explainRerankerLoadError(err, model, options.source),
   });
   const reranker = createReranker(model, tokenizer, network);
   await reranker.score('ready', ['ready']); // refuses a model whose output is wrong before it ranks anything

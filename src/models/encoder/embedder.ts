@@ -9,10 +9,11 @@
  * before anyone stores it. Inputs are never truncated: a text longer than the model's `maxTokens` is
  * refused ('chunk-too-long'); `fit-chunks.ts` splits such texts before they get here.
  */
-import { AutoConfig, AutoModel, AutoTokenizer, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
+import { AutoModel, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
 import { DocQaError } from '../../core/errors.ts';
 import type { EmbeddingModel } from '../catalogue.ts';
-import { explainModelLoadError, progressMapper, withSource, type LoadOptions, type ModelSource } from '../model-source.ts';
+import { explainModelLoadError, type LoadOptions, type ModelSource } from '../model-source.ts';
+import { loadPretrained } from '../pretrained.ts';
 import { checkVectors, poolHidden } from './pool.ts';
 
 // Sources, progress and load options are shared with the reranker (`models/model-source.ts`).
@@ -57,23 +58,17 @@ export function explainLoadError(err: unknown, model: EmbeddingModel, source: Mo
  * const q = await embedder.embedQuery('when is the rent due');
  */
 export async function loadEmbedder(model: EmbeddingModel, options: LoadOptions): Promise<Embedder> {
-  const progress_callback = progressMapper(options.onProgress);
-  const common = { revision: model.revision, progress_callback };
-  const { tokenizer, network } = await withSource(options, async () => {
-    try {
-      const config = (await AutoConfig.from_pretrained(model.repo, common)) as { model_type?: string };
+  const { tokenizer, network } = await loadPretrained<{ model_type?: string }>(model, options, {
+    modelClass: AutoModel,
+    checkConfig(config) {
       if (!config.model_type || !ENCODER_TYPES.has(config.model_type)) {
         throw new DocQaError(
           'model-unsupported',
           `embedder: ${model.repo}/config.json has model_type "${config.model_type ?? '(none)'}"; supported encoders: ${[...ENCODER_TYPES].join(', ')}`,
         );
       }
-      const tokenizer: PreTrainedTokenizer = await AutoTokenizer.from_pretrained(model.repo, common);
-      const network: PreTrainedModel = await AutoModel.from_pretrained(model.repo, { ...common, dtype: model.dtype, ...(options.device ? { device: options.device } : {}) });
-      return { tokenizer, network };
-    } catch (err) {
-      throw explainLoadError(err, model, options.source);
-    }
+    },
+    explain: (err) => explainLoadError(err, model, options.source),
   });
   const embedder = createEmbedder(model, tokenizer, network);
   await embedder.embedQuery('ready'); // refuses a model whose output is wrong before anything is stored

@@ -22,19 +22,11 @@
  * - One generation at a time per loaded model (the ONNX session is not re-entrant on WASM): a second
  *   `stream` waits for the first to finish.
  */
-import {
-  AutoConfig,
-  AutoModelForCausalLM,
-  AutoTokenizer,
-  StoppingCriteria,
-  Tensor,
-  TextStreamer,
-  type PreTrainedModel,
-  type PreTrainedTokenizer,
-} from '@huggingface/transformers';
+import { AutoModelForCausalLM, StoppingCriteria, Tensor, TextStreamer, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { DocQaError } from '../../core/errors.ts';
 import type { GeneratorModelEntry } from '../generator-catalogue.ts';
-import { explainModelLoadError, progressMapper, withSource, type LoadOptions, type ModelSource } from '../model-source.ts';
+import { explainModelLoadError, type LoadOptions, type ModelSource } from '../model-source.ts';
+import { loadPretrained } from '../pretrained.ts';
 import type { ChatMessage, GenerateRequest, Generator } from './generator.ts';
 
 /** `maxTokens` when a request gives none. */
@@ -118,24 +110,15 @@ export function explainGeneratorError(err: unknown, entry: GeneratorModelEntry, 
  * for await (const piece of generator.stream({ messages, signal })) answer.append(piece);
  */
 export async function loadTransformersGenerator(entry: GeneratorModelEntry, options: LoadOptions): Promise<TransformersGenerator> {
-  const progress_callback = progressMapper(options.onProgress);
-  const common = { revision: entry.revision, progress_callback };
-  const { tokenizer, model } = await withSource(options, async () => {
-    try {
-      checkConfig(entry, (await AutoConfig.from_pretrained(entry.repo, common)) as CausalConfig);
-      const tokenizer: PreTrainedTokenizer = await AutoTokenizer.from_pretrained(entry.repo, common);
+  const { tokenizer, network: model } = await loadPretrained<CausalConfig>(entry, options, {
+    modelClass: AutoModelForCausalLM,
+    checkConfig: (config) => checkConfig(entry, config),
+    checkTokenizer(tokenizer) {
       if (!tokenizer.chat_template) {
         throw new DocQaError('model-unsupported', `generator: ${entry.repo}/tokenizer_config.json has no chat_template: choose an instruct (chat) model, which has one`);
       }
-      const model: PreTrainedModel = await AutoModelForCausalLM.from_pretrained(entry.repo, {
-        ...common,
-        dtype: entry.dtype,
-        ...(options.device ? { device: options.device } : {}),
-      });
-      return { tokenizer, model };
-    } catch (err) {
-      throw explainGeneratorError(err, entry, options.source);
-    }
+    },
+    explain: (err) => explainGeneratorError(err, entry, options.source),
   });
   await checkLogits(entry, tokenizer, model, options.source);
   options.onProgress?.({ type: 'ready' });

@@ -15,28 +15,12 @@ import type { WebGpuDevice } from '../webllm/webllm-models.ts';
 import { describeAnswerModels, webGpuNote, webLlmLabel, type ModelFiles, type WebLlmHost } from './answer-models.ts';
 import type { Library } from '../../library/library.ts';
 import { progressReporter } from '../host/model-loading.ts';
+import { ModelSettings, type AnswerSetting } from './model-settings.ts';
 
 export type { WebLlmHost } from './answer-models.ts';
-
-/**
- * Which model writes answers (settings key `answer`, shared by the tabs):
- * - none (the default): the extractive answer, which quotes the documents;
- * - `transformers`: a catalogue text-generation model in the generate worker (WASM; the fallback where
- *   WebLLM cannot run), its files from `mirror` when set, else huggingface.co;
- * - `webllm`: a model of web-llm's prebuilt list (`model`: its `model_id`) on WebGPU, in a worker of its own;
- * - `scripted`: fixed replies, for the browser tests and for trying the answer pipeline without a model.
- */
-export type AnswerSetting =
-  | { generator?: undefined }
-  | { generator: { kind: 'transformers'; model: ModelId; mirror?: string } }
-  | { generator: { kind: 'webllm'; model: string } }
-  | { generator: { kind: 'scripted'; replies: string[]; json?: string[]; filters?: string[]; delayMs?: number; contextTokens?: number; gullible?: boolean } };
+export type { AnswerSetting } from './model-settings.ts';
 
 type Chosen = NonNullable<AnswerSetting['generator']>;
-
-const SETTINGS_KEY = 'answer';
-/** The semantic-search settings, whose mirror (a self-hosted copy of the hub) answer models use too. */
-const SEMANTIC_KEY = 'semantic';
 
 /** What answer setup needs of the generate worker (`models/generator/generate-worker-client.ts`). */
 export interface GenerateHost extends GeneratorPort {
@@ -76,7 +60,11 @@ export class AnswerSetup {
   private loading: { controller: AbortController; done: Promise<unknown> } | undefined;
   private state: AnswerModelStatus = { state: 'extractive', reason: 'none' };
 
-  constructor(private readonly parts: AnswerParts) {}
+  private readonly settings: ModelSettings;
+
+  constructor(private readonly parts: AnswerParts) {
+    this.settings = new ModelSettings(parts.settings);
+  }
 
   /** What writes answers now (or why answers quote the documents). */
   get status(): AnswerModelStatus {
@@ -88,9 +76,8 @@ export class AnswerSetup {
     this.parts.onStatus?.(status);
   }
 
-  async read(): Promise<AnswerSetting> {
-    const value = await this.parts.settings.get(SETTINGS_KEY);
-    return value && typeof value === 'object' ? (value as AnswerSetting) : {};
+  read(): Promise<AnswerSetting> {
+    return this.settings.get('answer');
   }
 
   /**
@@ -159,7 +146,7 @@ export class AnswerSetup {
     if (!entry) throw new DocQaError('model-files-missing', `no answer-writing model "${chosen.model}" in the catalogue`);
     const source = chosen.mirror ? { kind: 'mirror' as const, baseUrl: chosen.mirror } : { kind: 'hub' as const };
     const loaded = await this.parts.host.load({ model: entry, source }, onProgress);
-    const generator = remoteGenerator({ id: loaded.id, label: loaded.label, contextTokens: loaded.contextTokens }, this.parts.host);
+    const generator = remoteGenerator({ id: loaded.modelId, label: loaded.label, contextTokens: loaded.contextTokens }, this.parts.host);
     return { generator, unload: () => this.parts.host.unload() };
   }
 
@@ -210,8 +197,9 @@ export class AnswerSetup {
     const wasm = findGenerator(id as ModelId);
     let setting: AnswerSetting;
     if (wasm) {
-      const semantic = (await this.parts.settings.get(SEMANTIC_KEY)) as { mirror?: string } | undefined;
-      setting = { generator: { kind: 'transformers', model: wasm.id, ...(semantic?.mirror ? { mirror: semantic.mirror } : {}) } };
+      // Semantic search's mirror (a self-hosted copy of the hub) serves answer models too.
+      const { mirror } = await this.settings.get('semantic');
+      setting = { generator: { kind: 'transformers', model: wasm.id, ...(mirror ? { mirror } : {}) } };
     } else {
       const { offered } = await describeAnswerModels({ ...this.parts, inUse: undefined });
       if (!offered.some((m) => m.id === id)) throw new DocQaError('model-unsupported', `${id} cannot run on this device: choose another answer model`);
@@ -236,7 +224,7 @@ export class AnswerSetup {
   }
 
   async set(setting: AnswerSetting): Promise<void> {
-    await this.parts.settings.put(SETTINGS_KEY, setting);
+    await this.settings.put('answer', setting);
     this.parts.announce?.();
     await this.start();
   }

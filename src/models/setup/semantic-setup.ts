@@ -1,13 +1,14 @@
 import { DocQaError } from '../../core/errors.ts';
 import type { ModelId } from '../../core/ids.ts';
-import type { IncomingFile, ModelEntry, ModelsView, SemanticSettings } from '../../core/library-api.ts';
+import type { IncomingFile, ModelEntry, ModelsView } from '../../core/library-api.ts';
 import type { ChunkEmbedder } from '../../embed/chunk-embedder.ts';
-import type { LoadProgress, ModelSource } from '../encoder/embedder.ts';
+import type { LoadProgress, ModelSource } from '../host/protocol.ts';
 import { CATALOGUE, downloadSize, modelFromFolder, RERANKER_CATALOGUE, rerankerFromFolder, type EmbeddingModel, type FolderFacts, type RerankerModel } from '../catalogue.ts';
 import type { SettingsStore } from '../../store/settings-store.ts';
 import type { VectorStore } from '../../store/vector-store.ts';
 import type { Library } from '../../library/library.ts';
 import { progressReporter, retryAfterRestart } from '../host/model-loading.ts';
+import { ModelSettings, type StoredSemanticSettings } from './model-settings.ts';
 
 /** What semantic setup needs of the embed worker (`models/encoder/embed-worker-client.ts` provides it). */
 export interface EmbedHost {
@@ -42,16 +43,6 @@ export interface SemanticParts {
   origin: string;
   /** Tells the other tabs the settings changed (they call `start` again). Default: nothing. */
   announce?: () => void;
-}
-
-const SETTINGS_KEY = 'semantic';
-
-/** The settings record: the page's view of it plus the models imported from folders. */
-interface StoredSettings extends SemanticSettings {
-  imported?: EmbeddingModel[];
-  importedRerankers?: RerankerModel[];
-  /** The model used before a switch, whose vectors go once the new model has embedded every chunk. */
-  replacing?: ModelId;
 }
 
 function figureOf(model: EmbeddingModel | RerankerModel): string | undefined {
@@ -93,38 +84,38 @@ export class SemanticSetup {
   private readonly library: Library;
   private readonly host: EmbedHost;
   private readonly rerankHost: RerankHost;
-  private readonly settings: SettingsStore;
+  private readonly settings: ModelSettings;
   private readonly vectors: VectorStore;
   private readonly origin: string;
   private readonly announce: () => void;
 
   constructor(parts: SemanticParts) {
-    ({ library: this.library, embed: this.host, rerank: this.rerankHost, settings: this.settings, vectors: this.vectors, origin: this.origin } = parts);
+    ({ library: this.library, embed: this.host, rerank: this.rerankHost, vectors: this.vectors, origin: this.origin } = parts);
+    this.settings = new ModelSettings(parts.settings);
     this.announce = parts.announce ?? (() => {});
     this.library.semantic.onReady = (model) => this.switchDone(model).catch((err: unknown) => console.warn('old vectors not deleted', err));
   }
 
-  private async read(): Promise<StoredSettings> {
-    const value = await this.settings.get(SETTINGS_KEY);
-    return value && typeof value === 'object' ? (value as StoredSettings) : {};
+  private read(): Promise<StoredSemanticSettings> {
+    return this.settings.get('semantic');
   }
 
-  private async write(change: Partial<StoredSettings>): Promise<StoredSettings> {
+  private async write(change: Partial<StoredSemanticSettings>): Promise<StoredSemanticSettings> {
     const next = { ...(await this.read()), ...change };
-    await this.settings.put(SETTINGS_KEY, next);
+    await this.settings.put('semantic', next);
     this.announce();
     return next;
   }
 
-  private known(settings: StoredSettings): EmbeddingModel[] {
+  private known(settings: StoredSemanticSettings): EmbeddingModel[] {
     return [...CATALOGUE, ...(settings.imported ?? [])];
   }
 
-  private knownRerankers(settings: StoredSettings): RerankerModel[] {
+  private knownRerankers(settings: StoredSemanticSettings): RerankerModel[] {
     return [...RERANKER_CATALOGUE, ...(settings.importedRerankers ?? [])];
   }
 
-  private sourceFor(model: EmbeddingModel | RerankerModel, settings: StoredSettings): ModelSource {
+  private sourceFor(model: EmbeddingModel | RerankerModel, settings: StoredSemanticSettings): ModelSource {
     // Imported models are in the model cache only: the mirror or the hub is never asked for them.
     if ([...(settings.imported ?? []), ...(settings.importedRerankers ?? [])].some((m) => m.id === model.id)) return { kind: 'cache' };
     return settings.mirror ? { kind: 'mirror', baseUrl: settings.mirror } : { kind: 'hub' };
@@ -286,7 +277,7 @@ export class SemanticSetup {
   }
 
   /** Loads a cross-encoder in the rerank worker (download progress shown like a model's) and reranks with it. */
-  private async loadReranker(model: RerankerModel, settings: StoredSettings): Promise<void> {
+  private async loadReranker(model: RerankerModel, settings: StoredSemanticSettings): Promise<void> {
     const embedding = this.library.semantic;
     const before = embedding.status;
     embedding.loading(model.label);
@@ -311,7 +302,7 @@ export class SemanticSetup {
     this.library.semantic.reranker = reranker?.model.label;
   }
 
-  private async load(model: EmbeddingModel, settings: StoredSettings): Promise<void> {
+  private async load(model: EmbeddingModel, settings: StoredSemanticSettings): Promise<void> {
     // One load at a time: a second choice waits for the first to settle.
     while (this.loadingModel) await this.loadingModel.catch(() => undefined);
     const run = (async () => {
