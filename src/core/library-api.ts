@@ -1,6 +1,7 @@
 import type { Conversation, ConversationHeader } from './conversation.ts';
 import type { ConversationId, DocId, ModelId, QueueId } from './ids.ts';
-import type { Answer, AnswerModelStatus, AskRequest, AskStep, DeleteOutcome, DequeueOutcome, EmbeddingEvent, LibraryItem, SourceRequest, SourceView, StorageEstimate } from './types.ts';
+import type { QueryChip } from './query-filters.ts';
+import type { Answer, AnswerModelStatus, AskRequest, AskStep, DeleteOutcome, DequeueOutcome, EmbeddingEvent, LibraryItem, SearchFilter, SourceRequest, SourceView, StorageEstimate } from './types.ts';
 
 /** BroadcastChannel on which the library worker of any tab posts `LibraryEvent`s. */
 export const EVENTS_CHANNEL = 'docqa-events';
@@ -83,80 +84,145 @@ export interface PageLink {
   endedCleanly(session: string): boolean | Promise<boolean>;
 }
 
-/** What the library worker exposes to the page (through Comlink). */
+/**
+ * What an implementation of a part of the surface returns in the worker: each method may answer at once
+ * or later (Comlink turns every answer into a promise for the page).
+ */
+export type Served<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R | Promise<R> : T[K] };
+
+/** The Library list's documents, their tags, their sources and their kept files. */
+export interface DocumentsApi {
+  /** Documents, then queued and failed files, for the Library list. */
+  list(): Promise<LibraryItem[]>;
+  /**
+   * Deletes a document. `requestedAt` (ms since the epoch): when the person pressed Delete; a document
+   * whose file was added again since is kept (`'kept'`).
+   */
+  delete(docId: DocId, requestedAt?: number): Promise<DeleteOutcome>;
+  setTags(docId: DocId, tags: string[]): Promise<void>;
+  /** The block a citation points into, with its quoted sentences located in the stored text. */
+  getSource(request: SourceRequest): Promise<SourceView>;
+  /** The file a document was read from, when it was kept; undefined otherwise. */
+  getOriginal(docId: DocId): Promise<Blob | undefined>;
+  /** "Keep original files" (default on): documents committed from now on keep the file they were read from. */
+  setKeepOriginals(keep: boolean): Promise<void>;
+}
+
+/** Files waiting to be read, being read, or failed. */
+export interface QueueApi {
+  /** Adds files to the queue (shared by the tabs: the writer tab reads them). */
+  add(files: IncomingFile[]): Promise<void>;
+  /** Removes a queue row at whatever stage its file is; says what that did. */
+  dismiss(id: QueueId): Promise<DequeueOutcome>;
+  /** Queues a failed file again with relaxed limits; false when its contents were not kept (add it again). */
+  retry(id: QueueId): Promise<boolean>;
+  /** Removes every failed file from the Library list; returns how many. */
+  dismissFailed(): Promise<number>;
+  /** The page measured the parse worker's memory, in bytes; a read past the limit is stopped. */
+  reportReaderMemory(bytes: number): Promise<void>;
+}
+
+/** The one document a whole-document reading of the question would read. */
+export interface WholeDocumentChoice {
+  docId: DocId;
+  /** Its path as the Library list shows it ("contracts/lease.md"). */
+  docPath: string;
+}
+
+/** How the library reads a question as it is typed, before it is asked. */
+export interface QuestionReading {
+  /** Filters the question's words name (by rule), as chips, those the person removed included. */
+  chips: QueryChip[];
+  /** The one document the filter with the chips kept leaves: what the "Whole document" toggle reads. */
+  single?: WholeDocumentChoice;
+  /** The document the question's words ask to read whole ("summarise lease.md"). */
+  recognised?: WholeDocumentChoice;
+  /** The paths of the documents a whole-document question names alike, when its words cannot tell them apart. */
+  ambiguous?: string[];
+}
+
+/** Asking questions. */
+export interface AskApi {
+  /**
+   * Answers a question; `onText` (a Comlink proxy) receives each piece as a model writes it, `onStep` each
+   * step taken before the answer (the follow-up rewritten, phrasings, hops).
+   */
+  ask(request: AskRequest, onText?: (piece: string) => void, onStep?: (step: AskStep) => void): Promise<Answer>;
+  /** Stops the answer being written; it keeps (and checks) what was written. */
+  stop(): Promise<void>;
+  /**
+   * Reads a question as it is typed, against the library's documents: the chips its words name, and the
+   * document it would be answered over whole. `filter`: the person's own; `removed`: the keys
+   * (`chipKey`) of the chips the person removed, left out of the filter the whole-document reading uses.
+   */
+  read(question: string, filter: SearchFilter, removed: readonly string[]): Promise<QuestionReading>;
+}
+
+/** Saved conversations. */
+export interface ConversationsApi {
+  /** Saved conversations, most recently updated first, without their turns. */
+  list(): Promise<ConversationHeader[]>;
+  /** A saved conversation with its turns (undefined: deleted). */
+  get(id: ConversationId): Promise<Conversation | undefined>;
+  /** Sets a conversation's title (an empty title keeps the old one). */
+  rename(id: ConversationId, title: string): Promise<void>;
+  /** Deletes a conversation and its turns. */
+  delete(id: ConversationId): Promise<void>;
+}
+
+/** Semantic search's models: embedding models and cross-encoders (the model manager). */
+export interface ModelsApi {
+  /** Semantic search's state (what the status line says). */
+  status(): Promise<EmbeddingEvent>;
+  /** The model manager's list, the settings and semantic search's state. */
+  list(): Promise<ModelsView>;
+  /**
+   * Uses a model for semantic search (the person agreed to its download): downloads what is not cached
+   * (progress in `embedding` events), loads it, then embeds the library in the background.
+   */
+  use(id: ModelId): Promise<void>;
+  /** Stops using a model (an embedding model: back to keyword search; a reranker: fused order); files and vectors stay. */
+  stop(id: ModelId): Promise<void>;
+  /** Deletes a model's downloaded files and its vectors (stopping it first if in use). */
+  delete(id: ModelId): Promise<void>;
+  /** Keeps a model folder the person picked or dropped (files with their folder paths); returns its id. */
+  importFolder(files: IncomingFile[]): Promise<ModelId>;
+  /** Where models are downloaded from: a mirror's base URL, or undefined for huggingface.co. */
+  setMirror(baseUrl: string | undefined): Promise<void>;
+}
+
+/** The model that writes answers (the answer-model chooser). */
+export interface AnswerModelsApi {
+  /** What writes answers now (a model, loading or ready), or why they quote the documents. */
+  status(): Promise<AnswerModelStatus>;
+  /** The models that can write answers on this device, the space they use, and what writes answers now. */
+  list(): Promise<AnswerModelsView>;
+  /**
+   * Has this model write answers (the person agreed to its download): downloads what is not cached
+   * (progress in `answer-model` events), then loads it. Answers quote the documents meanwhile. Shared with the other tabs.
+   */
+  use(id: string): Promise<void>;
+  /** Back to answers that quote the documents; the model's files stay. */
+  stop(): Promise<void>;
+  /** Deletes a model's downloaded files (stopping it first if in use). */
+  delete(id: string): Promise<void>;
+}
+
+/**
+ * What the library worker exposes to the page (through Comlink): a few parts, each a small object, whose
+ * methods the page calls by path (`documents.list()`).
+ */
 export interface LibraryApi {
   /**
    * Resolves once the library is open: its indexed chunks, and this worker's session id (the page records
    * it when it unloads, see {@link PageLink}).
    */
   ready(page?: PageLink): Promise<{ chunks: number; session: string }>;
-  addFiles(files: IncomingFile[]): Promise<void>;
-  listLibrary(): Promise<LibraryItem[]>;
-  /**
-   * Deletes a document. `requestedAt` (ms since the epoch): when the person pressed Delete; a document
-   * whose file was added again since is kept (`'kept'`).
-   */
-  deleteDocument(docId: DocId, requestedAt?: number): Promise<DeleteOutcome>;
-  /** Removes a queue row at whatever stage its file is; says what that did. */
-  dismissQueued(id: QueueId): Promise<DequeueOutcome>;
-  /** Queues a failed file again with relaxed limits; false when its contents were not kept (add it again). */
-  retryQueued(id: QueueId): Promise<boolean>;
-  /** Removes every failed file from the Library list; returns how many. */
-  dismissFailed(): Promise<number>;
-  setTags(docId: DocId, tags: string[]): Promise<void>;
-  /**
-   * Answers a question; `onText` (a Comlink proxy) receives each piece as a model writes it, `onStep` each
-   * step taken before the answer (the follow-up rewritten, phrasings, hops).
-   */
-  ask(request: AskRequest, onText?: (piece: string) => void, onStep?: (step: AskStep) => void): Promise<Answer>;
-  /** What writes answers now (a model, loading or ready), or why they quote the documents. */
-  answerModelStatus(): Promise<AnswerModelStatus>;
-  /** Stops the answer being written; it keeps (and checks) what was written. */
-  stopAnswer(): Promise<void>;
-  /** Saved conversations, most recently updated first, without their turns. */
-  listConversations(): Promise<ConversationHeader[]>;
-  /** A saved conversation with its turns (undefined: deleted). */
-  getConversation(id: ConversationId): Promise<Conversation | undefined>;
-  /** Sets a conversation's title (an empty title keeps the old one). */
-  renameConversation(id: ConversationId, title: string): Promise<void>;
-  /** Deletes a conversation and its turns. */
-  deleteConversation(id: ConversationId): Promise<void>;
-  /** The block a citation points into, with its quoted sentences located in the stored text. */
-  getSource(request: SourceRequest): Promise<SourceView>;
-  /** "Keep original files" (default on): documents committed from now on keep the file they were read from. */
-  setKeepOriginals(keep: boolean): Promise<void>;
-  /** The file a document was read from, when it was kept; undefined otherwise. */
-  getOriginal(docId: DocId): Promise<Blob | undefined>;
   storageEstimate(): Promise<StorageEstimate>;
-  /** Semantic search's state (what the status line says). */
-  semanticStatus(): Promise<EmbeddingEvent>;
-  /** The model manager's list, the settings and semantic search's state. */
-  listModels(): Promise<ModelsView>;
-  /**
-   * Uses a model for semantic search (the person agreed to its download): downloads what is not cached
-   * (progress in `embedding` events), loads it, then embeds the library in the background.
-   */
-  useModel(id: ModelId): Promise<void>;
-  /** Stops using a model (an embedding model: back to keyword search; a reranker: fused order); files and vectors stay. */
-  stopModel(id: ModelId): Promise<void>;
-  /** Deletes a model's downloaded files and its vectors (stopping it first if in use). */
-  deleteModel(id: ModelId): Promise<void>;
-  /** Keeps a model folder the person picked or dropped (files with their folder paths); returns its id. */
-  importModel(files: IncomingFile[]): Promise<ModelId>;
-  /** Where models are downloaded from: a mirror's base URL, or undefined for huggingface.co. */
-  setMirror(baseUrl: string | undefined): Promise<void>;
-  /** The page measured the parse worker's memory, in bytes; a read past the limit is stopped. */
-  reportReaderMemory(bytes: number): Promise<void>;
-  // --- The model that writes answers (answer-model chooser) ---
-  /** The models that can write answers on this device, the space they use, and what writes answers now. */
-  listAnswerModels(): Promise<AnswerModelsView>;
-  /**
-   * Has this model write answers (the person agreed to its download): downloads what is not cached
-   * (progress in `answer-model` events), then loads it. Answers quote the documents meanwhile. Shared with the other tabs.
-   */
-  useAnswerModel(id: string): Promise<void>;
-  /** Back to answers that quote the documents; the model's files stay. */
-  stopAnswerModel(): Promise<void>;
-  /** Deletes a model's downloaded files (stopping it first if in use). */
-  deleteAnswerModel(id: string): Promise<void>;
+  documents: DocumentsApi;
+  queue: QueueApi;
+  ask: AskApi;
+  conversations: ConversationsApi;
+  models: ModelsApi;
+  answerModels: AnswerModelsApi;
 }

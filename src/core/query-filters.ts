@@ -156,3 +156,37 @@ export function allowedDocuments(docs: readonly FilterableDoc[], filter: SearchF
       .map((d) => d.id),
   );
 }
+
+/** A chip's identity on the page (what a removed chip is remembered by): its kind and label. */
+export const chipKey = (c: QueryChip): string => `${c.kind}:${c.label}`;
+
+/** Two date ranges both hold: the later start, the earlier end. */
+function bothRanges(a: DateRange | undefined, b: DateRange): DateRange {
+  const max = (x?: number, y?: number) => (x === undefined ? y : y === undefined ? x : Math.max(x, y));
+  const min = (x?: number, y?: number) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
+  return { from: max(a?.from, b.from), before: min(a?.before, b.before) };
+}
+
+/**
+ * The filter the chips ask for, added to one already chosen: kinds combine with AND, values of one kind
+ * with OR; date ranges on the same date with AND (each narrows it).
+ */
+export function withChips(filter: SearchFilter, chips: readonly QueryChip[]): SearchFilter {
+  const union = <T>(a: readonly T[] | undefined, b: T[]) => (b.length ? [...new Set([...(a ?? []), ...b])] : a ? [...a] : undefined);
+  const out: SearchFilter = {
+    docIds: union(filter.docIds, chips.flatMap((c) => (c.kind === 'document' ? [c.docId] : []))),
+    folders: union(filter.folders, chips.flatMap((c) => (c.kind === 'folder' ? [c.folder] : []))),
+    types: union(filter.types, chips.flatMap((c) => (c.kind === 'type' ? [c.type] : []))),
+    tags: union(filter.tags, chips.flatMap((c) => (c.kind === 'tag' ? [c.tag] : []))),
+  };
+  let added = filter.added;
+  let dated = filter.dated;
+  for (const c of chips) {
+    if (c.kind !== 'date') continue;
+    if (c.field === 'added') added = bothRanges(added, c);
+    else dated = bothRanges(dated, c);
+  }
+  if (added) out.added = added;
+  if (dated) out.dated = dated;
+  return out;
+}

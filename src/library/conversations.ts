@@ -1,6 +1,7 @@
 import type { Conversation, ConversationHeader } from '../core/conversation.ts';
 import { DocQaError } from '../core/errors.ts';
 import type { ConversationId } from '../core/ids.ts';
+import type { ConversationsApi, Served } from '../core/library-api.ts';
 import type { Answer, AskRequest, AskStep } from '../core/types.ts';
 import { rewriteFollowUp } from '../question/follow-up.ts';
 import type { Generator } from '../models/generator/generator.ts';
@@ -38,7 +39,7 @@ export function answerText(answer: Answer): string {
  * no longer fit the model's context are summarised by it; after the answer, the turn is saved (a stopped
  * answer too: what was written). Every question is saved: one without a conversation starts a new one.
  */
-export class Conversations {
+export class Conversations implements Served<ConversationsApi> {
   /** `changed`: told after each change to the saved conversations (every tab's history reads them again). */
   constructor(
     private readonly store: ConversationStore,

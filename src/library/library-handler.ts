@@ -9,7 +9,9 @@ import { VectorStore } from '../store/vector-store.ts';
 import { DocQaError } from '../core/errors.ts';
 import type { ClosedReason } from '../core/types.ts';
 import { closedMessage } from './closed-message.ts';
-import { Library } from './library.ts';
+import { createLibrary, type Library } from './library.ts';
+import { serveParts } from './library-surface.ts';
+import { CONTROL_CHANNEL, joinTabs, type ControlMessage } from './tab-control.ts';
 import { ParseWorkerClient } from './parse-worker-client.ts';
 import { RerankWorkerClient } from '../models/cross-encoder/rerank-worker-client.ts';
 import { GenerateWorkerClient } from '../models/generator/generate-worker-client.ts';
@@ -17,25 +19,23 @@ import { AnswerSetup } from '../models/setup/answer-setup.ts';
 import { createWebLlmHost } from '../models/webllm/webllm-host.ts';
 import { SemanticSetup, type EmbedHost } from '../models/setup/semantic-setup.ts';
 
-const CONTROL_CHANNEL = 'docqa-control';
 /**
  * Chunks per embedding call in the browser: on WASM, 8 (batch 32 was no faster than 1 in `npm run bench
  * -- embed`, and a question waits behind at most one batch); on WebGPU, 32 (GPUs gain from batches;
  * published figures: WebGPU is 28-61× faster than WASM at batch 32 × 512 tokens).
  */
 const BROWSER_EMBED_BATCH = { wasm: 8, webgpu: 32 };
-const WRITER_LOCK = 'docqa-writer';
 
 /**
- * Builds the worker's handler: opens the database, loads the index, and wires the tabs together.
- * One tab at a time holds the writer lock (Web Locks) and indexes the persisted queue; every tab
- * hears changes on a BroadcastChannel and brings its index up to date from the store. `notifyPage` sends
- * an event to this tab's page only.
+ * Builds the worker's handler: opens the database, builds the library and the model set-ups, wires the
+ * tabs together (`tab-control.ts`) and serves the library's parts to the page (`library-surface.ts`).
+ * `notifyPage` sends an event to this tab's page only.
  */
 export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, dbName?: string): LibraryApi {
   const events = new BroadcastChannel(EVENTS_CHANNEL);
   const control = new BroadcastChannel(CONTROL_CHANNEL);
   const emit = (event: LibraryEvent) => events.postMessage(event);
+  const tell = (message: ControlMessage) => control.postMessage(message);
   // This worker's life: recorded with each read it starts, and by the page when it unloads.
   const session = crypto.randomUUID();
   let page: PageLink | undefined;
@@ -61,12 +61,13 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     });
     // Files are read in a worker of their own, under a watchdog: a slow or hostile file never holds up questions.
     const preparer = new ParseWorkerClient(() => new Worker(new URL('../../workers/parse.worker.ts', import.meta.url), { type: 'module', name: 'parse' }));
-    const library = new Library(new LibraryStore(db), emit, {
+    const library = createLibrary(new LibraryStore(db), emit, {
       preparer,
       embedding: { batchSize: BROWSER_EMBED_BATCH, notifyPage },
       session,
       // Asked when a read is found cut short: the page keeps the sessions that ended with a page unload.
       endedCleanly: async (s) => (await page?.endedCleanly(s)) ?? false,
+      onQueued: () => tell({ type: 'files-queued' }),
     });
     opened = library;
     await library.open();
@@ -93,7 +94,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
       settings: new SettingsStore(db),
       vectors: new VectorStore(db),
       origin: self.location.origin,
-      announce: () => control.postMessage('semantic'),
+      announce: () => tell({ type: 'semantic-settings' }),
     });
     // A model chosen earlier is loaded from the browser's model cache; questions meanwhile use keywords.
     void semantic.start().catch((err: unknown) => console.warn('semantic search not started', err));
@@ -107,7 +108,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
         delete: async (repo) => deleteCachedModel(await caches.open(MODEL_CACHE_NAME), repo),
       },
       webllm: createWebLlmHost(),
-      announce: () => control.postMessage('answer'),
+      announce: () => tell({ type: 'answer-setting' }),
       onStatus: (status) => notifyPage({ type: 'answer-model', status }),
     });
     void answers.start().catch((err: unknown) => console.warn('answer model not started', err));
@@ -118,48 +119,13 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
   opening.catch(() => undefined);
 
   void opening.then(({ library, semantic, answers }) => {
-    const superseded = () => closedBy !== undefined;
-    let writer = false;
-    let reconcileTimer: ReturnType<typeof setTimeout> | undefined;
-    // Only other tabs' events arrive here (a channel never hears itself): a document they deleted, or
-    // one the writer committed, is brought into this tab's index from the store.
-    let vectorsTimer: ReturnType<typeof setTimeout> | undefined;
-    events.onmessage = (e: MessageEvent<LibraryEvent>) => {
-      // The writer tab stored more vectors: this tab adds them to its dense index (at most once a second).
-      if (e.data.type === 'embedding' && !writer && !superseded()) {
-        vectorsTimer ??= setTimeout(() => {
-          vectorsTimer = undefined;
-          library.semantic.wake();
-        }, 1000);
-        return;
-      }
-      if (e.data.type !== 'changed' || superseded()) return;
-      clearTimeout(reconcileTimer);
-      reconcileTimer = setTimeout(() => void library.reconcile(), 100);
-    };
-    control.onmessage = (e: MessageEvent<string>) => {
-      // Another tab changed the semantic-search settings: follow them (load or drop the model).
-      if (e.data === 'semantic') void semantic.start().catch((err: unknown) => console.warn('semantic search not restarted', err));
-      else if (e.data === 'answer') void answers.start().catch((err: unknown) => console.warn('answer model not restarted', err));
-      else if (writer) void library.processQueue();
-    };
-    const write = async (tookOver: boolean) => {
-      if (superseded()) return;
-      const released = new Promise<void>((resolve) => (releaseWriter = resolve));
-      writer = true;
-      await library.reconcile();
-      await library.startWriting({ tookOver });
-      // Hold the lock for the life of this tab; the next tab waiting takes over when it closes. A tab
-      // whose database was taken by a newer version of the app lets go at once: the newer tab indexes.
-      await released;
-      writer = false;
-      library.stopWriting();
-    };
-    // Free at once: this tab starts the writing. Else it waits, and takes over when the writing tab goes.
-    void navigator.locks.request(WRITER_LOCK, { ifAvailable: true }, async (lock) => {
-      if (lock) return write(false);
-      void navigator.locks.request(WRITER_LOCK, () => write(true));
-    });
+    ({ releaseWriter } = joinTabs(events, control, {
+      library,
+      // Another tab changed the settings: follow them (load or drop the model).
+      onSemanticSettings: () => void semantic.start().catch((err: unknown) => console.warn('semantic search not restarted', err)),
+      onAnswerSetting: () => void answers.start().catch((err: unknown) => console.warn('answer model not restarted', err)),
+      superseded: () => closedBy !== undefined,
+    }));
   });
   // Every call fails with the reason once the database was closed under this tab.
   const open = async () => {
@@ -174,43 +140,11 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
       const { library } = await open();
       return { chunks: library.indexedChunks, session };
     },
-    async addFiles(files) {
-      await (await open()).library.enqueue(files);
-      control.postMessage('process');
-    },
-    listLibrary: async () => (await open()).library.listLibrary(),
-    deleteDocument: async (docId, requestedAt) => (await open()).library.deleteDocument(docId, requestedAt),
-    dismissQueued: async (id) => (await open()).library.dismissQueued(id),
-    retryQueued: async (id) => (await open()).library.retryQueued(id),
-    reportReaderMemory: async (bytes) => (await open()).library.reportReaderMemory(bytes),
-    dismissFailed: async () => (await open()).library.dismissFailed(),
-    setTags: async (docId, tags) => (await open()).library.setTags(docId, tags),
-    ask: async ({ question, filter, ...rest }, onText, onStep) => (await open()).library.ask(question, filter, { ...rest, onText, onStep }),
-    stopAnswer: async () => (await open()).library.stopAnswer(),
-    answerModelStatus: async () => (await open()).answers.status,
-    listConversations: async () => (await open()).library.conversations.list(),
-    getConversation: async (id) => (await open()).library.conversations.get(id),
-    renameConversation: async (id, title) => (await open()).library.conversations.rename(id, title),
-    deleteConversation: async (id) => (await open()).library.conversations.delete(id),
-    getSource: async (request) => (await open()).library.getSource(request),
-    setKeepOriginals: async (keep) => (await open()).library.setKeepOriginals(keep),
-    getOriginal: async (docId) => (await open()).library.getOriginal(docId),
-    semanticStatus: async () => (await open()).library.embeddingStatus,
-    listModels: async () => (await open()).semantic.listModels(),
-    useModel: async (id) => (await open()).semantic.useModel(id),
-    stopModel: async (id) => (await open()).semantic.stopModel(id),
-    deleteModel: async (id) => (await open()).semantic.deleteModel(id),
-    importModel: async (files) => (await open()).semantic.importModel(files),
-    setMirror: async (url) => (await open()).semantic.setMirror(url),
-    // --- The model that writes answers ---
-    listAnswerModels: async () => (await open()).answers.list(),
-    useAnswerModel: async (id) => (await open()).answers.use(id),
-    stopAnswerModel: async () => (await open()).answers.stop(),
-    deleteAnswerModel: async (id) => (await open()).answers.delete(id),
     async storageEstimate() {
       const estimate = await navigator.storage.estimate();
       const persisted = (await navigator.storage.persisted?.()) ?? false;
       return { usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted };
     },
+    ...serveParts(open),
   };
 }

@@ -2,8 +2,7 @@ import { chipHolds, type QueryableDoc, type QueryChip } from '../core/query-filt
 import type { AskRequest, AskStep, DocRecord, SearchFilter } from '../core/types.ts';
 import type { Generator } from '../models/generator/generator.ts';
 import { readFiltersWithModel } from './read-filters.ts';
-import { allowedDocuments } from '../core/query-filters.ts';
-import { withChips } from './self-query.ts';
+import { allowedDocuments, withChips } from '../core/query-filters.ts';
 
 export interface FilterStepOptions extends Pick<AskRequest, 'readFilters' | 'filterChips'> {
   /** The model writing answers; without one, `readFilters` does nothing. */
@@ -17,7 +16,8 @@ export interface FilterStepOptions extends Pick<AskRequest, 'readFilters' | 'fil
   now?: number;
 }
 
-const queryable = (d: DocRecord): QueryableDoc => ({ docId: d.id, name: d.name, folder: d.folder, type: d.type, tags: d.tags, addedAt: d.addedAt, date: d.date });
+/** A stored document as the question's readers see it. */
+export const queryableDoc = (d: DocRecord): QueryableDoc => ({ docId: d.id, name: d.name, folder: d.folder, type: d.type, tags: d.tags, addedAt: d.addedAt, date: d.date });
 
 /** Whether the person's filter (with the page's rule-based chips) already asks for what `chip` does. */
 function alreadyAsked(chip: QueryChip, filter: SearchFilter | undefined): boolean {
@@ -42,7 +42,7 @@ export async function filtersFor(question: string, filter: SearchFilter | undefi
   const reads = options.filterChips !== undefined || (options.readFilters && options.generator);
   if (!reads) return { filter, steps: [] };
   const docs = await options.docs();
-  const library = docs.map(queryable);
+  const library = docs.map(queryableDoc);
   const read = options.filterChips ?? (await modelChips(question, options.generator!, library, options));
   const chips = read.filter((c) => chipHolds(c, library) && !alreadyAsked(c, filter));
   if (!chips.length) return { filter, steps: [] };

@@ -23,7 +23,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 export async function refreshAnswerModels(): Promise<void> {
   const api = libraryApi();
   if (!api) return;
-  const view = await api.listAnswerModels();
+  const view = await api.answerModels.list();
   answerModels.value = view;
   answerModelStatus.value = view.status;
 }
@@ -48,6 +48,6 @@ async function act(run: () => Promise<unknown>, done: string): Promise<void> {
 }
 
 /** Downloads (what is not kept yet) and loads the model; answers quote the documents until it is ready. */
-export const useAnswerModel = (id: string, label: string) => act(() => libraryApi()!.useAnswerModel(id), `${label} writes the answers now`);
-export const stopAnswerModel = (label: string) => act(() => libraryApi()!.stopAnswerModel(), `${label} is off: answers quote your documents`);
-export const deleteAnswerModel = (id: string, label: string) => act(() => libraryApi()!.deleteAnswerModel(id), `${label}: its files were deleted`);
+export const useAnswerModel = (id: string, label: string) => act(() => libraryApi()!.answerModels.use(id), `${label} writes the answers now`);
+export const stopAnswerModel = (label: string) => act(() => libraryApi()!.answerModels.stop(), `${label} is off: answers quote your documents`);
+export const deleteAnswerModel = (id: string, label: string) => act(() => libraryApi()!.answerModels.delete(id), `${label}: its files were deleted`);

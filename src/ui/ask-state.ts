@@ -39,7 +39,7 @@ export async function ask(question: string, filter?: SearchFilter, request: Omit
     askSteps.value = [];
     // Phrasings, hops and the model's reading of filters need the model that writes answers; without one they are not asked for.
     const loop = answerModel.value ? { expand: expandQueries.value, multiHop: lookFurther.value, readFilters: true } : {};
-    answer.value = await api.ask(
+    answer.value = await api.ask.ask(
       { question: question.trim(), filter, ...loop, ...request },
       proxy((piece: string) => {
         streaming.value += piece;
@@ -64,5 +64,5 @@ export async function ask(question: string, filter?: SearchFilter, request: Omit
 
 /** Stop: the model stops writing; the answer keeps what was written, checked. */
 export async function stopAnswer(): Promise<void> {
-  await libraryApi()?.stopAnswer();
+  await libraryApi()?.ask.stop();
 }

@@ -32,7 +32,7 @@ export async function refreshConversations(): Promise<void> {
   const api = libraryApi();
   if (!api) return;
   try {
-    conversations.value = await api.listConversations();
+    conversations.value = await api.conversations.list();
   } catch (err) {
     console.warn('the conversation history could not be read', err);
   }
@@ -77,7 +77,7 @@ export function newConversation(): void {
 export async function reopenConversation(id: ConversationId): Promise<void> {
   const api = libraryApi();
   if (!api) return;
-  const saved = await api.getConversation(id);
+  const saved = await api.conversations.get(id);
   if (!saved) {
     askError.value = 'This conversation was deleted (in another tab?)';
     await refreshConversations();
@@ -93,13 +93,13 @@ export async function reopenConversation(id: ConversationId): Promise<void> {
 }
 
 export async function renameConversation(id: ConversationId, title: string): Promise<void> {
-  await libraryApi()?.renameConversation(id, title);
+  await libraryApi()?.conversations.rename(id, title);
   await refreshConversations();
 }
 
 /** Deletes a saved conversation; the one on show is cleared from the Answer area. */
 export async function deleteConversation(id: ConversationId): Promise<void> {
-  await libraryApi()?.deleteConversation(id);
+  await libraryApi()?.conversations.delete(id);
   if (conversationId.value === id) newConversation();
   await refreshConversations();
 }

@@ -66,10 +66,10 @@ async function removeNow(item: LibraryItem, requestedAt?: number): Promise<void>
   try {
     if (item.docId) {
       // The store keeps a document whose file was added again after Delete was pressed (the event saying so may not have arrived yet).
-      const outcome = await api.deleteDocument(item.docId as DocId, requestedAt);
+      const outcome = await api.documents.delete(item.docId as DocId, requestedAt);
       noteActivity(`${item.path}: ${outcome === 'kept' ? 'added again, so it was not deleted' : outcome === 'gone' ? 'already gone' : 'removed'}`, item.path);
     } else if (item.queueId) {
-      const outcome = await api.dismissQueued(item.queueId as QueueId);
+      const outcome = await api.queue.dismiss(item.queueId as QueueId);
       const what = outcome === 'deleted' ? 'removed (it had just been indexed)' : outcome === 'dequeued' ? 'removed' : 'already gone';
       noteActivity(`${item.path}: ${what}`, item.path);
     }

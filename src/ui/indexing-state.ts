@@ -41,7 +41,7 @@ export async function addFiles(files: IncomingFile[]): Promise<void> {
   dropSeq++;
   activity.value = addNotes(activity.value, [addingNote(files.length)]);
   try {
-    await api.addFiles(files);
+    await api.queue.add(files);
   } catch (err) {
     noteActivity(`The files could not be added: ${personalMessage(err)}`);
   }
@@ -52,7 +52,7 @@ export async function retryItem(item: LibraryItem): Promise<void> {
   const api = libraryApi();
   if (!api || !item.queueId) return;
   try {
-    const ok = await api.retryQueued(item.queueId as QueueId);
+    const ok = await api.queue.retry(item.queueId as QueueId);
     noteActivity(ok ? `${item.path}: trying again` : `${item.path}: its contents were not kept; add the file again`, item.path);
   } catch (err) {
     noteActivity(`${item.path} could not be tried again: ${personalMessage(err)}`, item.path);
@@ -63,6 +63,6 @@ export async function retryItem(item: LibraryItem): Promise<void> {
 export async function dismissFailed(): Promise<void> {
   const api = libraryApi();
   if (!api) return;
-  const n = await api.dismissFailed();
+  const n = await api.queue.dismissFailed();
   noteActivity(`Cleared ${n} failed file${n === 1 ? '' : 's'} from the list`);
 }

@@ -3,8 +3,15 @@ import { installErrorTransfer } from '../core/error-transfer.ts';
 import { EVENTS_CHANNEL, type LibraryApi } from '../core/library-api.ts';
 import type { LibraryEvent } from '../core/types.ts';
 
+/**
+ * The page's typed handle on the library worker: `ready` and `storageEstimate`, and each part of the
+ * surface (`documents`, `queue`, `ask`, `conversations`, `models`, `answerModels`), whose methods return
+ * promises (`client.documents.list()`).
+ */
+export type LibraryClient = { readonly [K in keyof LibraryApi]: Remote<LibraryApi[K]> };
+
 /** The page's typed handle on the library worker, plus the stream of library events from every tab. */
-export function connectLibrary(onEvent: (event: LibraryEvent) => void): Remote<LibraryApi> {
+export function connectLibrary(onEvent: (event: LibraryEvent) => void): LibraryClient {
   installErrorTransfer();
   const worker = new Worker(new URL('../../workers/library.worker.ts', import.meta.url), { type: 'module', name: 'library' });
   const events = new BroadcastChannel(EVENTS_CHANNEL);
@@ -13,5 +20,8 @@ export function connectLibrary(onEvent: (event: LibraryEvent) => void): Remote<L
   worker.addEventListener('message', (e: MessageEvent<LibraryEvent | { id?: unknown }>) => {
     if (e.data && 'type' in e.data && (e.data.type === 'library-closed' || e.data.type === 'library-blocked' || e.data.type === 'embedding' || e.data.type === 'answer-model')) onEvent(e.data);
   });
-  return wrap<LibraryApi>(worker);
+  // Comlink reaches a nested object by path (`documents.list` is one call), but its `Remote` types a
+  // property that is not a function as a promise of its value: the parts are typed here as the proxies
+  // they are.
+  return wrap<LibraryApi>(worker) as unknown as LibraryClient;
 }

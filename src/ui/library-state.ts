@@ -45,7 +45,7 @@ export function scheduleRefresh(): void {
 export async function refreshLibrary(): Promise<void> {
   const api = libraryApi();
   if (!api) return;
-  const [list, estimate] = await Promise.all([api.listLibrary(), api.storageEstimate()]);
+  const [list, estimate] = await Promise.all([api.documents.list(), api.storageEstimate()]);
   const documentCount = list.filter((i) => i.kind === 'document').length;
   batch(() => {
     // The first listing tells a library the browser cleared apart from a first visit.
@@ -89,5 +89,5 @@ export function dismissLost(): void {
 
 /** Sets a document's tags. */
 export async function setTags(docId: DocId, tags: string[]): Promise<void> {
-  await libraryApi()?.setTags(docId, tags);
+  await libraryApi()?.documents.setTags(docId, tags);
 }

@@ -19,7 +19,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 export async function refreshModels(): Promise<void> {
   const api = libraryApi();
   if (!api) return;
-  const view = await api.listModels();
+  const view = await api.models.list();
   models.value = view;
   semantic.value = view.status;
 }
@@ -43,16 +43,16 @@ async function act(run: () => Promise<unknown>, done?: string): Promise<void> {
   }
 }
 
-export const useModel = (id: ModelId, label: string) => act(() => libraryApi()!.useModel(id), `${label} is in use: your documents are being prepared for semantic search`);
+export const useModel = (id: ModelId, label: string) => act(() => libraryApi()!.models.use(id), `${label} is in use: your documents are being prepared for semantic search`);
 export const stopModel = (id: ModelId, label: string, kind: 'embedding' | 'reranker') =>
-  act(() => libraryApi()!.stopModel(id), kind === 'reranker' ? `${label} is off: answers keep the fused order` : 'Semantic search is off: answers use keyword search only');
-export const deleteModel = (id: ModelId, label: string) => act(() => libraryApi()!.deleteModel(id), `${label}: its files and vectors were deleted`);
-export const setMirror = (url: string | undefined) => act(() => libraryApi()!.setMirror(url), url ? `Models will be downloaded from ${url}` : 'Models will be downloaded from huggingface.co');
+  act(() => libraryApi()!.models.stop(id), kind === 'reranker' ? `${label} is off: answers keep the fused order` : 'Semantic search is off: answers use keyword search only');
+export const deleteModel = (id: ModelId, label: string) => act(() => libraryApi()!.models.delete(id), `${label}: its files and vectors were deleted`);
+export const setMirror = (url: string | undefined) => act(() => libraryApi()!.models.setMirror(url), url ? `Models will be downloaded from ${url}` : 'Models will be downloaded from huggingface.co');
 
 export async function importModel(files: IncomingFile[]): Promise<void> {
   if (!files.length) return;
   await act(async () => {
-    const id = await libraryApi()!.importModel(files);
+    const id = await libraryApi()!.models.importFolder(files);
     modelsNote.value = `Imported ${id}: choose Use to turn it on`;
   });
 }

@@ -30,5 +30,5 @@ export const keepOriginals = signal(globalThis.localStorage?.getItem(KEEP_ORIGIN
 export async function setKeepOriginals(keep: boolean): Promise<void> {
   keepOriginals.value = keep;
   localStorage.setItem(KEEP_ORIGINALS_KEY, String(keep));
-  await libraryApi()?.setKeepOriginals(keep);
+  await libraryApi()?.documents.setKeepOriginals(keep);
 }

@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { QueryChip } from '../core/query-filters.ts';
 import type { AskStep, SearchFilter } from '../core/types.ts';
-import { readFilters, withChips } from '../question/self-query.ts';
+import { withChips } from '../core/query-filters.ts';
+import { readFilters } from '../question/self-query.ts';
 import { answer, asking, askSteps } from './ask-state.ts';
 import { queryableDocs } from './library-state.ts';
 

@@ -14,7 +14,7 @@ export async function openSource(request: SourceRequest): Promise<void> {
   const api = libraryApi();
   if (!api) return;
   try {
-    const [view, blob] = await Promise.all([api.getSource(request), api.getOriginal(request.docId).catch(() => undefined)]);
+    const [view, blob] = await Promise.all([api.documents.getSource(request), api.documents.getOriginal(request.docId).catch(() => undefined)]);
     batch(() => {
       original.value = blob;
       source.value = view;

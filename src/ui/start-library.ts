@@ -26,10 +26,10 @@ export async function startLibrary(): Promise<void> {
     waiting.value = undefined;
   }
   ready.value = true;
-  await api.setKeepOriginals(keepOriginals.value);
-  semantic.value = await api.semanticStatus();
+  await api.documents.setKeepOriginals(keepOriginals.value);
+  semantic.value = await api.models.status();
   // The worker announces the answer model's state as it changes; this is where it stands now.
-  answerModelStatus.value ??= await api.answerModelStatus().catch(() => undefined);
+  answerModelStatus.value ??= await api.answerModels.status().catch(() => undefined);
   addEventListener('pagehide', () => {
     // A reload or a closed tab, not a crash: a read this tab's library leaves unfinished is read again without blame.
     recordUnload(globalThis.localStorage, session);

@@ -10,7 +10,7 @@ import { createGenerateHandler } from '../../src/models/generator/generate-handl
 import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 import type { WebGpuDevice, WebLlmModel } from '../../src/models/webllm/webllm-models.ts';
 import { AnswerSetup, type WebLlmHost } from '../../src/models/setup/answer-setup.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary } from '../../src/library/library.ts';
 import { deleteCachedModel, listCachedModels } from '../../src/models/model-cache.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
@@ -51,10 +51,10 @@ function scriptedWebLlm(device: WebGpuDevice, load?: (model: WebLlmModel, signal
 
 async function setUp(webllm: WebLlmHost, name: string) {
   const db = await openLibraryDb(`answer-${name}-${Date.now()}`);
-  const library = new Library(new LibraryStore(db), () => undefined);
+  const library = createLibrary(new LibraryStore(db), () => undefined);
   await library.open();
   await library.startWriting();
-  await library.enqueue([{ name: 'lease.md', folder: '', blob: new Blob(['# Lease\n\nThe tenant pays the rent on the first day of each month.\n']) }]);
+  await library.queue.add([{ name: 'lease.md', folder: '', blob: new Blob(['# Lease\n\nThe tenant pays the rent on the first day of each month.\n']) }]);
   await library.processQueue();
   const cache = new FakeCache();
   const settings = new SettingsStore(db);
@@ -82,7 +82,7 @@ describe('AnswerSetup', () => {
     expect(view.models.map((m) => [m.id, m.kind, m.cachedBytes, m.inUse])).toEqual([[QWEN, 'wasm', 0, false]]);
     expect(view.models[0]!.downloadBytes).toBeGreaterThan(500_000_000);
     expect(view.status).toEqual({ state: 'extractive', reason: 'no-webgpu' });
-    const answer = await library.ask('When is the rent paid?');
+    const answer = await library.asking.ask('When is the rent paid?');
     expect(answer.generatedBy).toBeUndefined();
     expect(hub.requestCount()).toBe(0);
   });
@@ -109,7 +109,7 @@ describe('AnswerSetup', () => {
     expect(hub.requestCount('onnx-community/Qwen2.5-0.5B-Instruct')).toBeGreaterThan(0);
     expect(statuses.some((s) => s.state === 'loading' && s.download !== undefined && s.download.total > 0)).toBe(true);
     expect(setup.status).toEqual({ state: 'ready', model: QWEN_LABEL });
-    expect((await library.ask('When is the rent paid?')).generatedBy).toBe(QWEN_LABEL);
+    expect((await library.asking.ask('When is the rent paid?')).generatedBy).toBe(QWEN_LABEL);
     const used = await setup.list();
     expect(used.models[0]).toMatchObject({ inUse: true, cachedBytes: expect.any(Number) });
     expect(used.models[0]!.cachedBytes).toBeGreaterThan(0);
@@ -117,7 +117,7 @@ describe('AnswerSetup', () => {
     await setup.stop();
     // The files are kept: choosing nothing is the reason now, not a missing download.
     expect(setup.status).toEqual({ state: 'extractive', reason: 'none' });
-    expect((await library.ask('When is the rent paid?')).generatedBy).toBeUndefined();
+    expect((await library.asking.ask('When is the rent paid?')).generatedBy).toBeUndefined();
 
     await setup.delete(QWEN);
     expect((await setup.list()).models[0]).toMatchObject({ inUse: false, cachedBytes: 0 });
@@ -132,7 +132,7 @@ describe('AnswerSetup', () => {
       const failure = await setup.use(QWEN).catch((err: unknown) => err);
       expect(failure).toBeInstanceOf(DocQaError);
       expect(setup.status).toMatchObject({ state: 'extractive', reason: 'failed', model: QWEN_LABEL, message: (failure as Error).message });
-      const answer = await library.ask('When is the rent paid?');
+      const answer = await library.asking.ask('When is the rent paid?');
       expect(answer.found).toBe(true);
       expect(answer.generatedBy).toBeUndefined();
     } finally {
@@ -147,7 +147,7 @@ describe('AnswerSetup', () => {
     await setup.use(offered.id);
     expect(calls.loads).toEqual([offered.id]);
     expect(setup.status).toEqual({ state: 'ready', model: offered.label });
-    expect((await library.ask('When is the rent paid?')).generatedBy).toBe(offered.label);
+    expect((await library.asking.ask('When is the rent paid?')).generatedBy).toBe(offered.label);
     await setup.delete(offered.id);
     expect(calls.unloads).toBe(1);
     expect(calls.deleted).toEqual([offered.id]);
@@ -169,7 +169,7 @@ describe('AnswerSetup', () => {
     const choosing = setup.use(offered.id);
     await loading;
     expect(setup.status).toMatchObject({ state: 'loading', model: offered.label });
-    expect((await library.ask('When is the rent paid?')).generatedBy).toBeUndefined();
+    expect((await library.asking.ask('When is the rent paid?')).generatedBy).toBeUndefined();
     await setup.stop();
     await choosing;
     expect(setup.status).toEqual({ state: 'extractive', reason: 'none' });
@@ -183,10 +183,10 @@ describe('AnswerSetup', () => {
     const { setup, library } = await setUp(host, 'lost');
     const offered = (await setup.list()).models.find((m) => m.kind === 'webllm')!;
     await setup.use(offered.id);
-    await expect(library.ask('When is the rent paid?')).rejects.toMatchObject({ code: 'gpu-out-of-memory' });
+    await expect(library.asking.ask('When is the rent paid?')).rejects.toMatchObject({ code: 'gpu-out-of-memory' });
     await expect.poll(() => setup.status).toEqual({ state: 'extractive', reason: 'failed', model: offered.label, message: lostMessage });
     expect(calls.unloads).toBe(1);
-    const next = await library.ask('When is the rent paid?');
+    const next = await library.asking.ask('When is the rent paid?');
     expect(next.found).toBe(true);
     expect(next.generatedBy).toBeUndefined();
   });

@@ -7,7 +7,7 @@ import type { AskStep } from '../../src/core/types.ts';
 import type { ChatMessage } from '../../src/models/generator/generator.ts';
 import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -22,10 +22,10 @@ const QUESTION = 'Who looks after the heating for the tenant paying 950 euros re
 
 let n = 0;
 async function openLibrary() {
-  const library = new Library(new LibraryStore(await openLibraryDb(`ask-steps-${Date.now()}-${n++}`)), () => undefined, { chunk: CHUNK });
+  const library = createLibrary(new LibraryStore(await openLibraryDb(`ask-steps-${Date.now()}-${n++}`)), () => undefined, { chunk: CHUNK });
   await library.open();
   await library.startWriting();
-  await library.enqueue([file('lease.md', LEASE), file('schedule.md', SCHEDULE), file('rules.md', GARDEN)]);
+  await library.queue.add([file('lease.md', LEASE), file('schedule.md', SCHEDULE), file('rules.md', GARDEN)]);
   await library.processQueue();
   return library;
 }
@@ -50,7 +50,7 @@ describe('Library.ask with phrasings and hops', () => {
     ]);
     library.useGenerator(generator);
     const steps: AskStep[] = [];
-    const answer = await library.ask(QUESTION, undefined, { multiHop: true, onStep: (s) => steps.push(s) });
+    const answer = await library.asking.ask(QUESTION, undefined, { multiHop: true, onStep: (s) => steps.push(s) });
 
     expect(answer.steps).toEqual(steps);
     const hops = steps.flatMap((s) => (s.type === 'hop' ? [s] : []));
@@ -72,7 +72,7 @@ describe('Library.ask with phrasings and hops', () => {
     const library = await openLibrary();
     const generator = scripted([]);
     library.useGenerator(generator);
-    const answer = await library.ask(QUESTION);
+    const answer = await library.asking.ask(QUESTION);
     expect(answer.steps).toBeUndefined();
     expect(generator.requests.map((r) => !!r.json)).toEqual([false]);
     expect(generator.requests[0]!.messages.at(-1)!.content).not.toContain('schedule.md');
@@ -86,7 +86,7 @@ describe('Library.ask with phrasings and hops', () => {
     const generator = scripted([JSON.stringify({ queries: ['boiler servicing plumber', 'heating maintenance'] })]);
     library.useGenerator(generator);
     const steps: AskStep[] = [];
-    const answer = await library.ask('Who looks after the heating?', undefined, { expand: true, onStep: (s) => steps.push(s) });
+    const answer = await library.asking.ask('Who looks after the heating?', undefined, { expand: true, onStep: (s) => steps.push(s) });
     expect(steps).toEqual([{ type: 'expanded', queries: ['Who looks after the heating?', 'boiler servicing plumber', 'heating maintenance'] }]);
     expect(answer.steps).toEqual(steps);
     expect(answer.citations.map((c) => c.passage.docPath)).toEqual(['flat/schedule.md']);
@@ -96,7 +96,7 @@ describe('Library.ask with phrasings and hops', () => {
   it('without a model, expand and multiHop do nothing and report no step', async () => {
     const library = await openLibrary();
     const steps: AskStep[] = [];
-    const answer = await library.ask(QUESTION, undefined, { expand: true, multiHop: true, onStep: (s) => steps.push(s) });
+    const answer = await library.asking.ask(QUESTION, undefined, { expand: true, multiHop: true, onStep: (s) => steps.push(s) });
     expect(steps).toEqual([]);
     expect(answer.steps).toBeUndefined();
     expect(answer.generatedBy).toBeUndefined();

@@ -8,7 +8,7 @@ import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import type { GenerateRequest } from '../../src/models/generator/generator.ts';
 import { countMessageTokens } from '../../src/generate/prompt.ts';
 import { countScriptedTokens, ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -18,10 +18,10 @@ const file = (name: string, text: string): IncomingFile => ({ name, folder: '', 
 let dbCount = 0;
 
 async function openLibrary() {
-  const library = new Library(new LibraryStore(await openLibraryDb(`conversation-${Date.now()}-${dbCount++}`)), () => undefined, { chunk: CHUNK });
+  const library = createLibrary(new LibraryStore(await openLibraryDb(`conversation-${Date.now()}-${dbCount++}`)), () => undefined, { chunk: CHUNK });
   await library.open();
   await library.startWriting();
-  await library.enqueue([file('lease.md', LEASE)]);
+  await library.queue.add([file('lease.md', LEASE)]);
   await library.processQueue();
   return library;
 }
@@ -32,11 +32,11 @@ const kindOf = (r: GenerateRequest) => (r.json ? 'rewrite' : r.messages[0]!.cont
 describe('Library conversations', () => {
   it('without a model: saves each turn, rewrites a follow-up by the rule, continues the conversation', async () => {
     const library = await openLibrary();
-    const first = await library.ask('When is the rent paid?');
+    const first = await library.asking.ask('When is the rent paid?');
     expect(first.conversationId).toBeDefined();
     expect(first.steps).toBeUndefined();
     const steps: AskStep[] = [];
-    const second = await library.ask('How much is it?', undefined, { conversationId: first.conversationId, onStep: (s) => steps.push(s) });
+    const second = await library.asking.ask('How much is it?', undefined, { conversationId: first.conversationId, onStep: (s) => steps.push(s) });
     const rewritten = { type: 'rewritten', question: 'How much is it?', standalone: 'How much is it? (rent paid)', by: 'rule' };
     expect(steps).toEqual([rewritten]);
     expect(second.steps).toEqual([rewritten]);
@@ -50,7 +50,7 @@ describe('Library conversations', () => {
       ['How much is it?', 'How much is it? (rent paid)'],
     ]);
     // A question without a conversation starts a new one, listed first.
-    const other = await library.ask('When is the deposit returned?');
+    const other = await library.asking.ask('When is the deposit returned?');
     expect(other.conversationId).not.toBe(first.conversationId);
     expect((await library.conversations.list()).map((c) => [c.title, c.turnCount])).toEqual([
       ['When is the deposit returned?', 1],
@@ -62,9 +62,9 @@ describe('Library conversations', () => {
     const library = await openLibrary();
     const generator = new ScriptedGenerator((_m, r) => (r.json ? '{"question": "When is the deposit returned?"}' : 'The deposit is returned within thirty days after the lease ends [1].'));
     library.useGenerator(generator);
-    const first = await library.ask('When is the rent paid?');
+    const first = await library.asking.ask('When is the rent paid?');
     expect(generator.requests.filter((r) => r.json)).toHaveLength(0);
-    const second = await library.ask('And the deposit?', undefined, { conversationId: first.conversationId });
+    const second = await library.asking.ask('And the deposit?', undefined, { conversationId: first.conversationId });
     expect(second.steps).toEqual([{ type: 'rewritten', question: 'And the deposit?', standalone: 'When is the deposit returned?', by: 'model' }]);
     // The answer prompt has the standalone question and the earlier turn.
     const prompt = generator.requests.at(-1)!.messages;
@@ -72,7 +72,7 @@ describe('Library conversations', () => {
     expect(prompt.some((m) => m.role === 'user' && m.content === 'When is the rent paid?')).toBe(true);
 
     const rewrites = generator.requests.filter((r) => r.json).length;
-    const edited = await library.ask('And the deposit?', undefined, { conversationId: first.conversationId, standalone: 'How large is the deposit?', redo: true });
+    const edited = await library.asking.ask('And the deposit?', undefined, { conversationId: first.conversationId, standalone: 'How large is the deposit?', redo: true });
     expect(generator.requests.filter((r) => r.json)).toHaveLength(rewrites);
     expect(edited.steps).toEqual([{ type: 'rewritten', question: 'And the deposit?', standalone: 'How large is the deposit?', by: 'person' }]);
     const saved = await library.conversations.get(first.conversationId!);
@@ -82,9 +82,9 @@ describe('Library conversations', () => {
   it('saves a stopped answer: what had been written', async () => {
     const library = await openLibrary();
     library.useGenerator(new ScriptedGenerator(['The tenant pays the rent on the first day of each month [1]. More words follow here.'], { delayMs: 20 }));
-    const asking = library.ask('When is the rent paid?', undefined, {
+    const asking = library.asking.ask('When is the rent paid?', undefined, {
       onText: (piece) => {
-        if (piece.includes('month')) library.stopAnswer();
+        if (piece.includes('month')) library.asking.stop();
       },
     });
     const answer = await asking;
@@ -108,8 +108,8 @@ describe('Library conversations', () => {
       { model: { contextTokens: 1024 } },
     );
     library.useGenerator(generator);
-    let id = (await library.ask('When is the rent paid?')).conversationId;
-    for (let i = 0; i < 14; i++) id = (await library.ask(`And in month ${i}?`, undefined, { conversationId: id })).conversationId;
+    let id = (await library.asking.ask('When is the rent paid?')).conversationId;
+    for (let i = 0; i < 14; i++) id = (await library.asking.ask(`And in month ${i}?`, undefined, { conversationId: id })).conversationId;
 
     for (const r of generator.requests) {
       expect((await countMessageTokens(r.messages, count)) + (r.maxTokens ?? 0), kindOf(r)).toBeLessThanOrEqual(1024);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { IncomingFile } from '../../src/core/library-api.ts';
 import type { ClosedReason, LibraryEvent } from '../../src/core/types.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary, type Library } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb, type LibraryDb } from '../../src/store/schema.ts';
 
@@ -92,7 +92,7 @@ async function openLibrary(name: string, snapshotDelayMs: number): Promise<Opene
   });
   const events: LibraryEvent[] = [];
   // Retries come quickly here: a library that retried against a closed store would be seen doing it.
-  const library = new Library(store, (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs, queueRetryMs: 5 });
+  const library = createLibrary(store, (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs, queueRetryMs: 5 });
   built.library = library;
   await library.open();
   return {
@@ -122,7 +122,7 @@ async function checkAgreement(db: LibraryDb, library: Library): Promise<void> {
     for (const id of distinct) expect((await db.get('chunks', id))?.locations.some((l) => l.docId === doc.id)).toBe(true);
     expect(await db.count('blocks', IDBKeyRange.bound([doc.id, 0], [doc.id, Number.MAX_SAFE_INTEGER]))).toBe(manifest.blockCount);
     const word = POOL.find((f) => f.name === doc.name && f.folder === doc.folder && new TextEncoder().encode(f.text).length === doc.size)?.word;
-    if (word) expect((await library.ask(word)).citations.some((c) => c.passage.docId === doc.id)).toBe(true);
+    if (word) expect((await library.asking.ask(word)).citations.some((c) => c.passage.docId === doc.id)).toBe(true);
   }
 }
 
@@ -153,14 +153,14 @@ describe('fault injection: add, delete, crash and reopen in any order', () => {
           if (command.kind === 'add') {
             const f = POOL[command.file]!;
             const incoming: IncomingFile = { name: f.name, folder: f.folder, blob: new Blob([f.text]) };
-            await library.enqueue([incoming]);
+            await library.queue.add([incoming]);
             for (const v of VERSIONS) if (VERSIONS.includes(command.file) && v !== command.file) expected.delete(v);
             expected.add(command.file);
           } else if (command.kind === 'delete') {
             await library.processQueue();
-            const doc = (await library.listLibrary()).find((i) => i.kind === 'document');
+            const doc = (await library.documents.list()).find((i) => i.kind === 'document');
             if (doc) {
-              await library.deleteDocument(doc.docId!);
+              await library.documents.delete(doc.docId!);
               const gone = [...expected].find((i) => POOL[i]!.name === doc.name && POOL[i]!.folder === (doc.path.includes('/') ? doc.path.slice(0, -doc.name.length - 1) : ''));
               if (gone !== undefined) expected.delete(gone);
             }
@@ -204,12 +204,12 @@ describe('fault injection: add, delete, crash and reopen in any order', () => {
         }
         await library.processQueue();
         // A file whose reading the app did not survive twice waits for Try again; the person presses it.
-        for (const row of (await library.listLibrary()).filter((i) => i.kind === 'failed' && i.error?.code === 'interrupted')) {
-          await library.retryQueued(row.queueId!);
+        for (const row of (await library.documents.list()).filter((i) => i.kind === 'failed' && i.error?.code === 'interrupted')) {
+          await library.queue.retry(row.queueId!);
         }
         await library.processQueue();
         await checkAgreement(db, library);
-        const rows = await library.listLibrary();
+        const rows = await library.documents.list();
         expect(rows.filter((r) => r.kind === 'queued')).toEqual([]);
         const docs = rows.filter((r) => r.kind === 'document').map((r) => r.path).sort();
         const want = [...expected].filter((i) => POOL[i]!.name !== 'bad.xyz').map((i) => (POOL[i]!.folder ? `${POOL[i]!.folder}/${POOL[i]!.name}` : POOL[i]!.name));

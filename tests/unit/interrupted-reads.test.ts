@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LibraryEvent } from '../../src/core/types.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -18,8 +18,8 @@ const file = (name: string, text: string) => ({ name, folder: '', blob: new Blob
 async function queueWithCutReads(sessions: readonly string[]) {
   const name = freshName();
   const store = new LibraryStore(await openLibraryDb(name));
-  const seed = new Library(store, () => undefined, { chunk: CHUNK });
-  await seed.enqueue([file('heavy.md', '# Heavy\n\nThe walrus hauls out on the ice floe at noon.'), file('light.md', '# Light\n\nThe puffin dives for sand eels.')]);
+  const seed = createLibrary(store, () => undefined, { chunk: CHUNK });
+  await seed.queue.add([file('heavy.md', '# Heavy\n\nThe walrus hauls out on the ice floe at noon.'), file('light.md', '# Light\n\nThe puffin dives for sand eels.')]);
   const entry = (await store.listQueue()).find((q) => q.name === 'heavy.md')!;
   // Sessions named reload-… ended with a page unload, as the page would have recorded.
   for (const s of sessions) await store.startAttempt(entry.id, s, (earlier) => earlier.startsWith('reload'));
@@ -28,11 +28,11 @@ async function queueWithCutReads(sessions: readonly string[]) {
 
 async function runWriter(name: string, options: { endedCleanly?: (s: string) => boolean; tookOver?: boolean }) {
   const events: LibraryEvent[] = [];
-  const library = new Library(new LibraryStore(await openLibraryDb(name)), (e) => events.push(e), { chunk: CHUNK, endedCleanly: options.endedCleanly, session: 'this-tab' });
+  const library = createLibrary(new LibraryStore(await openLibraryDb(name)), (e) => events.push(e), { chunk: CHUNK, endedCleanly: options.endedCleanly, session: 'this-tab' });
   await library.open();
   await library.startWriting({ tookOver: options.tookOver });
   await library.processQueue();
-  const rows = Object.fromEntries((await library.listLibrary()).map((r) => [r.name, r.kind === 'failed' ? r.error!.message : r.kind]));
+  const rows = Object.fromEntries((await library.documents.list()).map((r) => [r.name, r.kind === 'failed' ? r.error!.message : r.kind]));
   return { library, rows };
 }
 
@@ -67,9 +67,9 @@ describe('interrupted reads', () => {
       'heavy.md': 'heavy.md: the app stopped in another tab while reading this file (it may need more memory than this device has), so it was not read again here. Press Try again to insist, or split it into smaller files',
       'light.md': 'document',
     });
-    expect(await library.retryQueued(entry.id)).toBe(true);
+    expect(await library.queue.retry(entry.id)).toBe(true);
     await library.processQueue();
-    expect((await library.listLibrary()).filter((r) => r.kind === 'document').map((r) => r.name).sort()).toEqual(['heavy.md', 'light.md']);
+    expect((await library.documents.list()).filter((r) => r.kind === 'document').map((r) => r.name).sort()).toEqual(['heavy.md', 'light.md']);
   });
 
   it('taking over from a tab that was reloaded or closed reads its file again; a fresh start reads a crashed one once more', async () => {

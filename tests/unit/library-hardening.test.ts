@@ -6,7 +6,7 @@ import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { ChunkOwners } from '../../src/index/chunk-owners.ts';
 import { IndexSet } from '../../src/index/index-set.ts';
 import { LexicalIndex } from '../../src/index/lexical-index.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary, type LibraryOptions } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -16,10 +16,10 @@ const freshName = () => `hardening-${Date.now()}-${dbCount++}`;
 const file = (name: string, text: string, folder = ''): IncomingFile => ({ name, folder, blob: new Blob([text]) });
 const doneEvents = (events: LibraryEvent[]) => events.flatMap((e) => (e.type === 'file-done' ? [`${e.path}: ${e.outcome}`] : []));
 
-async function open(name: string, options: Partial<ConstructorParameters<typeof Library>[2]> = {}) {
+async function open(name: string, options: Partial<LibraryOptions> = {}) {
   const events: LibraryEvent[] = [];
   const store = new LibraryStore(await openLibraryDb(name));
-  const library = new Library(store, (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs: 60_000, ...options });
+  const library = createLibrary(store, (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs: 60_000, ...options });
   await library.open();
   return { library, store, events };
 }
@@ -35,18 +35,18 @@ describe('writes that cannot be lost or half-done', () => {
   it('keeps two different files with the same name and no folder as two documents; a folder path still replaces', async () => {
     const { library, events } = await open(freshName());
     await library.startWriting();
-    await library.enqueue([file('notes.txt', 'The otter sleeps in the reeds.'), file('notes.txt', 'The heron fishes at dawn.')]);
+    await library.queue.add([file('notes.txt', 'The otter sleeps in the reeds.'), file('notes.txt', 'The heron fishes at dawn.')]);
     await library.processQueue();
     expect(doneEvents(events)).toEqual(['notes.txt: indexed', 'notes.txt: indexed']);
-    const docs = (await library.listLibrary()).filter((i) => i.kind === 'document');
+    const docs = (await library.documents.list()).filter((i) => i.kind === 'document');
     expect(docs.map((d) => d.name)).toEqual(['notes.txt', 'notes.txt']);
-    expect((await library.ask('otter reeds')).citations[0]?.passage.docName).toBe('notes.txt');
-    expect((await library.ask('heron dawn')).citations[0]?.passage.docName).toBe('notes.txt');
+    expect((await library.asking.ask('otter reeds')).citations[0]?.passage.docName).toBe('notes.txt');
+    expect((await library.asking.ask('heron dawn')).citations[0]?.passage.docName).toBe('notes.txt');
 
     events.length = 0;
-    await library.enqueue([file('plan.md', '# Plan\n\nVersion one of the plan.', 'work')]);
+    await library.queue.add([file('plan.md', '# Plan\n\nVersion one of the plan.', 'work')]);
     await library.processQueue();
-    await library.enqueue([file('plan.md', '# Plan\n\nVersion two of the plan.', 'work')]);
+    await library.queue.add([file('plan.md', '# Plan\n\nVersion two of the plan.', 'work')]);
     await library.processQueue();
     expect(doneEvents(events)).toEqual(['work/plan.md: indexed', 'work/plan.md: replaced']);
   });
@@ -67,15 +67,15 @@ describe('writes that cannot be lost or half-done', () => {
     vi.spyOn(store, 'commitDocument').mockImplementation(async (prepared, queueId, replaces) => {
       const result = await commit(prepared, queueId, replaces);
       // The person presses Delete on the row that still says "Indexing 95%".
-      if (prepared.doc.name === 'big.md') outcome = library.dismissQueued(queueId!);
+      if (prepared.doc.name === 'big.md') outcome = library.queue.dismiss(queueId!);
       return result;
     });
     await library.startWriting();
-    await library.enqueue([file('big.md', bigMarkdown(5000, 'walrus')), file('small.md', '# Small\n\nThe otter sleeps in the reeds.')]);
+    await library.queue.add([file('big.md', bigMarkdown(5000, 'walrus')), file('small.md', '# Small\n\nThe otter sleeps in the reeds.')]);
     await library.processQueue();
     expect(await outcome).toBe('deleted');
-    expect((await library.listLibrary()).map((i) => `${i.name} ${i.kind}`)).toEqual(['small.md document']);
-    expect((await library.ask('walrus item17')).citations).toEqual([]);
+    expect((await library.documents.list()).map((i) => `${i.name} ${i.kind}`)).toEqual(['small.md document']);
+    expect((await library.asking.ask('walrus item17')).citations).toEqual([]);
     expect(library.indexedChunks).toBe(1);
     expect(doneEvents(events)).toContain('small.md: indexed');
   });
@@ -94,7 +94,7 @@ describe('writes that cannot be lost or half-done', () => {
       return result;
     });
     await library.startWriting();
-    await library.enqueue([file('small.md', '# Small\n\nThe otter sleeps in the reeds.'), file('big.md', bigMarkdown(5000, 'walrus'))]);
+    await library.queue.add([file('small.md', '# Small\n\nThe otter sleeps in the reeds.'), file('big.md', bigMarkdown(5000, 'walrus'))]);
     await library.processQueue();
     await library.saveSnapshot();
     const docs = await store.listDocuments();
@@ -116,7 +116,7 @@ describe('writes that cannot be lost or half-done', () => {
     ]);
     const { library: reopened } = await open(name);
     expect(reopened.indexedChunks).toBe(library.indexedChunks);
-    expect((await reopened.ask('item4900 walrus')).citations[0]?.passage.docName).toBe('big.md');
+    expect((await reopened.asking.ask('item4900 walrus')).citations[0]?.passage.docName).toBe('big.md');
   });
 
   it('counts files another tab queued from the start of the run, not one at a time', async () => {
@@ -137,7 +137,7 @@ describe('writes that cannot be lost or half-done', () => {
     let failures = 1;
     vi.spyOn(store, 'nextQueued').mockImplementation((after) => (failures-- > 0 ? Promise.reject(new DOMException('The database connection is closing.', 'InvalidStateError')) : next(after)));
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    await library.enqueue([file('a.md', '# A\n\nThe otter sleeps in the reeds.')]);
+    await library.queue.add([file('a.md', '# A\n\nThe otter sleeps in the reeds.')]);
     await library.startWriting();
     await vi.waitFor(() => expect(doneEvents(events)).toEqual(['a.md: indexed']));
     expect(error).toHaveBeenCalledWith('ingest queue stopped; starting it again shortly', expect.any(DOMException));

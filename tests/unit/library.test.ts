@@ -4,7 +4,7 @@ import type { IncomingFile } from '../../src/core/library-api.ts';
 import type { Answer, LibraryEvent } from '../../src/core/types.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import type { Answerer } from '../../src/generate/answerer.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary, type Library } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -40,7 +40,7 @@ const freshName = () => `library-test-${Date.now()}-${dbCount++}`;
 
 async function openLibrary(name: string, writer: boolean) {
   const events: LibraryEvent[] = [];
-  const library = new Library(new LibraryStore(await openLibraryDb(name)), (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs: 60_000 });
+  const library = createLibrary(new LibraryStore(await openLibraryDb(name)), (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs: 60_000 });
   await library.open();
   if (writer) await library.startWriting();
   return { library, events };
@@ -54,7 +54,7 @@ describe('Library end to end (fake-indexeddb)', () => {
     const name = freshName();
     const { library, events } = await openLibrary(name, true);
 
-    await library.enqueue([file('lease.md', LEASE, 'contracts'), file('notes.xyz', 'some notes'), file('empty.txt', ''), file('loan.md', LOAN, 'contracts')]);
+    await library.queue.add([file('lease.md', LEASE, 'contracts'), file('notes.xyz', 'some notes'), file('empty.txt', ''), file('loan.md', LOAN, 'contracts')]);
     await library.processQueue();
 
     // Every file reports progress; good files are indexed even though others failed.
@@ -72,41 +72,41 @@ describe('Library end to end (fake-indexeddb)', () => {
     const lastQueue = events.filter((e) => e.type === 'queue').at(-1);
     expect(lastQueue).toMatchObject({ done: 4, total: 4 });
 
-    const items = await library.listLibrary();
+    const items = await library.documents.list();
     expect(items.map((i) => `${i.kind} ${i.path}`)).toEqual(['document contracts/lease.md', 'document contracts/loan.md', 'failed notes.xyz', 'failed empty.txt']);
 
-    const rent = await library.ask('When does the tenant pay the rent?');
+    const rent = await library.asking.ask('When does the tenant pay the rent?');
     expect(sources(rent)[0]).toBe('lease.md · Lease agreement › Payment');
     expect(rent.citations[0]!.n).toBe(1);
     expect(rent.segments[0]).toEqual({ text: expect.stringContaining('first day of each month'), cite: 1 });
 
-    const guarantor = await library.ask('who is the guarantor for unpaid instalments');
+    const guarantor = await library.asking.ask('who is the guarantor for unpaid instalments');
     expect(sources(guarantor)[0]).toBe('loan.md · Loan contract › Guarantee');
     const cited = guarantor.citations[0]!;
     const quote = cited.quotes[0]!;
     const quoted = cited.passage.window.slice(quote.start, quote.end);
     const at = cited.passage.windowStart;
-    const source = await library.getSource({ docId: cited.passage.docId, block: cited.passage.block, marks: [{ start: at + quote.start, end: at + quote.end, text: quoted }] });
+    const source = await library.documents.getSource({ docId: cited.passage.docId, block: cited.passage.block, marks: [{ start: at + quote.start, end: at + quote.end, text: quoted }] });
     expect(source.text).toContain('A guarantor signs for the borrower');
     expect(source.marks.map((m) => source.text.slice(m.start, m.end))).toEqual([quoted]);
 
     // Filters restrict the answer to a folder or type.
-    expect((await library.ask('rent', { folders: ['elsewhere'] })).citations).toEqual([]);
-    expect(sources(await library.ask('rent', { folders: ['contracts'], types: ['markdown'] }))[0]).toBe('lease.md · Lease agreement › Payment');
+    expect((await library.asking.ask('rent', { folders: ['elsewhere'] })).citations).toEqual([]);
+    expect(sources(await library.asking.ask('rent', { folders: ['contracts'], types: ['markdown'] }))[0]).toBe('lease.md · Lease agreement › Payment');
 
     // The same file again is recognised; a changed version with the same path replaces the old one.
     events.length = 0;
-    await library.enqueue([file('lease.md', LEASE, 'contracts')]);
+    await library.queue.add([file('lease.md', LEASE, 'contracts')]);
     await library.processQueue();
     expect(doneEvents(events)).toEqual(['contracts/lease.md: already-in-library']);
     events.length = 0;
-    await library.enqueue([file('lease.md', LEASE_V2, 'contracts')]);
+    await library.queue.add([file('lease.md', LEASE_V2, 'contracts')]);
     await library.processQueue();
     expect(doneEvents(events)).toEqual(['contracts/lease.md: replaced']);
-    const rent2 = await library.ask('When does the tenant pay the rent?');
+    const rent2 = await library.asking.ask('When does the tenant pay the rent?');
     expect(rent2.segments[0]!.text).toContain('fifth day of each month');
     expect(rent2.citations.map((c) => c.passage.window).join(' ')).not.toContain('first day of each month');
-    expect((await library.listLibrary()).filter((i) => i.kind === 'document')).toHaveLength(2);
+    expect((await library.documents.list()).filter((i) => i.kind === 'document')).toHaveLength(2);
 
     // A second library on the same database (another tab, or the next visit) answers the same.
     await library.saveSnapshot();
@@ -114,19 +114,19 @@ describe('Library end to end (fake-indexeddb)', () => {
     expect(second.indexedChunks).toBe(library.indexedChunks);
     for (const q of ['When does the tenant pay the rent?', 'who is the guarantor for unpaid instalments', 'heating repairs']) {
       // The same answer (each is saved in a conversation of its own library).
-      expect({ ...(await second.ask(q)), conversationId: undefined }).toEqual({ ...(await library.ask(q)), conversationId: undefined });
+      expect({ ...(await second.asking.ask(q)), conversationId: undefined }).toEqual({ ...(await library.asking.ask(q)), conversationId: undefined });
     }
 
     // Deleting a document removes its passages, here and (after reconcile) in a library opened later
     // from the now stale snapshot.
     const loanId = guarantor.citations[0]!.passage.docId;
-    await library.deleteDocument(loanId);
-    expect(sources(await library.ask('who is the guarantor for unpaid instalments'))).not.toContainEqual(expect.stringContaining('loan.md'));
+    await library.documents.delete(loanId);
+    expect(sources(await library.asking.ask('who is the guarantor for unpaid instalments'))).not.toContainEqual(expect.stringContaining('loan.md'));
     const { library: third } = await openLibrary(name, false);
     expect(third.indexedChunks).toBe(library.indexedChunks);
-    expect(sources(await third.ask('who is the guarantor for unpaid instalments'))).not.toContainEqual(expect.stringContaining('loan.md'));
-    expect(sources(await third.ask('When does the tenant pay the rent?'))[0]).toBe('lease.md · Lease agreement › Payment');
-    await expect(third.getSource({ docId: loanId, block: 0, marks: [] })).rejects.toMatchObject({ message: expect.stringContaining('no longer in the library') });
+    expect(sources(await third.asking.ask('who is the guarantor for unpaid instalments'))).not.toContainEqual(expect.stringContaining('loan.md'));
+    expect(sources(await third.asking.ask('When does the tenant pay the rent?'))[0]).toBe('lease.md · Lease agreement › Payment');
+    await expect(third.documents.getSource({ docId: loanId, block: 0, marks: [] })).rejects.toMatchObject({ message: expect.stringContaining('no longer in the library') });
     await library.saveSnapshot();
   });
 
@@ -138,12 +138,12 @@ describe('Library end to end (fake-indexeddb)', () => {
         return { question, found: true, segments: [{ text: 'Scripted.', cite: 1 }], citations: [{ n: 1, passage: passages[0]!, quotes: [], marks: [] }] };
       },
     };
-    const library = new Library(new LibraryStore(await openLibraryDb(freshName())), () => undefined, { chunk: CHUNK, answerer: scripted });
+    const library = createLibrary(new LibraryStore(await openLibraryDb(freshName())), () => undefined, { chunk: CHUNK, answerer: scripted });
     await library.open();
     await library.startWriting();
-    await library.enqueue([file('lease.md', LEASE), file('loan.md', LOAN)]);
+    await library.queue.add([file('lease.md', LEASE), file('loan.md', LOAN)]);
     await library.processQueue();
-    const answer = await library.ask('When is the rent paid?');
+    const answer = await library.asking.ask('When is the rent paid?');
     expect(answer.segments).toEqual([{ text: 'Scripted.', cite: 1 }]);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.question).toBe('When is the rent paid?');
@@ -154,7 +154,7 @@ describe('Library end to end (fake-indexeddb)', () => {
   it('starts from the saved index without re-indexing, and catches up only what the snapshot missed', async () => {
     const name = freshName();
     const { library } = await openLibrary(name, true);
-    await library.enqueue([file('lease.md', LEASE), file('loan.md', LOAN)]);
+    await library.queue.add([file('lease.md', LEASE), file('loan.md', LOAN)]);
     await library.processQueue();
     await library.saveSnapshot();
 
@@ -164,22 +164,22 @@ describe('Library end to end (fake-indexeddb)', () => {
     };
     const store = new LibraryStore(await openLibraryDb(name));
     const reads = countReads(store);
-    const restarted = new Library(store, () => undefined, { chunk: CHUNK });
+    const restarted = createLibrary(store, () => undefined, { chunk: CHUNK });
     await restarted.open();
     expect(reads()).toBe(0);
     expect(restarted.indexedChunks).toBe(library.indexedChunks);
 
     // A document committed after the snapshot (the tab closed before the next save) is added from the store.
     const before = [(await store.loadSnapshot('owners'))!, (await store.loadSnapshot('lexical'))!];
-    await library.enqueue([file('extra.md', '# Extra\n\nThe gardener waters the ferns on Sundays.')]);
+    await library.queue.add([file('extra.md', '# Extra\n\nThe gardener waters the ferns on Sundays.')]);
     await library.processQueue();
     await store.saveSnapshots(before);
     const store2 = new LibraryStore(await openLibraryDb(name));
     const reads2 = countReads(store2);
-    const caughtUp = new Library(store2, () => undefined, { chunk: CHUNK });
+    const caughtUp = createLibrary(store2, () => undefined, { chunk: CHUNK });
     await caughtUp.open();
     expect(reads2()).toBe(1);
-    expect(sources(await caughtUp.ask('who waters the ferns'))[0]).toBe('extra.md · Extra');
+    expect(sources(await caughtUp.asking.ask('who waters the ferns'))[0]).toBe('extra.md · Extra');
   });
 
   it('fails files over the size limit, and a file whose reading the app did not survive twice, and goes on', async () => {
@@ -187,11 +187,11 @@ describe('Library end to end (fake-indexeddb)', () => {
     const db = await openLibraryDb(name);
     const store = new LibraryStore(db);
     const events: LibraryEvent[] = [];
-    const library = new Library(store, (e) => events.push(e), { chunk: CHUNK, maxFileBytes: 9 * 2 ** 20 });
+    const library = createLibrary(store, (e) => events.push(e), { chunk: CHUNK, maxFileBytes: 9 * 2 ** 20 });
     await library.open();
     const big = new Blob([new Uint8Array(10 * 2 ** 20).fill(97)]);
     const crashing = new Blob(['a small file that nevertheless stopped the app']);
-    await library.enqueue([file('huge.txt', ''), file('crash.txt', ''), file('loan.md', LOAN)].map((f, i) => (i === 0 ? { ...f, blob: big } : i === 1 ? { ...f, blob: crashing } : f)));
+    await library.queue.add([file('huge.txt', ''), file('crash.txt', ''), file('loan.md', LOAN)].map((f, i) => (i === 0 ? { ...f, blob: big } : i === 1 ? { ...f, blob: crashing } : f)));
     // crash.txt's reading already started twice in earlier sessions, each ending with the app gone.
     const crashEntry = (await store.listQueue()).find((q) => q.name === 'crash.txt')!;
     await store.startAttempt(crashEntry.id, 'crashed-session-1');
@@ -204,9 +204,9 @@ describe('Library end to end (fake-indexeddb)', () => {
     });
     expect(doneEvents(events)).toEqual(['loan.md: indexed']);
     // The file that stopped the app keeps its contents, so Try again can read it; it is then indexed.
-    const rows = await library.listLibrary();
+    const rows = await library.documents.list();
     expect(rows.filter((r) => r.kind === 'failed').map((r) => `${r.name} ${r.retriable}`)).toEqual(['huge.txt false', 'crash.txt true']);
-    expect(await library.retryQueued(crashEntry.id)).toBe(true);
+    expect(await library.queue.retry(crashEntry.id)).toBe(true);
     await library.processQueue();
     expect(doneEvents(events)).toEqual(['loan.md: indexed', 'crash.txt: indexed']);
   });
@@ -215,62 +215,62 @@ describe('Library end to end (fake-indexeddb)', () => {
     const name = freshName();
     const store = new LibraryStore(await openLibraryDb(name));
     const events: LibraryEvent[] = [];
-    const library: Library = new Library(
+    const library: Library = createLibrary(
       store,
       (e) => {
         events.push(e);
         // The person presses Delete on loan.md as soon as it shows "Indexing 0%".
-        if (e.type === 'file-progress' && e.path === 'loan.md' && e.percent === 0) void library.dismissQueued(e.queueId);
+        if (e.type === 'file-progress' && e.path === 'loan.md' && e.percent === 0) void library.queue.dismiss(e.queueId);
       },
       { chunk: CHUNK },
     );
     await library.open();
-    await library.enqueue([file('lease.md', LEASE), file('loan.md', LOAN), file('notes.md', '# Notes\n\nThe caretaker locks the gate at nine.')]);
+    await library.queue.add([file('lease.md', LEASE), file('loan.md', LOAN), file('notes.md', '# Notes\n\nThe caretaker locks the gate at nine.')]);
     await library.startWriting();
     expect(doneEvents(events)).toEqual(['lease.md: indexed', 'loan.md: cancelled', 'notes.md: indexed']);
-    expect((await library.listLibrary()).map((i) => `${i.name} ${i.kind}`)).toEqual(['lease.md document', 'notes.md document']);
-    expect(sources(await library.ask('who is the guarantor for unpaid instalments'))).not.toContainEqual(expect.stringContaining('loan.md'));
+    expect((await library.documents.list()).map((i) => `${i.name} ${i.kind}`)).toEqual(['lease.md document', 'notes.md document']);
+    expect(sources(await library.asking.ask('who is the guarantor for unpaid instalments'))).not.toContainEqual(expect.stringContaining('loan.md'));
   });
 
   it('continues a queue left over from a previous session when a writer starts', async () => {
     const name = freshName();
     const { library: reader } = await openLibrary(name, false);
-    await reader.enqueue([file('loan.md', LOAN)]);
-    expect((await reader.listLibrary()).map((i) => i.kind)).toEqual(['queued']);
+    await reader.queue.add([file('loan.md', LOAN)]);
+    expect((await reader.documents.list()).map((i) => i.kind)).toEqual(['queued']);
 
     const { library: writer, events } = await openLibrary(name, true);
     expect(doneEvents(events)).toEqual(['loan.md: indexed']);
-    expect(sources(await writer.ask('monthly instalments of the loan'))[0]).toBe('loan.md · Loan contract › Instalments');
+    expect(sources(await writer.asking.ask('monthly instalments of the loan'))[0]).toBe('loan.md · Loan contract › Instalments');
     await writer.saveSnapshot();
   });
   it('replaces a failed row when the same file is dropped again, so re-dropping a folder never piles up failures', async () => {
     const name = freshName();
     const db = await openLibraryDb(name);
     const store = new LibraryStore(db);
-    const library = new Library(store, () => {}, { chunk: CHUNK });
+    const library = createLibrary(store, () => {}, { chunk: CHUNK });
     await library.open();
     await library.startWriting();
     const folder = [file('notes.xyz', 'some notes', 'docs'), file('empty.txt', '', 'docs'), file('loan.md', LOAN, 'docs')];
     // A row that failed when it was dropped (storage full), as the store records it: no contents.
     await db.put('queue', { id: '000000000000001-0000000-x' as QueueId, name: 'full.md', folder: 'docs', path: 'docs/full.md', size: 9, addedAt: 1, state: 'failed', error: { name: 'DocQaError', code: 'storage-full', message: 'full.md: storage is full' } });
-    const failedRows = async () => (await library.listLibrary()).filter((r) => r.kind === 'failed').map((r) => r.path).sort();
+    const failedRows = async () => (await library.documents.list()).filter((r) => r.kind === 'failed').map((r) => r.path).sort();
     for (let drop = 0; drop < 3; drop++) {
-      await library.enqueue([...folder, file('full.md', '# Full\n\nNow it fits.', 'docs')]);
+      await library.queue.add([...folder, file('full.md', '# Full\n\nNow it fits.', 'docs')]);
       await library.processQueue();
       expect(await failedRows()).toEqual(['docs/empty.txt', 'docs/notes.xyz']);
     }
-    expect((await library.listLibrary()).filter((r) => r.kind === 'document').map((r) => r.path)).toEqual(['docs/loan.md', 'docs/full.md']);
+    expect((await library.documents.list()).filter((r) => r.kind === 'document').map((r) => r.path)).toEqual(['docs/loan.md', 'docs/full.md']);
     // A failed file of the same name in another folder is another file: its row stays.
-    await library.enqueue([file('empty.txt', '', 'other')]);
+    await library.queue.add([file('empty.txt', '', 'other')]);
     await library.processQueue();
     expect(await failedRows()).toEqual(['docs/empty.txt', 'docs/notes.xyz', 'other/empty.txt']);
   });
 
   it('names the stored document a renamed copy matches', async () => {
     const { library, events } = await openLibrary(freshName(), true);
-    await library.enqueue([file('original.md', LEASE, 'notes'), file('copy.md', LEASE)]);
+    await library.queue.add([file('original.md', LEASE, 'notes'), file('copy.md', LEASE)]);
     await library.processQueue();
-    await library.enqueue([file('again.md', LEASE, 'elsewhere')]);
+    await library.queue.add([file('again.md', LEASE, 'elsewhere')]);
     await library.processQueue();
     const matches = events.flatMap((e) => (e.type === 'file-done' && e.outcome === 'already-in-library' ? [`${e.path} = ${e.matches}`] : []));
     expect(matches).toEqual(['copy.md = notes/original.md', 'elsewhere/again.md = notes/original.md']);

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { DocId } from '../../src/core/ids.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary, type Library } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -54,24 +54,24 @@ describe('original files ("Keep original files")', () => {
 describe('Library: "Keep original files"', () => {
   const openLibrary = async () => {
     const store = await freshStore();
-    const library = new Library(store, () => undefined, { chunk: CHUNK, snapshotDelayMs: 60_000 });
+    const library = createLibrary(store, () => undefined, { chunk: CHUNK, snapshotDelayMs: 60_000 });
     await library.open();
     await library.startWriting();
     return { library, store };
   };
-  const docIdOf = async (library: Library, path: string) => (await library.listLibrary()).find((i) => i.path === path)?.docId as DocId;
+  const docIdOf = async (library: Library, path: string) => (await library.documents.list()).find((i) => i.path === path)?.docId as DocId;
 
   it('keeps the original by default, and none for documents added once it is off', async () => {
     const { library } = await openLibrary();
-    await library.enqueue([{ name: 'lease.md', folder: '', blob: new Blob([LEASE]) }]);
+    await library.queue.add([{ name: 'lease.md', folder: '', blob: new Blob([LEASE]) }]);
     await library.processQueue();
-    await expect((await library.getOriginal(await docIdOf(library, 'lease.md')))?.text()).resolves.toBe(LEASE);
-    library.setKeepOriginals(false);
-    await library.enqueue([{ name: 'loan.md', folder: '', blob: new Blob(['# Loan\n\nThe borrower repays in twelve instalments.\n']) }]);
+    await expect((await library.documents.getOriginal(await docIdOf(library, 'lease.md')))?.text()).resolves.toBe(LEASE);
+    library.documents.setKeepOriginals(false);
+    await library.queue.add([{ name: 'loan.md', folder: '', blob: new Blob(['# Loan\n\nThe borrower repays in twelve instalments.\n']) }]);
     await library.processQueue();
     const loan = await docIdOf(library, 'loan.md');
     expect(loan).toBeDefined();
-    await expect(library.getOriginal(loan)).resolves.toBeUndefined();
+    await expect(library.documents.getOriginal(loan)).resolves.toBeUndefined();
   });
 
   it('indexes the document without its original when both do not fit', async () => {
@@ -80,10 +80,10 @@ describe('Library: "Keep original files"', () => {
     vi.spyOn(store, 'commitDocument').mockImplementation((prepared, queueId, replaces, original) =>
       original ? Promise.reject(new DOMException('over quota', 'QuotaExceededError')) : commit(prepared, queueId, replaces),
     );
-    await library.enqueue([{ name: 'lease.md', folder: '', blob: new Blob([LEASE]) }]);
+    await library.queue.add([{ name: 'lease.md', folder: '', blob: new Blob([LEASE]) }]);
     await library.processQueue();
     const id = await docIdOf(library, 'lease.md');
-    expect((await library.listLibrary()).find((i) => i.path === 'lease.md')?.kind).toBe('document');
-    await expect(library.getOriginal(id)).resolves.toBeUndefined();
+    expect((await library.documents.list()).find((i) => i.path === 'lease.md')?.kind).toBe('document');
+    await expect(library.documents.getOriginal(id)).resolves.toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkBlocks } from '../../src/ingest/chunk.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 import { parseFile } from '../../src/ingest/parse.ts';
@@ -102,22 +102,22 @@ describe('PDF sections from the outline', () => {
 
 describe('citations of an outlined PDF', () => {
   it('name the page and the section in the Sources list and the Source dialog, for several blocks of one page', async () => {
-    const library = new Library(new LibraryStore(await openLibraryDb(`pdf-sections-${Date.now()}`)), () => {}, { snapshotDelayMs: 60_000 });
+    const library = createLibrary(new LibraryStore(await openLibraryDb(`pdf-sections-${Date.now()}`)), () => {}, { snapshotDelayMs: 60_000 });
     await library.open();
     await library.startWriting();
     const bytes = await makePdf(LEASE, 'Lease', [{ title: 'Payment', page: 1, children: [{ title: 'Rent', page: 1 }, { title: 'Security deposit', page: 2 }] }]);
-    await library.enqueue([{ name: 'lease.pdf', folder: '', blob: new Blob([bytes.slice()]) }]);
+    await library.queue.add([{ name: 'lease.pdf', folder: '', blob: new Blob([bytes.slice()]) }]);
     await library.processQueue();
 
-    const deposit = (await library.ask('How large is the deposit the landlord holds?')).citations[0]!.passage;
-    const fee = (await library.ask('What fee does late rent cost?')).citations[0]!.passage;
+    const deposit = (await library.asking.ask('How large is the deposit the landlord holds?')).citations[0]!.passage;
+    const fee = (await library.asking.ask('What fee does late rent cost?')).citations[0]!.passage;
     expect([deposit.label, deposit.page]).toEqual(['page 2 · Payment › Security deposit', 2]);
     expect([fee.label, fee.page]).toEqual(['page 2 · Payment › Rent', 2]);
     expect(fee.block).not.toBe(deposit.block);
     // The Source dialog gets the block (its text view) and the page (its page view) of each.
-    const source = await library.getSource({ docId: deposit.docId, block: deposit.block, marks: [] });
+    const source = await library.documents.getSource({ docId: deposit.docId, block: deposit.block, marks: [] });
     expect(source).toMatchObject({ label: 'page 2 · Payment › Security deposit', page: 2, text: '2.1 Security deposit\n\nThe landlord holds a deposit of two months of rent.' });
-    expect((await library.getSource({ docId: fee.docId, block: fee.block, marks: [] })).text).toBe('Late rent costs a fee of 20 euros.');
+    expect((await library.documents.getSource({ docId: fee.docId, block: fee.block, marks: [] })).text).toBe('Late rent costs a fee of 20 euros.');
   });
 });
 

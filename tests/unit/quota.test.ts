@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LibraryEvent } from '../../src/core/types.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -49,12 +49,12 @@ describe('storage full', () => {
     const events: LibraryEvent[] = [];
     const db = await openLibraryDb(`quota-${Date.now()}`);
     const store = new LibraryStore(db);
-    const library = new Library(store, (e) => events.push(e), { snapshotDelayMs: 60_000 });
+    const library = createLibrary(store, (e) => events.push(e), { snapshotDelayMs: 60_000 });
     await library.open();
     total = 0;
     // small.md fits; big.md fits in the queue (its Blob is counted once) but not once its text is stored.
     const big = new Blob([`# Big\n\n${prose(2000, 'walrus')}`]);
-    await library.enqueue([
+    await library.queue.add([
       { name: 'small.md', folder: '', blob: new Blob(['# Small\n\nThe otter sleeps in the reeds.']) },
       { name: 'big.md', folder: '', blob: big },
     ]);
@@ -65,26 +65,26 @@ describe('storage full', () => {
     expect(failed[0]).toMatchObject({ path: 'big.md', error: { code: 'storage-full', message: 'big.md: storage full: delete documents or free disk space' } });
 
     // Nothing of big.md was kept: no document, no blocks, no chunks; its queue entry shows the message.
-    const items = await library.listLibrary();
+    const items = await library.documents.list();
     expect(items.map((i) => [i.name, i.kind])).toEqual([
       ['small.md', 'document'],
       ['big.md', 'failed'],
     ]);
     expect(await db.count('blocks')).toBe(1);
     expect((await db.getAll('chunks')).every((c) => !c.text.includes('walrus'))).toBe(true);
-    expect((await library.ask('walrus')).citations).toEqual([]);
-    expect((await library.ask('otter reeds')).citations[0]?.passage.docName).toBe('small.md');
+    expect((await library.asking.ask('walrus')).citations).toEqual([]);
+    expect((await library.asking.ask('otter reeds')).citations[0]?.passage.docName).toBe('small.md');
 
     // Space freed: the app goes on and indexes the next file, and big.md can be tried again.
     IDBObjectStore.prototype.put = realPut;
-    await library.enqueue([{ name: 'later.md', folder: '', blob: new Blob(['# Later\n\nThe heron fishes at dawn.']) }]);
+    await library.queue.add([{ name: 'later.md', folder: '', blob: new Blob(['# Later\n\nThe heron fishes at dawn.']) }]);
     await library.processQueue();
-    expect((await library.ask('heron dawn')).citations[0]?.passage.docName).toBe('later.md');
+    expect((await library.asking.ask('heron dawn')).citations[0]?.passage.docName).toBe('later.md');
     const bigRow = items.find((i) => i.name === 'big.md')!;
     expect(bigRow.retriable).toBe(true);
-    expect(await library.retryQueued(bigRow.queueId!)).toBe(true);
+    expect(await library.queue.retry(bigRow.queueId!)).toBe(true);
     await library.processQueue();
-    expect((await library.ask('walrus')).citations[0]?.passage.docName).toBe('big.md');
+    expect((await library.asking.ask('walrus')).citations[0]?.passage.docName).toBe('big.md');
   });
 
   it('records a file that does not even fit in the queue as failed with "storage full"', async () => {
@@ -108,16 +108,16 @@ describe('storage full', () => {
     // Storage.overrideQuotaForOrigin): the failure record itself cannot be written.
     const db = await openLibraryDb(`quota-over-${Date.now()}`);
     const store = new LibraryStore(db);
-    const library = new Library(store, () => undefined, { snapshotDelayMs: 60_000 });
+    const library = createLibrary(store, () => undefined, { snapshotDelayMs: 60_000 });
     await library.open();
-    await library.enqueue([
+    await library.queue.add([
       { name: 'a.md', folder: '', blob: new Blob(['# A\n\nThe otter sleeps in the reeds.']) },
       { name: 'b.md', folder: '', blob: new Blob(['# B\n\nThe heron fishes at dawn.']) },
     ]);
     total = LIMIT;
     await library.startWriting();
     // Neither file is lost: both are listed failed (not dropped from the queue), and the queue finished.
-    const items = await library.listLibrary();
+    const items = await library.documents.list();
     expect(items.map((i) => [i.name, i.kind, i.error?.message, i.retriable])).toEqual([
       ['a.md', 'failed', 'a.md: storage full: delete documents or free disk space', true],
       ['b.md', 'failed', 'b.md: storage full: delete documents or free disk space', true],
@@ -125,25 +125,25 @@ describe('storage full', () => {
     // Another run passes over them; Try again, once there is room, indexes them.
     await library.processQueue();
     total = 0;
-    for (const item of items) expect(await library.retryQueued(item.queueId!)).toBe(true);
+    for (const item of items) expect(await library.queue.retry(item.queueId!)).toBe(true);
     await library.processQueue();
-    expect((await library.listLibrary()).map((i) => i.kind)).toEqual(['document', 'document']);
-    expect((await library.ask('heron dawn')).citations[0]?.passage.docName).toBe('b.md');
+    expect((await library.documents.list()).map((i) => i.kind)).toEqual(['document', 'document']);
+    expect((await library.asking.ask('heron dawn')).citations[0]?.passage.docName).toBe('b.md');
   });
 
   it('reports the files of a drop that storage cannot even record as failed, keeps the rest of the drop, and never throws', async () => {
     const events: LibraryEvent[] = [];
-    const library = new Library(new LibraryStore(await openLibraryDb(`quota-all-${Date.now()}`)), (e) => events.push(e), { snapshotDelayMs: 60_000 });
+    const library = createLibrary(new LibraryStore(await openLibraryDb(`quota-all-${Date.now()}`)), (e) => events.push(e), { snapshotDelayMs: 60_000 });
     await library.open();
     await library.startWriting();
     total = 0;
     refuseAllOnceFull = true;
-    await library.enqueue([
+    await library.queue.add([
       { name: 'fits.md', folder: '', blob: new Blob(['# Fits\n\nThe otter sleeps in the reeds.']) },
       { name: 'huge.txt', folder: '', blob: new Blob(['x'.repeat(LIMIT * 2)]) },
     ]);
     const failed = events.flatMap((e) => (e.type === 'file-failed' ? [`${e.path}: ${e.error.code}`] : []));
     expect(failed).toEqual(['fits.md: storage-full', 'huge.txt: storage-full']);
-    expect(await library.listLibrary()).toEqual([]);
+    expect(await library.documents.list()).toEqual([]);
   });
 });

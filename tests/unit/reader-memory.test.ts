@@ -3,7 +3,7 @@ import type { DocQaError } from '../../src/core/errors.ts';
 import { workerBytes } from '../../src/core/memory.ts';
 import type { LibraryEvent } from '../../src/core/types.ts';
 import type { PreparedDocument } from '../../src/ingest/prepare-document.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary } from '../../src/library/library.ts';
 import { inProcessPreparer, type Preparer } from '../../src/library/preparer.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
@@ -34,21 +34,21 @@ describe('memory of the parse worker', () => {
         request.name === 'hog.txt' ? new Promise<PreparedDocument>((_, reject) => (stop = reject)) : real.prepare(request, onProgress),
       abort: (error) => stop?.(error),
     };
-    const library = new Library(new LibraryStore(await openLibraryDb(`memory-${Date.now()}`)), (e) => events.push(e), { preparer, maxReaderBytes: 100 * 2 ** 20 });
+    const library = createLibrary(new LibraryStore(await openLibraryDb(`memory-${Date.now()}`)), (e) => events.push(e), { preparer, maxReaderBytes: 100 * 2 ** 20 });
     await library.open();
-    await library.enqueue([
+    await library.queue.add([
       { name: 'hog.txt', folder: '', blob: new Blob(['a file whose reading grows without end']) },
       { name: 'fine.md', folder: '', blob: new Blob(['# Fine\n\nThe otter sleeps in the reeds.']) },
     ]);
     const run = library.startWriting();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    library.reportReaderMemory(50 * 2 ** 20);
+    library.queue.reportReaderMemory(50 * 2 ** 20);
     expect(events.some((e) => e.type === 'file-failed')).toBe(false);
-    library.reportReaderMemory(300 * 2 ** 20);
+    library.queue.reportReaderMemory(300 * 2 ** 20);
     await run;
     const failed = events.flatMap((e) => (e.type === 'file-failed' ? [e.error.message] : []));
     expect(failed).toEqual(['hog.txt: too large to read here: reading it took 300 MB of memory (the limit is 100 MB). Split it into smaller files, or press Try again to insist']);
     expect(events.flatMap((e) => (e.type === 'file-done' ? [`${e.path}: ${e.outcome}`] : []))).toEqual(['fine.md: indexed']);
-    expect((await library.listLibrary()).find((i) => i.name === 'hog.txt')).toMatchObject({ kind: 'failed', retriable: true });
+    expect((await library.documents.list()).find((i) => i.name === 'hog.txt')).toMatchObject({ kind: 'failed', retriable: true });
   });
 });

@@ -6,7 +6,7 @@ import type { AskStep } from '../../src/core/types.ts';
 import type { Answerer } from '../../src/generate/answerer.ts';
 import { isFilterRequest } from '../../src/question/read-filters.ts';
 import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary, type Library } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -24,15 +24,15 @@ const ALL_PASSAGES: Answerer = {
 let n = 0;
 /** A library with the lease added on 1 May 2023 and the guide on 28 Nov 2024. */
 async function openLibrary() {
-  const library = new Library(new LibraryStore(await openLibraryDb(`self-query-${Date.now()}-${n++}`)), () => undefined, { answerer: ALL_PASSAGES });
+  const library = createLibrary(new LibraryStore(await openLibraryDb(`self-query-${Date.now()}-${n++}`)), () => undefined, { answerer: ALL_PASSAGES });
   await library.open();
   await library.startWriting();
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(day(2023, 5, 1));
-  await library.enqueue([file('lease.md', LEASE)]);
+  await library.queue.add([file('lease.md', LEASE)]);
   await library.processQueue();
   vi.setSystemTime(day(2024, 11, 28));
-  await library.enqueue([file('guide.md', GUIDE)]);
+  await library.queue.add([file('guide.md', GUIDE)]);
   await library.processQueue();
   vi.useRealTimers();
   return library;
@@ -54,45 +54,45 @@ afterEach(() => {
 describe('self-query in Library.ask', () => {
   it('restricts retrieval to documents added in a date range', async () => {
     const library = await openLibrary();
-    expect(sourcesOf(await library.ask('Which pets are allowed?'))).toEqual(['docs/guide.md', 'docs/lease.md']);
-    expect(sourcesOf(await library.ask('Which pets are allowed?', { added: { before: day(2024, 1, 1) } }))).toEqual(['docs/lease.md']);
-    expect(sourcesOf(await library.ask('Which pets are allowed?', { added: { from: day(2024, 11, 1) } }))).toEqual(['docs/guide.md']);
+    expect(sourcesOf(await library.asking.ask('Which pets are allowed?'))).toEqual(['docs/guide.md', 'docs/lease.md']);
+    expect(sourcesOf(await library.asking.ask('Which pets are allowed?', { added: { before: day(2024, 1, 1) } }))).toEqual(['docs/lease.md']);
+    expect(sourcesOf(await library.asking.ask('Which pets are allowed?', { added: { from: day(2024, 11, 1) } }))).toEqual(['docs/guide.md']);
     // The documents' own dates: markdown has none, so nothing is left.
-    expect((await library.ask('Which pets are allowed?', { dated: { from: day(2000, 1, 1) } })).citations).toEqual([]);
+    expect((await library.asking.ask('Which pets are allowed?', { dated: { from: day(2000, 1, 1) } })).citations).toEqual([]);
   });
 
   it('with a model, searches only the document the model reads from the question, and reports it as a step', async () => {
     const library = await openLibrary();
     const generator = useModel(library, '{"documents": ["lease.md"], "folders": [], "types": [], "tags": [], "from": null, "to": null}');
     const steps: AskStep[] = [];
-    const answer = await library.ask(QUESTION, undefined, { readFilters: true, onStep: (s) => steps.push(s) });
+    const answer = await library.asking.ask(QUESTION, undefined, { readFilters: true, onStep: (s) => steps.push(s) });
     expect(sourcesOf(answer)).toEqual(['docs/lease.md']);
     const filters = steps.find((s) => s.type === 'filters');
     expect(filters).toMatchObject({ by: 'model', chips: [{ kind: 'document', label: 'docs/lease.md' }] });
     expect(answer.steps).toContainEqual(filters);
     // Not asked to: the question is not read for filters.
     const before = generator.requests.length;
-    expect(sourcesOf(await library.ask(QUESTION))).toEqual(['docs/guide.md', 'docs/lease.md']);
+    expect(sourcesOf(await library.asking.ask(QUESTION))).toEqual(['docs/guide.md', 'docs/lease.md']);
     expect(generator.requests.slice(before).some((r) => isFilterRequest(r.messages))).toBe(false);
   });
 
   it('applies chips the model read before as they are, without reading again; none left is no filter', async () => {
     const library = await openLibrary();
     const generator = useModel(library, '{"documents": ["guide.md"]}');
-    const first = await library.ask(QUESTION, undefined, { readFilters: true });
+    const first = await library.asking.ask(QUESTION, undefined, { readFilters: true });
     expect(sourcesOf(first)).toEqual(['docs/guide.md']);
     const chips = first.steps!.flatMap((s) => (s.type === 'filters' ? s.chips : []));
-    const again = await library.ask(QUESTION, undefined, { readFilters: true, filterChips: chips });
+    const again = await library.asking.ask(QUESTION, undefined, { readFilters: true, filterChips: chips });
     expect(sourcesOf(again)).toEqual(['docs/guide.md']);
-    const none = await library.ask(QUESTION, undefined, { readFilters: true, filterChips: [] });
+    const none = await library.asking.ask(QUESTION, undefined, { readFilters: true, filterChips: [] });
     expect(sourcesOf(none)).toEqual(['docs/guide.md', 'docs/lease.md']);
     expect(none.steps ?? []).not.toContainEqual(expect.objectContaining({ type: 'filters' }));
     expect(generator.requests.filter((r) => isFilterRequest(r.messages))).toHaveLength(1);
     // A kept chip whose document was deleted since restricts nothing.
     const kept = chips.flatMap((c) => (c.kind === 'document' ? [c.docId] : []));
     expect(kept).toHaveLength(1);
-    await library.deleteDocument(kept[0]!);
-    const gone = await library.ask(QUESTION, undefined, { filterChips: chips });
+    await library.documents.delete(kept[0]!);
+    const gone = await library.asking.ask(QUESTION, undefined, { filterChips: chips });
     expect(sourcesOf(gone)).toEqual(['docs/lease.md']);
     expect(gone.steps ?? []).not.toContainEqual(expect.objectContaining({ type: 'filters' }));
   });
@@ -100,21 +100,21 @@ describe('self-query in Library.ask', () => {
   it('gives no filter for a document the library lacks, and drops a reading that would empty the person\'s own filter', async () => {
     const library = await openLibrary();
     useModel(library, '{"documents": ["tenancy agreement.pdf"]}');
-    const unknown = await library.ask(QUESTION, undefined, { readFilters: true });
+    const unknown = await library.asking.ask(QUESTION, undefined, { readFilters: true });
     expect(sourcesOf(unknown)).toEqual(['docs/guide.md', 'docs/lease.md']);
     expect(unknown.steps ?? []).not.toContainEqual(expect.objectContaining({ type: 'filters' }));
 
     useModel(library, '{"documents": ["lease.md"]}');
-    const mine = await library.ask(QUESTION, { added: { from: day(2024, 1, 1) } }, { readFilters: true });
+    const mine = await library.asking.ask(QUESTION, { added: { from: day(2024, 1, 1) } }, { readFilters: true });
     expect(sourcesOf(mine)).toEqual(['docs/guide.md']);
     // A reading within the person's filter narrows it.
-    const narrowed = await library.ask(QUESTION, { folders: ['docs'] }, { readFilters: true });
+    const narrowed = await library.asking.ask(QUESTION, { folders: ['docs'] }, { readFilters: true });
     expect(sourcesOf(narrowed)).toEqual(['docs/lease.md']);
   });
 
   it('reads nothing without a model', async () => {
     const library = await openLibrary();
-    const answer = await library.ask(QUESTION, undefined, { readFilters: true });
+    const answer = await library.asking.ask(QUESTION, undefined, { readFilters: true });
     expect(sourcesOf(answer)).toEqual(['docs/guide.md', 'docs/lease.md']);
   });
 });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { asDocId } from '../../src/core/ids.ts';
 import { dateOf, inRange } from '../../src/core/query-filters.ts';
 import { readDatePhrase } from '../../src/question/date-phrases.ts';
-import { readFilters, withChips, type QueryableDoc } from '../../src/question/self-query.ts';
+import { withChips } from '../../src/core/query-filters.ts';
+import { readFilters, type QueryableDoc } from '../../src/question/self-query.ts';
 
 const day = (y: number, m: number, d: number) => new Date(y, m - 1, d).getTime();
 /** Saturday 30 November 2024, noon. */

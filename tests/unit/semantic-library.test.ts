@@ -11,7 +11,7 @@ import { chunkEmbedderOf, type ChunkEmbedder } from '../../src/embed/chunk-embed
 import { loadEmbedder } from '../../src/models/encoder/embedder.ts';
 import { loadReranker } from '../../src/models/cross-encoder/reranker.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary } from '../../src/library/library.ts';
 import { localModel, localReranker } from '../../src/models/catalogue.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { DB_VERSION, openLibraryDb } from '../../src/store/schema.ts';
@@ -53,7 +53,7 @@ function counting(): ChunkEmbedder & { texts: string[] } {
 async function open(name: string, embedder?: ChunkEmbedder) {
   const events: LibraryEvent[] = [];
   const store = new LibraryStore(await openLibraryDb(name));
-  const library = new Library(store, (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs: 60_000, embedding: { batchSize: 2 } });
+  const library = createLibrary(store, (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs: 60_000, embedding: { batchSize: 2 } });
   await library.open();
   if (embedder) await library.useEmbedder(embedder);
   await library.startWriting();
@@ -67,7 +67,7 @@ describe('semantic search in the library', () => {
     const name = freshName();
     const embedder = counting();
     const { library, events } = await open(name, embedder);
-    await library.enqueue([file('lease.md', LEASE), file('loan.md', LOAN)]);
+    await library.queue.add([file('lease.md', LEASE), file('loan.md', LOAN)]);
     await library.processQueue();
     await library.embeddingIdle();
 
@@ -83,7 +83,7 @@ describe('semantic search in the library', () => {
     for (let i = 1; i < embedding.length; i++) expect(embedding[i]!.done).toBeGreaterThanOrEqual(embedding[i - 1]!.done);
     expect(progress.at(-1)).toMatchObject({ state: 'ready', done: library.indexedChunks, total: library.indexedChunks, model: 'tiny-encoder' });
 
-    const answer = await library.ask('When is the rent paid?');
+    const answer = await library.asking.ask('When is the rent paid?');
     const why = answer.citations.map((c) => c.passage.why);
     expect(why[0]).toMatch(/^BM25 #\d+ · Dense (#\d+|–) · RRF 0\.\d{4}$/);
     // Every passage was ranked by the dense index too (it ranks every chunk).
@@ -93,7 +93,7 @@ describe('semantic search in the library', () => {
   it('reuses stored vectors after a restart without embedding again, and embeds only what is new', async () => {
     const name = freshName();
     const first = await open(name, counting());
-    await first.library.enqueue([file('lease.md', LEASE)]);
+    await first.library.queue.add([file('lease.md', LEASE)]);
     await first.library.processQueue();
     await first.library.embeddingIdle();
     await first.library.saveSnapshot();
@@ -105,7 +105,7 @@ describe('semantic search in the library', () => {
     expect(again.library.embeddedChunks).toBe(chunks);
     expect(embedder.texts).toEqual([]);
 
-    await again.library.enqueue([file('loan.md', LOAN)]);
+    await again.library.queue.add([file('loan.md', LOAN)]);
     await again.library.processQueue();
     await again.library.embeddingIdle();
     expect(again.library.embeddedChunks).toBe(again.library.indexedChunks);
@@ -116,23 +116,23 @@ describe('semantic search in the library', () => {
 
   it('keeps BM25 answering while no model is in use, and says so', async () => {
     const { library } = await open(freshName());
-    await library.enqueue([file('lease.md', LEASE)]);
+    await library.queue.add([file('lease.md', LEASE)]);
     await library.processQueue();
     expect(library.embeddingStatus.state).toBe('off');
-    const answer = await library.ask('When is the rent paid?');
+    const answer = await library.asking.ask('When is the rent paid?');
     expect(answer.citations[0]!.passage.why).toMatch(/^BM25 #1 · RRF /);
   });
 
   it('deletes the vectors of chunks that leave the library, and keeps those still shared', async () => {
     const name = freshName();
     const { library, store } = await open(name, counting());
-    await library.enqueue([file('lease.md', LEASE), file('loan.md', LOAN)]);
+    await library.queue.add([file('lease.md', LEASE), file('loan.md', LOAN)]);
     await library.processQueue();
     await library.embeddingIdle();
     const vectors = new VectorStore(store.db);
     const before = (await vectors.chunkIds(MODEL.id)).length;
     const lease = (await store.listDocuments()).find((d) => d.name === 'lease.md')!;
-    await library.deleteDocument(lease.id);
+    await library.documents.delete(lease.id);
     const after = await vectors.chunkIds(MODEL.id);
     expect(after.length).toBeLessThan(before);
     expect(after.length).toBe(library.indexedChunks);
@@ -146,14 +146,14 @@ describe('semantic search in the library', () => {
       const name = freshName();
       const broken: ChunkEmbedder = { model: MODEL, embedChunks: async (t) => bad(t.length), embedQuery: (t) => base.embedQuery(t) };
       const { library, store } = await open(name, broken);
-      await library.enqueue([file('lease.md', LEASE)]);
+      await library.queue.add([file('lease.md', LEASE)]);
       await library.processQueue();
       await library.embeddingIdle();
       expect(await new VectorStore(store.db).chunkIds(MODEL.id)).toEqual([]);
       expect(library.embeddedChunks).toBe(0);
       expect(library.embeddingStatus).toMatchObject({ state: 'failed', message: expect.stringMatching(/model-output-invalid|embedder: model local:tiny-encoder/) });
       expect(library.embeddingStatus.message).toMatch(/Search still works, by keywords only/);
-      expect((await library.ask('When is the rent paid?')).found).toBe(true);
+      expect((await library.asking.ask('When is the rent paid?')).found).toBe(true);
     }
   });
 
@@ -161,10 +161,10 @@ describe('semantic search in the library', () => {
     const name = freshName();
     // A library written by the previous version of the app (schema 2), with one document committed.
     const { library: old } = await open(name);
-    await old.enqueue([file('lease.md', LEASE)]);
+    await old.queue.add([file('lease.md', LEASE)]);
     await old.processQueue();
     await old.saveSnapshot();
-    const docs = await old.listLibrary();
+    const docs = await old.documents.list();
     const stores = ['documents', 'manifests', 'blocks', 'chunks', 'queue', 'snapshots', 'entryStatus', 'originals'];
     const dump = new Map<string, unknown[]>();
     const current = await openDB(name);
@@ -192,21 +192,21 @@ describe('semantic search in the library', () => {
     const preparer = { prepare: () => Promise.reject(new Error('nothing may be parsed again')), abort: () => undefined };
     const store = new LibraryStore(await openLibraryDb(v2name));
     expect(store.db.version).toBe(DB_VERSION);
-    const library = new Library(store, () => undefined, { chunk: CHUNK, preparer, embedding: { batchSize: 2 } });
+    const library = createLibrary(store, () => undefined, { chunk: CHUNK, preparer, embedding: { batchSize: 2 } });
     await library.open();
     await library.useEmbedder(embedder);
     await library.startWriting();
     await library.embeddingIdle();
-    expect((await library.listLibrary()).map((i) => i.name)).toEqual(docs.map((i) => i.name));
+    expect((await library.documents.list()).map((i) => i.name)).toEqual(docs.map((i) => i.name));
     expect(library.indexedChunks).toBe(old.indexedChunks);
     expect(library.embeddedChunks).toBe(library.indexedChunks);
-    expect((await library.ask('When is the rent paid?')).citations[0]?.passage.docName).toBe('lease.md');
+    expect((await library.asking.ask('When is the rent paid?')).citations[0]?.passage.docName).toBe('lease.md');
   });
 
   it('storage full while embedding: whole batches only, a clear message, BM25 still answers; it finishes once space is freed', async () => {
     const name = freshName();
     const { library, store } = await open(name);
-    await library.enqueue([file('lease.md', LEASE), file('loan.md', LOAN)]);
+    await library.queue.add([file('lease.md', LEASE), file('loan.md', LOAN)]);
     await library.processQueue();
     const vectors = new VectorStore(store.db);
     const put = VectorStore.prototype.put;
@@ -222,7 +222,7 @@ describe('semantic search in the library', () => {
     // The batch that did not fit left nothing: only the first batch (2 chunks) is stored and indexed.
     expect((await vectors.chunkIds(MODEL.id)).length).toBe(2);
     expect(library.embeddedChunks).toBe(2);
-    expect((await library.ask('When is the rent paid?')).found).toBe(true);
+    expect((await library.asking.ask('When is the rent paid?')).found).toBe(true);
 
     full.mockRestore();
     await library.useEmbedder(counting());
@@ -234,12 +234,12 @@ describe('semantic search in the library', () => {
   it('reranks the fused candidates with a cross-encoder ("Rerank #n" in "Why this passage"), and answers in fused order when it fails', async () => {
     const reranker = await loadReranker(localReranker({ folder: 'tiny-cross-encoder' }), { source: { kind: 'folder', root: tiny.dir } });
     const { library } = await open(freshName(), counting());
-    await library.enqueue([file('lease.md', LEASE), file('loan.md', LOAN)]);
+    await library.queue.add([file('lease.md', LEASE), file('loan.md', LOAN)]);
     await library.processQueue();
     await library.embeddingIdle();
     const pairs: string[][] = [];
     library.useReranker({ model: { id: reranker.model.id, label: 'tiny' }, score: (q, p) => (pairs.push([q, ...p]), reranker.score(q, p)) });
-    const answer = await library.ask('When is the rent paid?');
+    const answer = await library.asking.ask('When is the rent paid?');
     // Every fused candidate (at most 40) was read with its document's title, as one pair with the question.
     expect(pairs).toHaveLength(1);
     expect(pairs[0]![0]).toBe('When is the rent paid?');
@@ -250,7 +250,7 @@ describe('semantic search in the library', () => {
     expect(answer.citations[0]!.passage.why).toMatch(/ · Rerank #\d+ \(-?\d+\.\d\d\)$/);
 
     library.useReranker({ model: { id: reranker.model.id, label: 'broken' }, score: () => Promise.reject(new Error('rerank worker stopped')) });
-    const fallback = await library.ask('When is the rent paid?');
+    const fallback = await library.asking.ask('When is the rent paid?');
     expect(fallback.citations.length).toBeGreaterThan(0);
     expect(fallback.citations.every((c) => c.passage.rerank === undefined)).toBe(true);
     await reranker.dispose();

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DocId } from '../../src/core/ids.ts';
 import type { DeleteOutcome, LibraryEvent } from '../../src/core/types.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -40,7 +40,7 @@ async function openHooked(name: string) {
     },
   });
   const events: LibraryEvent[] = [];
-  const library = new Library(store, (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs: 60_000 });
+  const library = createLibrary(store, (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs: 60_000 });
   await library.open();
   await library.startWriting();
   return {
@@ -60,23 +60,23 @@ async function openHooked(name: string) {
 async function deleteDuringReAdd(n: number): Promise<{ outcome: DeleteOutcome | undefined; docs: string[]; found: boolean; done: string[] }> {
   const opened = await openHooked(`undo-${Date.now()}-${dbCount++}`);
   const { library, events } = opened;
-  await library.enqueue([file()]);
+  await library.queue.add([file()]);
   await library.processQueue();
-  const docId = (await library.listLibrary()).find((i) => i.kind === 'document')!.docId as DocId;
+  const docId = (await library.documents.list()).find((i) => i.kind === 'document')!.docId as DocId;
   // Delete pressed; the page holds it for its Undo window, and the file is added again meanwhile.
   const pressedAt = Date.now();
   events.length = 0;
   let outcome: DeleteOutcome | undefined;
   opened.after(n, async () => {
-    outcome = await library.deleteDocument(docId, pressedAt);
+    outcome = await library.documents.delete(docId, pressedAt);
   });
-  await library.enqueue([file()]);
+  await library.queue.add([file()]);
   await library.processQueue();
   // The window ran out before the re-add made its n-th call: the delete lands now, as the page's timer would.
-  outcome ??= await library.deleteDocument(docId, pressedAt);
+  outcome ??= await library.documents.delete(docId, pressedAt);
   await library.processQueue();
-  const docs = (await library.listLibrary()).filter((i) => i.kind !== 'failed').map((i) => `${i.kind} ${i.path}`);
-  const found = (await library.ask('where does the kingfisher nest')).citations.some((c) => c.passage.docName === 'notes.md');
+  const docs = (await library.documents.list()).filter((i) => i.kind !== 'failed').map((i) => `${i.kind} ${i.path}`);
+  const found = (await library.asking.ask('where does the kingfisher nest')).citations.some((c) => c.passage.docName === 'notes.md');
   const done = events.flatMap((e) => (e.type === 'file-done' ? [e.outcome] : []));
   opened.db.close();
   return { outcome, docs, found, done };
@@ -86,10 +86,10 @@ describe("Delete's Undo window and the same file added again", () => {
   it('never loses the file, whichever moment of the re-add the delayed delete lands in, and says what happened', async () => {
     // How many store calls one re-add makes, so that every moment is tried (and one past the end).
     const probe = await openHooked(`undo-probe-${Date.now()}`);
-    await probe.library.enqueue([file()]);
+    await probe.library.queue.add([file()]);
     await probe.library.processQueue();
     const before = probe.calls();
-    await probe.library.enqueue([file()]);
+    await probe.library.queue.add([file()]);
     await probe.library.processQueue();
     const moments = probe.calls() - before;
     probe.db.close();
@@ -113,15 +113,15 @@ describe("Delete's Undo window and the same file added again", () => {
 
   it('still deletes a document whose file was added again before Delete was pressed', async () => {
     const { library, db } = await openHooked(`undo-before-${Date.now()}`);
-    await library.enqueue([file()]);
+    await library.queue.add([file()]);
     await library.processQueue();
-    await library.enqueue([file()]);
+    await library.queue.add([file()]);
     await library.processQueue();
-    const docId = (await library.listLibrary()).find((i) => i.kind === 'document')!.docId as DocId;
+    const docId = (await library.documents.list()).find((i) => i.kind === 'document')!.docId as DocId;
     await new Promise((r) => setTimeout(r, 5));
-    expect(await library.deleteDocument(docId, Date.now())).toBe('deleted');
-    expect(await library.listLibrary()).toEqual([]);
-    expect(await library.deleteDocument(docId, Date.now())).toBe('gone');
+    expect(await library.documents.delete(docId, Date.now())).toBe('deleted');
+    expect(await library.documents.list()).toEqual([]);
+    expect(await library.documents.delete(docId, Date.now())).toBe('gone');
     db.close();
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AskStep, Answer } from '../../src/core/types.ts';
 import { MAP_RULES } from '../../src/generate/map-reduce-prompt.ts';
 import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
-import { Library } from '../../src/library/library.ts';
+import { createLibrary } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -18,10 +18,10 @@ function lease(n: number): string {
 
 let seq = 0;
 async function libraryWith(files: Record<string, string>) {
-  const library = new Library(new LibraryStore(await openLibraryDb(`whole-document-${Date.now()}-${seq++}`)), () => undefined, { snapshotDelayMs: 60_000 });
+  const library = createLibrary(new LibraryStore(await openLibraryDb(`whole-document-${Date.now()}-${seq++}`)), () => undefined, { snapshotDelayMs: 60_000 });
   await library.open();
   await library.startWriting();
-  await library.enqueue(Object.entries(files).map(([name, text]) => ({ name, folder: '', blob: new Blob([text]) })));
+  await library.queue.add(Object.entries(files).map(([name, text]) => ({ name, folder: '', blob: new Blob([text]) })));
   await library.processQueue();
   return library;
 }
@@ -32,7 +32,7 @@ describe('Library: questions about a whole document', () => {
   it('without a model: "Summarise lease.md" quotes the first sentence of every section, in order, and reports the sections read', async () => {
     const library = await libraryWith({ 'lease.md': lease(5), 'loan.md': '# Loan\n\nThe loan is 12000 euros.\n' });
     const steps: AskStep[] = [];
-    const answer = await library.ask('Summarise lease.md', undefined, { onStep: (s) => steps.push(s) });
+    const answer = await library.asking.ask('Summarise lease.md', undefined, { onStep: (s) => steps.push(s) });
     expect(answer.found).toBe(true);
     expect(answer.segments.map((s) => s.text)).toEqual(TOPICS.slice(0, 5).map((t, i) => `Clause ${i + 1} is about the ${t} of the flat.`));
     expect(labels(answer)).toEqual(TOPICS.slice(0, 5).map((t, i) => `Lease › Clause ${i + 1}: ${t}`));
@@ -42,14 +42,14 @@ describe('Library: questions about a whole document', () => {
 
   it('without a model: "List every deadline in the lease" quotes each section\'s deadline', async () => {
     const library = await libraryWith({ 'lease.md': lease(4), 'loan.md': '# Loan\n\nThe loan is 12000 euros.\n' });
-    const answer = await library.ask('List every deadline in the lease');
+    const answer = await library.asking.ask('List every deadline in the lease');
     expect(answer.segments.map((s) => s.text)).toEqual(TOPICS.slice(0, 4).map((t, i) => `The ${t} deadline is day ${i + 1} of the month.`));
   });
 
   it('a question about a passage still retrieves the top passages', async () => {
     const library = await libraryWith({ 'lease.md': lease(4), 'loan.md': '# Loan\n\nThe loan is 12000 euros.\n' });
     const steps: AskStep[] = [];
-    const answer = await library.ask('When is the heating deadline?', undefined, { onStep: (s) => steps.push(s) });
+    const answer = await library.asking.ask('When is the heating deadline?', undefined, { onStep: (s) => steps.push(s) });
     expect(steps).toEqual([]);
     expect(answer.segments[0]?.text).toBe('The heating deadline is day 3 of the month.');
   });
@@ -67,12 +67,12 @@ describe('Library: questions about a whole document', () => {
     library.useGenerator(generator);
     const steps: AskStep[] = [];
     // The toggle: the document by its id, for a question the rule would not take.
-    const docId = (await library.listLibrary()).find((i) => i.name === 'lease.md')!.docId!;
-    const answer = await library.ask('When are the deadlines?', undefined, {
+    const docId = (await library.documents.list()).find((i) => i.name === 'lease.md')!.docId!;
+    const answer = await library.asking.ask('When are the deadlines?', undefined, {
       wholeDocument: docId,
       onStep: (s) => {
         steps.push(s);
-        if (s.type === 'whole-document' && s.done === 3) library.stopAnswer();
+        if (s.type === 'whole-document' && s.done === 3) library.asking.stop();
       },
     });
     const progress = steps.flatMap((s) => (s.type === 'whole-document' ? [s.done] : []));

@@ -1,0 +1,101 @@
+import type { QueueId } from '../core/ids.ts';
+import type { IncomingFile, QueueApi, Served } from '../core/library-api.ts';
+import type { DequeueOutcome, LibraryEvent } from '../core/types.ts';
+import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
+import type { LibraryStore } from '../store/library-store.ts';
+import type { IndexKeeper } from './index-keeper.ts';
+import type { IngestQueue } from './ingest-queue.ts';
+
+/** Whether this tab is the writer (holds the writer lock and indexes the queue); shared by the library's parts. */
+export interface WriterRole {
+  writing: boolean;
+}
+
+/** What the queue part works on. */
+export interface QueueParts {
+  store: LibraryStore;
+  keeper: IndexKeeper;
+  ingest: IngestQueue;
+  writer: WriterRole;
+  emit: (event: LibraryEvent) => void;
+  /** Tells the other tabs that files were queued (the writer among them indexes them). Default: nothing. */
+  onQueued?: () => void;
+}
+
+/**
+ * The persisted queue as the page changes it, one part of the library: files added (in any tab),
+ * removed, tried again, failures dismissed, and the reader's memory reported. The writer tab's
+ * {@link IngestQueue} reads and commits what is queued.
+ */
+export class LibraryQueue implements Served<QueueApi> {
+  constructor(private readonly parts: QueueParts) {}
+
+  /** Adds files to the persisted queue (system files such as .DS_Store skipped); the writer tab indexes them. */
+  async add(dropped: readonly IncomingFile[]): Promise<void> {
+    await this.enqueue(dropped);
+    this.parts.onQueued?.();
+  }
+
+  private async enqueue(dropped: readonly IncomingFile[]): Promise<void> {
+    const { store, ingest, emit } = this.parts;
+    const files = dropped.filter((f) => !isSystemFile(joinPath(f.folder, f.name)));
+    if (!files.length) return;
+    try {
+      const items = files.map((f) => ({ name: f.name, folder: f.folder, path: joinPath(f.folder, f.name), blob: f.blob }));
+      // A file dropped again replaces its failed row: re-dropping a folder never piles up failures.
+      const replaced = await store.removeFailedAt(new Set(items.map((i) => i.path)), new Set(ingest.unrecorded.keys()));
+      for (const id of replaced) ingest.unrecorded.delete(id);
+      // A file storage is too full to hold, whose failure cannot be recorded either, is reported now.
+      const entries = await store.enqueue(items, Date.now(), (entry, error) => emit({ type: 'file-failed', queueId: entry.id, path: entry.path, error }));
+      ingest.countAdded(entries);
+    } finally {
+      // Whatever part of a drop was stored is indexed, even when the rest failed.
+      emit({ type: 'changed' });
+      if (this.parts.writer.writing) void ingest.processQueue();
+    }
+  }
+
+  /**
+   * Removes a row of the queue, at whatever stage its file is: waiting or failed (dequeued), being read
+   * (the read is stopped), or committed a moment ago (its document is deleted). Says which happened.
+   */
+  async dismiss(id: QueueId): Promise<DequeueOutcome> {
+    const { store, keeper, ingest } = this.parts;
+    const result = await store.dequeue(id);
+    ingest.unrecorded.delete(id);
+    if (result.outcome === 'deleted') await keeper.drop(result.docId, result.removed);
+    ingest.stopReading(id);
+    this.parts.emit({ type: 'changed' });
+    return result.outcome;
+  }
+
+  /** Queues a failed file again, read with relaxed limits (Try again). False when its contents were not kept. */
+  async retry(id: QueueId): Promise<boolean> {
+    const { store, ingest } = this.parts;
+    const ok = await store.retryQueued(id);
+    if (ok) {
+      ingest.unrecorded.delete(id);
+      this.parts.emit({ type: 'changed' });
+      if (this.parts.writer.writing) void ingest.processQueue();
+    }
+    return ok;
+  }
+
+  /** Removes the messages of every file that failed (they keep nothing else). */
+  async dismissFailed(): Promise<number> {
+    const { store, ingest } = this.parts;
+    let removed = await store.removeFailed();
+    for (const id of [...ingest.unrecorded.keys()]) {
+      await store.removeQueued(id);
+      ingest.unrecorded.delete(id);
+      removed++;
+    }
+    this.parts.emit({ type: 'changed' });
+    return removed;
+  }
+
+  /** The page measured the parse worker's memory: a read past the limit is stopped (see {@link IngestQueue.reportReaderMemory}). */
+  reportReaderMemory(bytes: number): void {
+    this.parts.ingest.reportReaderMemory(bytes);
+  }
+}
