@@ -11,7 +11,7 @@ import { Filters } from './filters.tsx';
 import { QueryChips, useQuestionChips } from './query-chips.tsx';
 import { QuestionQueue, queueQuestion } from './question-queue.tsx';
 import { SemanticStatus } from './semantic-status.tsx';
-import { chosenWholeDocument, WholeDocument } from './whole-document.tsx';
+import { WholeDocument, wholeDocumentOn } from './whole-document.tsx';
 
 /** The Ask panel: the question box with Ask and Stop, the filters and chips, the conversation and the answer. */
 export function AskPanel() {
@@ -23,10 +23,13 @@ export function AskPanel() {
   const ask = (options: { filterChips?: QueryChip[]; redo?: boolean } = {}) => {
     if (!question.trim()) return;
     read.setAsked(question.trim());
-    // The filters and the whole document as chosen now, not when its turn comes.
-    const chosen = read.filter;
-    const wholeDocument = chosenWholeDocument(question, chosen);
-    queueQuestion(question, () => askInConversation(question, chosen, undefined, { wholeDocument, ...options }));
+    // The filters and the whole document as chosen now, not when its turn comes: the question is read for them at once.
+    const whole = wholeDocumentOn.value;
+    const chosen = read.readNow();
+    queueQuestion(question, async () => {
+      const { filter: asked, reading } = await chosen;
+      await askInConversation(question, asked, undefined, { wholeDocument: whole ? reading?.single?.docId : undefined, ...options });
+    });
   };
   // Removing a chip the model read asks again without it (the rest kept as they are, not read again).
   // Keyboard focus goes back to the question (the chip's button is gone).
@@ -55,7 +58,7 @@ export function AskPanel() {
         <NewConversationButton />
       </form>
       <AskToggles />
-      <WholeDocument question={question} filter={read.filter} />
+      <WholeDocument shown={read.reading} />
       <QueryChips chips={chips} byModel={byModel} onRemove={remove} />
       <Filters onChange={setFilter} />
       <SemanticStatus />

@@ -1,18 +1,17 @@
-import { useMemo, useState } from 'preact/hooks';
-import type { QueryChip } from '../core/query-filters.ts';
+import { useState } from 'preact/hooks';
+import type { QuestionReading } from '../core/library-api.ts';
+import { chipKey, withChips, type QueryChip } from '../core/query-filters.ts';
 import type { AskStep, SearchFilter } from '../core/types.ts';
-import { withChips } from '../core/query-filters.ts';
-import { readFilters } from '../question/self-query.ts';
 import { answer, asking, askSteps } from './ask-state.ts';
-import { queryableDocs } from './library-state.ts';
+import { readQuestion, useQuestionReading, type ShownReading } from './question-reading-state.ts';
 
 /**
  * Filters read from the question, as removable chips, shown before the search runs: the rules' as the
- * question is typed, the model's (`byModel`, marked by a tooltip) once its reading arrives.
+ * question is typed (read by the library worker, `question-reading-state.ts`), the model's (`byModel`,
+ * marked by a tooltip) once its reading arrives.
  */
 
 const CHIP_WORDS: Record<QueryChip['kind'], string> = { document: 'Only in', folder: 'Only in folder', type: 'Only', tag: 'Only tagged', date: 'Only' };
-const chipKey = (c: QueryChip) => `${c.kind}:${c.label}`;
 
 /** The chips of the filters the model read (a `filters` step), if any. */
 function chipsOfSteps(steps: readonly AskStep[] | undefined): QueryChip[] {
@@ -27,6 +26,13 @@ export interface QuestionChips {
   byModel: QueryChip[];
   /** The person's filter with the rules' chips added: what Ask searches with. */
   filter: SearchFilter;
+  /** The question's reading on show (its whole-document part is for the toggle and its note). */
+  reading: ShownReading;
+  /**
+   * Reads the question on screen now, for Ask: the filter with its chips, and the reading (undefined when
+   * the library cannot read it). Asked at once, so a question asked as soon as it is typed has its chips.
+   */
+  readNow: () => Promise<{ filter: SearchFilter; reading: QuestionReading | undefined }>;
   /** Removes a chip the rules read (it stays removed for the questions after). */
   hide: (chip: QueryChip) => void;
   /** Tells which question was asked last (trimmed): the model's chips are shown for it only. */
@@ -37,14 +43,17 @@ export interface QuestionChips {
 export function useQuestionChips(question: string, filter: SearchFilter): QuestionChips {
   const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
   const [asked, setAsked] = useState('');
-  const docs = queryableDocs.value;
-  // A question with no words names no filter: thousands of names are not read for it on every refresh.
-  const found = useMemo(() => (question.trim() ? readFilters(question, docs) : []), [question, docs]);
-  const chips = found.filter((c) => !removed.has(chipKey(c)));
+  const reading = useQuestionReading(question, filter, removed);
+  const kept = (found: readonly QueryChip[] = []) => found.filter((c) => !removed.has(chipKey(c)));
+  const chips = kept(reading.reading?.chips);
   // The model's chips, once its reading arrives (a step before the answer), while the question is the one it read.
   const read = question.trim() === asked ? chipsOfSteps(asking.value ? askSteps.value : answer.value?.steps) : [];
   const byModel = read.filter((c) => !chips.some((r) => chipKey(r) === chipKey(c)));
-  return { chips, byModel, filter: withChips(filter, chips), hide: (c) => setRemoved(new Set([...removed, chipKey(c)])), setAsked };
+  const readNow = async () => {
+    const now = await readQuestion(question, filter, removed).catch(() => undefined);
+    return { filter: withChips(filter, kept(now?.chips)), reading: now };
+  };
+  return { chips, byModel, filter: withChips(filter, chips), reading, readNow, hide: (c) => setRemoved(new Set([...removed, chipKey(c)])), setAsked };
 }
 
 /** The chips, each with a button that removes it (`onRemove`). */

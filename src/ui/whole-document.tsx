@@ -1,11 +1,7 @@
 import { signal } from '@preact/signals';
-import { useMemo } from 'preact/hooks';
-import type { DocId } from '../core/ids.ts';
-import type { SearchFilter } from '../core/types.ts';
-import { ambiguousWholeDocument, readWholeDocument, type WholeDocumentQuery } from '../question/whole-document-query.ts';
 import { partsEta } from './format.ts';
 import { asking, askSteps } from './ask-state.ts';
-import { queryableDocs } from './library-state.ts';
+import type { ShownReading } from './question-reading-state.ts';
 
 /**
  * Whole-document questions in the Ask panel (issue 8 §3): the "Whole document" toggle next to Ask
@@ -16,16 +12,6 @@ import { queryableDocs } from './library-state.ts';
 
 /** The toggle, kept across questions (the person chose it). */
 export const wholeDocumentOn = signal(false);
-
-/** The one document the question and filter leave (the toggle can read it), if exactly one. */
-function singleDocument(question: string, filter: SearchFilter): WholeDocumentQuery | undefined {
-  return readWholeDocument(question, queryableDocs.value, filter, true);
-}
-
-/** The document to read whole when the toggle is on and one document is chosen; what `ask` sends as `wholeDocument`. */
-export function chosenWholeDocument(question: string, filter: SearchFilter): DocId | undefined {
-  return wholeDocumentOn.value ? singleDocument(question, filter)?.docId : undefined;
-}
 
 /** How the page asks which document to read whole, when the question names several alike. */
 export function whichDocumentNote(paths: readonly string[]): string {
@@ -46,18 +32,15 @@ function readingEta(step: { docId: string; done: number; total: number }, now = 
   return partsEta(step.done, step.total, now - reading.at);
 }
 
-/** The toggle, the document that will be read, and the parts read so far. */
-export function WholeDocument({ question, filter }: { question: string; filter: SearchFilter }) {
-  const docs = queryableDocs.value;
-  // Each reads every document's name (thousands of them): read again only when the question, the filter or the documents change.
-  const filterKey = JSON.stringify(filter);
-  const read = useMemo(() => {
-    const recognised = readWholeDocument(question, docs, filter);
-    return { single: readWholeDocument(question, docs, filter, true), recognised, ambiguous: recognised ? undefined : ambiguousWholeDocument(question, docs, filter) };
-  }, [question, docs, filterKey]);
-  const { single, recognised } = read;
-  const reading = wholeDocumentOn.value && single ? single : recognised;
-  const ambiguous = reading ? undefined : read.ambiguous;
+/** The toggle, the document that will be read, and the parts read so far, from the question's reading (`shown`). */
+export function WholeDocument({ shown }: { shown: ShownReading }) {
+  const { reading: read, current } = shown;
+  // The toggle follows the latest reading (it does not flicker as the person types); the notes say which
+  // document will be read, so they wait for the reading of the question on screen.
+  const single = read?.single;
+  const recognised = current ? read?.recognised : undefined;
+  const reading = wholeDocumentOn.value && single ? (current ? single : undefined) : recognised;
+  const ambiguous = reading || !current ? undefined : read?.ambiguous;
   const step = askSteps.value.filter((s) => s.type === 'whole-document').at(-1);
   return (
     <div class="whole-document">
