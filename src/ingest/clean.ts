@@ -126,18 +126,45 @@ export function removeRunningLines(pages: string[][], edge = 2, minShare = 0.6):
   return pages.map((page, p) => (drops[p]?.size ? page.filter((_, i) => !drops[p]!.has(i)) : page));
 }
 
-/** Splits lines into paragraphs at empty lines and joins each paragraph's lines. */
+/** A line ending like this is part of a sentence or ends one: never taken for a heading. */
+const ENDS_SENTENCE_OR_WORD = /[.,;:!?…\-\u00AD\u2010]["'”’)\]]*$/u;
+const STARTS_SENTENCE = /^["'“‘(\[]?[\p{Lu}\p{N}]/u;
+/** A heading line is at most this share of the paragraph's longest line (a wrapped line of prose is near full width). */
+const HEADING_SHARE = 0.6;
+const HEADING_CHARS = 80;
+
+/**
+ * Joins a paragraph's lines, but keeps a line break after a short line without final punctuation that is
+ * followed by one starting like a sentence: a heading the layout set without a gap ("Chapter 4. Results"
+ * over "The trial enrolled…"), which joined would open the sentence ("Results The trial enrolled…").
+ */
+function joinParagraph(lines: readonly string[]): string {
+  const trimmed = lines.map((l) => l.trim()).filter(Boolean);
+  // A loop, not Math.max(...): a paragraph may have more lines than a call takes arguments.
+  let longest = 0;
+  for (const l of trimmed) longest = Math.max(longest, l.length);
+  const groups: string[][] = [[]];
+  trimmed.forEach((line, i) => {
+    groups.at(-1)!.push(line);
+    const next = trimmed[i + 1];
+    const heading = line.length <= Math.min(HEADING_CHARS, longest * HEADING_SHARE) && /\p{L}/u.test(line) && !ENDS_SENTENCE_OR_WORD.test(line);
+    if (next !== undefined && heading && STARTS_SENTENCE.test(next)) groups.push([]);
+  });
+  return groups.map(joinLines).join('\n');
+}
+
+/** Splits lines into paragraphs at empty lines and joins each paragraph's lines ({@link joinParagraph}). */
 export function linesToParagraphs(lines: readonly string[]): string[] {
   const paragraphs: string[] = [];
   let current: string[] = [];
   for (const line of lines) {
     if (line.trim()) current.push(line);
     else if (current.length) {
-      paragraphs.push(joinLines(current));
+      paragraphs.push(joinParagraph(current));
       current = [];
     }
   }
-  if (current.length) paragraphs.push(joinLines(current));
+  if (current.length) paragraphs.push(joinParagraph(current));
   return paragraphs.map(normalizeText).filter((p) => p.length > 0);
 }
 

@@ -143,3 +143,19 @@ describe('linesToParagraphs', () => {
     expect(linesToParagraphs(['This is the inter-', 'national part.', '', '  ', 'Second one.'])).toEqual(['This is the international part.', 'Second one.']);
   });
 });
+
+describe('linesToParagraphs: headings set without a gap', () => {
+  const body = ['The trial enrolled 120 patients at five sites between March and', 'October, and followed each of them for a year.'];
+
+  it('keeps a short line without final punctuation apart from the sentence under it', () => {
+    expect(linesToParagraphs(['Chapter 4. Results', ...body])).toEqual([`Chapter 4. Results\n${body.join(' ')}`]);
+    expect(linesToParagraphs(['Results', ...body])).toEqual([`Results\n${body.join(' ')}`]);
+  });
+
+  it('joins wrapped prose, a line that ends a sentence or a clause, and a short line before lower case', () => {
+    expect(linesToParagraphs(body)).toEqual([body.join(' ')]);
+    expect(linesToParagraphs(['Summary.', ...body])).toEqual([`Summary. ${body.join(' ')}`]);
+    expect(linesToParagraphs(['In short,', ...body])).toEqual([`In short, ${body.join(' ')}`]);
+    expect(linesToParagraphs(['Patients who', 'were enrolled at five sites between March and October were followed.'])).toEqual(['Patients who were enrolled at five sites between March and October were followed.']);
+  });
+});
