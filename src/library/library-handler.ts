@@ -10,6 +10,7 @@ import { DocQaError } from '../core/errors.ts';
 import type { ClosedReason } from '../core/types.ts';
 import { closedMessage } from './closed-message.ts';
 import { createLibrary, type Library } from './library.ts';
+import { LibraryModels } from './library-models.ts';
 import { serveParts } from './library-surface.ts';
 import { CONTROL_CHANNEL, joinTabs, type ControlMessage } from './tab-control.ts';
 import { ParseWorkerClient } from './parse-worker-client.ts';
@@ -61,7 +62,10 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     });
     // Files are read in a worker of their own, under a watchdog: a slow or hostile file never holds up questions.
     const preparer = new ParseWorkerClient(() => new Worker(new URL('../../workers/parse.worker.ts', import.meta.url), { type: 'module', name: 'parse' }));
+    // The models the library answers with; the set-ups below load them into it.
+    const models = new LibraryModels();
     const library = createLibrary(new LibraryStore(db), emit, {
+      models,
       preparer,
       embedding: { batchSize: BROWSER_EMBED_BATCH, notifyPage },
       session,
@@ -89,6 +93,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     const rerankWorker = new RerankWorkerClient();
     const semantic = new SemanticSetup({
       library,
+      models,
       embed: host,
       rerank: rerankWorker,
       settings: new SettingsStore(db),
@@ -100,7 +105,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     void semantic.start().catch((err: unknown) => console.warn('semantic search not started', err));
     // The model that writes answers, if one is set up (else answers quote the documents).
     const answers = new AnswerSetup({
-      library,
+      models,
       settings: new SettingsStore(db),
       host: new GenerateWorkerClient(),
       files: {

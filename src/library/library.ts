@@ -192,21 +192,4 @@ export class Library {
   processQueue(): Promise<void> {
     return this.parts.ingest.processQueue();
   }
-
-  // TEMPORARY (removed once the model setup takes the models part): the old setters.
-  useEmbedder(embedder: Parameters<LibraryModels['setEmbedder']>[0]): Promise<void> {
-    return this.parts.models.setEmbedder(embedder);
-  }
-  useGenerator(generator: Parameters<LibraryModels['setGenerator']>[0]): void {
-    this.parts.models.setGenerator(generator);
-  }
-  useAnswerer(answerer: Parameters<LibraryModels['setAnswerer']>[0]): void {
-    this.parts.models.setAnswerer(answerer);
-  }
-  useReranker(reranker: Parameters<LibraryModels['setReranker']>[0]): void {
-    this.parts.models.setReranker(reranker);
-  }
-  get rerankerModel() {
-    return this.parts.models.reranker?.model;
-  }
 }

@@ -11,6 +11,7 @@ import { ScriptedGenerator } from '../../src/models/generator/scripted-generator
 import type { WebGpuDevice, WebLlmModel } from '../../src/models/webllm/webllm-models.ts';
 import { AnswerSetup, type WebLlmHost } from '../../src/models/setup/answer-setup.ts';
 import { createLibrary } from '../../src/library/library.ts';
+import { LibraryModels } from '../../src/library/library-models.ts';
 import { deleteCachedModel, listCachedModels } from '../../src/models/model-cache.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
@@ -51,7 +52,8 @@ function scriptedWebLlm(device: WebGpuDevice, load?: (model: WebLlmModel, signal
 
 async function setUp(webllm: WebLlmHost, name: string) {
   const db = await openLibraryDb(`answer-${name}-${Date.now()}`);
-  const library = createLibrary(new LibraryStore(db), () => undefined);
+  const models = new LibraryModels();
+  const library = createLibrary(new LibraryStore(db), () => undefined, { models });
   await library.open();
   await library.startWriting();
   await library.queue.add([{ name: 'lease.md', folder: '', blob: new Blob(['# Lease\n\nThe tenant pays the rent on the first day of each month.\n']) }]);
@@ -61,7 +63,7 @@ async function setUp(webllm: WebLlmHost, name: string) {
   const statuses: AnswerModelStatus[] = [];
   let announced = 0;
   const setup = new AnswerSetup({
-    library,
+    models,
     settings,
     host: createGenerateHandler({ openCache: async () => cache }),
     files: { list: () => listCachedModels(cache), delete: (repo) => deleteCachedModel(cache, repo) },

@@ -8,6 +8,7 @@ import type { ChatMessage } from '../../src/models/generator/generator.ts';
 import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { createLibrary } from '../../src/library/library.ts';
+import { LibraryModels } from '../../src/library/library-models.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -21,8 +22,8 @@ const GARDEN = '# House rules\n\n## Garden\n\nThe garden is shared by all reside
 const QUESTION = 'Who looks after the heating for the tenant paying 950 euros rent?';
 
 let n = 0;
-async function openLibrary() {
-  const library = createLibrary(new LibraryStore(await openLibraryDb(`ask-steps-${Date.now()}-${n++}`)), () => undefined, { chunk: CHUNK });
+async function openLibrary(models = new LibraryModels()) {
+  const library = createLibrary(new LibraryStore(await openLibraryDb(`ask-steps-${Date.now()}-${n++}`)), () => undefined, { chunk: CHUNK, models });
   await library.open();
   await library.startWriting();
   await library.queue.add([file('lease.md', LEASE), file('schedule.md', SCHEDULE), file('rules.md', GARDEN)]);
@@ -43,12 +44,13 @@ function scripted(json: string[]) {
 
 describe('Library.ask with phrasings and hops', () => {
   it('answers a two-hop question from a passage only the second hop found, reporting each hop', async () => {
-    const library = await openLibrary();
+    const models = new LibraryModels();
+    const library = await openLibrary(models);
     const generator = scripted([
       JSON.stringify({ sufficient: false, missing: 'who carries out the maintenance schedule', next_query: 'maintenance schedule' }),
       JSON.stringify({ sufficient: true, missing: '', next_query: '' }),
     ]);
-    library.useGenerator(generator);
+    models.setGenerator(generator);
     const steps: AskStep[] = [];
     const answer = await library.asking.ask(QUESTION, undefined, { multiHop: true, onStep: (s) => steps.push(s) });
 
@@ -69,9 +71,10 @@ describe('Library.ask with phrasings and hops', () => {
   });
 
   it('without hops, the same question has no passage from the schedule to cite', async () => {
-    const library = await openLibrary();
+    const models = new LibraryModels();
+    const library = await openLibrary(models);
     const generator = scripted([]);
-    library.useGenerator(generator);
+    models.setGenerator(generator);
     const answer = await library.asking.ask(QUESTION);
     expect(answer.steps).toBeUndefined();
     expect(generator.requests.map((r) => !!r.json)).toEqual([false]);
@@ -82,9 +85,10 @@ describe('Library.ask with phrasings and hops', () => {
   });
 
   it('searches the phrasings the model writes, fused, and says so in "Why this passage"', async () => {
-    const library = await openLibrary();
+    const models = new LibraryModels();
+    const library = await openLibrary(models);
     const generator = scripted([JSON.stringify({ queries: ['boiler servicing plumber', 'heating maintenance'] })]);
-    library.useGenerator(generator);
+    models.setGenerator(generator);
     const steps: AskStep[] = [];
     const answer = await library.asking.ask('Who looks after the heating?', undefined, { expand: true, onStep: (s) => steps.push(s) });
     expect(steps).toEqual([{ type: 'expanded', queries: ['Who looks after the heating?', 'boiler servicing plumber', 'heating maintenance'] }]);

@@ -9,6 +9,7 @@ import type { GenerateRequest } from '../../src/models/generator/generator.ts';
 import { countMessageTokens } from '../../src/generate/prompt.ts';
 import { countScriptedTokens, ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 import { createLibrary } from '../../src/library/library.ts';
+import { LibraryModels } from '../../src/library/library-models.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -17,8 +18,8 @@ const LEASE = '# Lease\n\n## Payment\n\nThe tenant pays the rent of 950 euros on
 const file = (name: string, text: string): IncomingFile => ({ name, folder: '', blob: new Blob([text]) });
 let dbCount = 0;
 
-async function openLibrary() {
-  const library = createLibrary(new LibraryStore(await openLibraryDb(`conversation-${Date.now()}-${dbCount++}`)), () => undefined, { chunk: CHUNK });
+async function openLibrary(models = new LibraryModels()) {
+  const library = createLibrary(new LibraryStore(await openLibraryDb(`conversation-${Date.now()}-${dbCount++}`)), () => undefined, { chunk: CHUNK, models });
   await library.open();
   await library.startWriting();
   await library.queue.add([file('lease.md', LEASE)]);
@@ -59,9 +60,10 @@ describe('Library conversations', () => {
   });
 
   it('with a model: the rewritten question is searched; the person\'s edit is used as it is and replaces the turn', async () => {
-    const library = await openLibrary();
+    const models = new LibraryModels();
+    const library = await openLibrary(models);
     const generator = new ScriptedGenerator((_m, r) => (r.json ? '{"question": "When is the deposit returned?"}' : 'The deposit is returned within thirty days after the lease ends [1].'));
-    library.useGenerator(generator);
+    models.setGenerator(generator);
     const first = await library.asking.ask('When is the rent paid?');
     expect(generator.requests.filter((r) => r.json)).toHaveLength(0);
     const second = await library.asking.ask('And the deposit?', undefined, { conversationId: first.conversationId });
@@ -80,8 +82,9 @@ describe('Library conversations', () => {
   });
 
   it('saves a stopped answer: what had been written', async () => {
-    const library = await openLibrary();
-    library.useGenerator(new ScriptedGenerator(['The tenant pays the rent on the first day of each month [1]. More words follow here.'], { delayMs: 20 }));
+    const models = new LibraryModels();
+    const library = await openLibrary(models);
+    models.setGenerator(new ScriptedGenerator(['The tenant pays the rent on the first day of each month [1]. More words follow here.'], { delayMs: 20 }));
     const asking = library.asking.ask('When is the rent paid?', undefined, {
       onText: (piece) => {
         if (piece.includes('month')) library.asking.stop();
@@ -95,7 +98,8 @@ describe('Library conversations', () => {
   });
 
   it('a long chat never overflows the model\'s context: older turns are summarised, the summary kept and sent', async () => {
-    const library = await openLibrary();
+    const models = new LibraryModels();
+    const library = await openLibrary(models);
     const long = 'The tenant pays the rent of 950 euros on the first day of each month [1].';
     let summaries = 0;
     const generator = new ScriptedGenerator(
@@ -107,7 +111,7 @@ describe('Library conversations', () => {
       },
       { model: { contextTokens: 1024 } },
     );
-    library.useGenerator(generator);
+    models.setGenerator(generator);
     let id = (await library.asking.ask('When is the rent paid?')).conversationId;
     for (let i = 0; i < 14; i++) id = (await library.asking.ask(`And in month ${i}?`, undefined, { conversationId: id })).conversationId;
 

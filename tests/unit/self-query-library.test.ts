@@ -6,7 +6,8 @@ import type { AskStep } from '../../src/core/types.ts';
 import type { Answerer } from '../../src/generate/answerer.ts';
 import { isFilterRequest } from '../../src/question/read-filters.ts';
 import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
-import { createLibrary, type Library } from '../../src/library/library.ts';
+import { createLibrary } from '../../src/library/library.ts';
+import { LibraryModels } from '../../src/library/library-models.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -24,7 +25,8 @@ const ALL_PASSAGES: Answerer = {
 let n = 0;
 /** A library with the lease added on 1 May 2023 and the guide on 28 Nov 2024. */
 async function openLibrary() {
-  const library = createLibrary(new LibraryStore(await openLibraryDb(`self-query-${Date.now()}-${n++}`)), () => undefined, { answerer: ALL_PASSAGES });
+  const models = new LibraryModels();
+  const library = createLibrary(new LibraryStore(await openLibraryDb(`self-query-${Date.now()}-${n++}`)), () => undefined, { answerer: ALL_PASSAGES, models });
   await library.open();
   await library.startWriting();
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -35,14 +37,14 @@ async function openLibrary() {
   await library.queue.add([file('guide.md', GUIDE)]);
   await library.processQueue();
   vi.useRealTimers();
-  return library;
+  return { library, models };
 }
 
 /** Filter readings get `filters` (other requests `{}`): the model reads filters; answers cite every passage. */
-function useModel(library: Library, filters: string): ScriptedGenerator {
+function useModel(models: LibraryModels, filters: string): ScriptedGenerator {
   const generator = new ScriptedGenerator((messages) => (isFilterRequest(messages) ? filters : '{}'));
-  library.useGenerator(generator);
-  library.useAnswerer(ALL_PASSAGES);
+  models.setGenerator(generator);
+  models.setAnswerer(ALL_PASSAGES);
   return generator;
 }
 const sourcesOf = (a: { citations: Array<{ passage: { docPath: string } }> }) => [...new Set(a.citations.map((c) => c.passage.docPath))].sort();
@@ -53,7 +55,7 @@ afterEach(() => {
 
 describe('self-query in Library.ask', () => {
   it('restricts retrieval to documents added in a date range', async () => {
-    const library = await openLibrary();
+    const { library } = await openLibrary();
     expect(sourcesOf(await library.asking.ask('Which pets are allowed?'))).toEqual(['docs/guide.md', 'docs/lease.md']);
     expect(sourcesOf(await library.asking.ask('Which pets are allowed?', { added: { before: day(2024, 1, 1) } }))).toEqual(['docs/lease.md']);
     expect(sourcesOf(await library.asking.ask('Which pets are allowed?', { added: { from: day(2024, 11, 1) } }))).toEqual(['docs/guide.md']);
@@ -62,8 +64,8 @@ describe('self-query in Library.ask', () => {
   });
 
   it('with a model, searches only the document the model reads from the question, and reports it as a step', async () => {
-    const library = await openLibrary();
-    const generator = useModel(library, '{"documents": ["lease.md"], "folders": [], "types": [], "tags": [], "from": null, "to": null}');
+    const { library, models } = await openLibrary();
+    const generator = useModel(models, '{"documents": ["lease.md"], "folders": [], "types": [], "tags": [], "from": null, "to": null}');
     const steps: AskStep[] = [];
     const answer = await library.asking.ask(QUESTION, undefined, { readFilters: true, onStep: (s) => steps.push(s) });
     expect(sourcesOf(answer)).toEqual(['docs/lease.md']);
@@ -77,8 +79,8 @@ describe('self-query in Library.ask', () => {
   });
 
   it('applies chips the model read before as they are, without reading again; none left is no filter', async () => {
-    const library = await openLibrary();
-    const generator = useModel(library, '{"documents": ["guide.md"]}');
+    const { library, models } = await openLibrary();
+    const generator = useModel(models, '{"documents": ["guide.md"]}');
     const first = await library.asking.ask(QUESTION, undefined, { readFilters: true });
     expect(sourcesOf(first)).toEqual(['docs/guide.md']);
     const chips = first.steps!.flatMap((s) => (s.type === 'filters' ? s.chips : []));
@@ -98,13 +100,13 @@ describe('self-query in Library.ask', () => {
   });
 
   it('gives no filter for a document the library lacks, and drops a reading that would empty the person\'s own filter', async () => {
-    const library = await openLibrary();
-    useModel(library, '{"documents": ["tenancy agreement.pdf"]}');
+    const { library, models } = await openLibrary();
+    useModel(models, '{"documents": ["tenancy agreement.pdf"]}');
     const unknown = await library.asking.ask(QUESTION, undefined, { readFilters: true });
     expect(sourcesOf(unknown)).toEqual(['docs/guide.md', 'docs/lease.md']);
     expect(unknown.steps ?? []).not.toContainEqual(expect.objectContaining({ type: 'filters' }));
 
-    useModel(library, '{"documents": ["lease.md"]}');
+    useModel(models, '{"documents": ["lease.md"]}');
     const mine = await library.asking.ask(QUESTION, { added: { from: day(2024, 1, 1) } }, { readFilters: true });
     expect(sourcesOf(mine)).toEqual(['docs/guide.md']);
     // A reading within the person's filter narrows it.
@@ -113,7 +115,7 @@ describe('self-query in Library.ask', () => {
   });
 
   it('reads nothing without a model', async () => {
-    const library = await openLibrary();
+    const { library } = await openLibrary();
     const answer = await library.asking.ask(QUESTION, undefined, { readFilters: true });
     expect(sourcesOf(answer)).toEqual(['docs/guide.md', 'docs/lease.md']);
   });

@@ -12,6 +12,7 @@ import { loadEmbedder } from '../../src/models/encoder/embedder.ts';
 import { loadReranker } from '../../src/models/cross-encoder/reranker.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { createLibrary } from '../../src/library/library.ts';
+import { LibraryModels } from '../../src/library/library-models.ts';
 import { localModel, localReranker } from '../../src/models/catalogue.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { DB_VERSION, openLibraryDb } from '../../src/store/schema.ts';
@@ -53,11 +54,12 @@ function counting(): ChunkEmbedder & { texts: string[] } {
 async function open(name: string, embedder?: ChunkEmbedder) {
   const events: LibraryEvent[] = [];
   const store = new LibraryStore(await openLibraryDb(name));
-  const library = createLibrary(store, (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs: 60_000, embedding: { batchSize: 2 } });
+  const models = new LibraryModels();
+  const library = createLibrary(store, (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs: 60_000, embedding: { batchSize: 2 }, models });
   await library.open();
-  if (embedder) await library.useEmbedder(embedder);
+  if (embedder) await models.setEmbedder(embedder);
   await library.startWriting();
-  return { library, events, store };
+  return { library, events, store, models };
 }
 
 const embeddingEvents = (events: LibraryEvent[]) => events.filter((e): e is EmbeddingEvent => e.type === 'embedding');
@@ -192,9 +194,10 @@ describe('semantic search in the library', () => {
     const preparer = { prepare: () => Promise.reject(new Error('nothing may be parsed again')), abort: () => undefined };
     const store = new LibraryStore(await openLibraryDb(v2name));
     expect(store.db.version).toBe(DB_VERSION);
-    const library = createLibrary(store, () => undefined, { chunk: CHUNK, preparer, embedding: { batchSize: 2 } });
+    const models = new LibraryModels();
+    const library = createLibrary(store, () => undefined, { chunk: CHUNK, preparer, embedding: { batchSize: 2 }, models });
     await library.open();
-    await library.useEmbedder(embedder);
+    await models.setEmbedder(embedder);
     await library.startWriting();
     await library.embeddingIdle();
     expect((await library.documents.list()).map((i) => i.name)).toEqual(docs.map((i) => i.name));
@@ -205,7 +208,7 @@ describe('semantic search in the library', () => {
 
   it('storage full while embedding: whole batches only, a clear message, BM25 still answers; it finishes once space is freed', async () => {
     const name = freshName();
-    const { library, store } = await open(name);
+    const { library, store, models } = await open(name);
     await library.queue.add([file('lease.md', LEASE), file('loan.md', LOAN)]);
     await library.processQueue();
     const vectors = new VectorStore(store.db);
@@ -216,7 +219,7 @@ describe('semantic search in the library', () => {
       if (++batches === 2) return Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
       return put.call(this, model, list);
     });
-    await library.useEmbedder(counting());
+    await models.setEmbedder(counting());
     await library.embeddingIdle();
     expect(library.embeddingStatus).toMatchObject({ state: 'failed', message: expect.stringMatching(/^storage full.*Search still works, by keywords only\.$/) });
     // The batch that did not fit left nothing: only the first batch (2 chunks) is stored and indexed.
@@ -225,7 +228,7 @@ describe('semantic search in the library', () => {
     expect((await library.asking.ask('When is the rent paid?')).found).toBe(true);
 
     full.mockRestore();
-    await library.useEmbedder(counting());
+    await models.setEmbedder(counting());
     await library.embeddingIdle();
     expect(library.embeddingStatus.state).toBe('ready');
     expect(library.embeddedChunks).toBe(library.indexedChunks);
@@ -233,12 +236,12 @@ describe('semantic search in the library', () => {
 
   it('reranks the fused candidates with a cross-encoder ("Rerank #n" in "Why this passage"), and answers in fused order when it fails', async () => {
     const reranker = await loadReranker(localReranker({ folder: 'tiny-cross-encoder' }), { source: { kind: 'folder', root: tiny.dir } });
-    const { library } = await open(freshName(), counting());
+    const { library, models } = await open(freshName(), counting());
     await library.queue.add([file('lease.md', LEASE), file('loan.md', LOAN)]);
     await library.processQueue();
     await library.embeddingIdle();
     const pairs: string[][] = [];
-    library.useReranker({ model: { id: reranker.model.id, label: 'tiny' }, score: (q, p) => (pairs.push([q, ...p]), reranker.score(q, p)) });
+    models.setReranker({ model: { id: reranker.model.id, label: 'tiny' }, score: (q, p) => (pairs.push([q, ...p]), reranker.score(q, p)) });
     const answer = await library.asking.ask('When is the rent paid?');
     // Every fused candidate (at most 40) was read with its document's title, as one pair with the question.
     expect(pairs).toHaveLength(1);
@@ -249,7 +252,7 @@ describe('semantic search in the library', () => {
     expect([...ranks].sort((a, b) => a! - b!)).toEqual(ranks);
     expect(answer.citations[0]!.passage.why).toMatch(/ · Rerank #\d+ \(-?\d+\.\d\d\)$/);
 
-    library.useReranker({ model: { id: reranker.model.id, label: 'broken' }, score: () => Promise.reject(new Error('rerank worker stopped')) });
+    models.setReranker({ model: { id: reranker.model.id, label: 'broken' }, score: () => Promise.reject(new Error('rerank worker stopped')) });
     const fallback = await library.asking.ask('When is the rent paid?');
     expect(fallback.citations.length).toBeGreaterThan(0);
     expect(fallback.citations.every((c) => c.passage.rerank === undefined)).toBe(true);

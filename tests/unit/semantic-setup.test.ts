@@ -10,6 +10,7 @@ import type { IncomingFile } from '../../src/core/library-api.ts';
 import { chunkEmbedderOf, type ChunkEmbedder } from '../../src/embed/chunk-embedder.ts';
 import { loadEmbedder } from '../../src/models/encoder/embedder.ts';
 import { createLibrary } from '../../src/library/library.ts';
+import { LibraryModels } from '../../src/library/library-models.ts';
 import { checkMirror, SemanticSetup, type EmbedHost, type RerankHost } from '../../src/models/setup/semantic-setup.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
@@ -77,12 +78,13 @@ describe('checkMirror', () => {
 describe('SemanticSetup', () => {
   it('imports model folders, switches models keeping the old vectors until the new model has embedded every chunk, and deletes', async () => {
     const db = await openLibraryDb(`setup-${Date.now()}`);
-    const library = createLibrary(new LibraryStore(db), () => undefined, { chunk: { maxChars: 300, overlapChars: 40, parentChars: 900 }, embedding: { batchSize: 4 } });
+    const models = new LibraryModels();
+    const library = createLibrary(new LibraryStore(db), () => undefined, { chunk: { maxChars: 300, overlapChars: 40, parentChars: 900 }, embedding: { batchSize: 4 }, models });
     await library.open();
     await library.startWriting();
     const host = inProcessHost();
     const vectors = new VectorStore(db);
-    const setup = new SemanticSetup({ library, embed: host, rerank: noReranker, settings: new SettingsStore(db), vectors: vectors, origin: ORIGIN });
+    const setup = new SemanticSetup({ library, models, embed: host, rerank: noReranker, settings: new SettingsStore(db), vectors: vectors, origin: ORIGIN });
     await library.queue.add([{ name: 'lease.md', folder: '', blob: new Blob(['# Lease\n\nThe tenant pays the rent on the first day of each month.\n\nThe landlord repairs the heating.\n']) }]);
     await library.processQueue();
 
@@ -116,16 +118,18 @@ describe('SemanticSetup', () => {
 
   it('refuses a folder without config.json, naming what to choose', async () => {
     const db = await openLibraryDb(`setup-bad-${Date.now()}`);
-    const library = createLibrary(new LibraryStore(db), () => undefined);
+    const models = new LibraryModels();
+    const library = createLibrary(new LibraryStore(db), () => undefined, { models });
     await library.open();
-    const setup = new SemanticSetup({ library, embed: inProcessHost(), rerank: noReranker, settings: new SettingsStore(db), vectors: new VectorStore(db), origin: ORIGIN });
+    const setup = new SemanticSetup({ library, models, embed: inProcessHost(), rerank: noReranker, settings: new SettingsStore(db), vectors: new VectorStore(db), origin: ORIGIN });
     const files = (await folderFiles('tiny-encoder')).filter((f) => f.name !== 'config.json');
     await expect(setup.importModel(files)).rejects.toThrow(/no config\.json: choose the folder that holds the model/);
   });
 
   it('loads the model again when the embed worker stopped (out of memory), and goes on', async () => {
     const db = await openLibraryDb(`setup-restart-${Date.now()}`);
-    const library = createLibrary(new LibraryStore(db), () => undefined, { chunk: { maxChars: 300, overlapChars: 40, parentChars: 900 }, embedding: { batchSize: 2 } });
+    const models = new LibraryModels();
+    const library = createLibrary(new LibraryStore(db), () => undefined, { chunk: { maxChars: 300, overlapChars: 40, parentChars: 900 }, embedding: { batchSize: 2 }, models });
     await library.open();
     await library.startWriting();
     const host = inProcessHost();
@@ -133,7 +137,7 @@ describe('SemanticSetup', () => {
     let calls = 0;
     // The worker dies on the second call: a fresh worker has no model until it is loaded again.
     host.embedChunks = (texts) => (++calls === 2 ? Promise.reject(new DocQaError('internal', 'embed worker stopped (out of memory?): load the model again')) : embedChunks(texts));
-    const setup = new SemanticSetup({ library, embed: host, rerank: noReranker, settings: new SettingsStore(db), vectors: new VectorStore(db), origin: ORIGIN });
+    const setup = new SemanticSetup({ library, models, embed: host, rerank: noReranker, settings: new SettingsStore(db), vectors: new VectorStore(db), origin: ORIGIN });
     const sections = ['Payment', 'Repairs', 'Deposit', 'Notice', 'Pets', 'Keys'].map((h, i) => `## ${h}\n\n${`Clause ${i}: the parties agree on the ${h.toLowerCase()} terms set out here in full. `.repeat(4)}`);
     await library.queue.add([{ name: 'lease.md', folder: '', blob: new Blob([`# Lease\n\n${sections.join('\n\n')}\n`]) }]);
     await library.processQueue();

@@ -3,6 +3,7 @@ import type { AskStep, Answer } from '../../src/core/types.ts';
 import { MAP_RULES } from '../../src/generate/map-reduce-prompt.ts';
 import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 import { createLibrary } from '../../src/library/library.ts';
+import { LibraryModels } from '../../src/library/library-models.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 
@@ -17,8 +18,8 @@ function lease(n: number): string {
 }
 
 let seq = 0;
-async function libraryWith(files: Record<string, string>) {
-  const library = createLibrary(new LibraryStore(await openLibraryDb(`whole-document-${Date.now()}-${seq++}`)), () => undefined, { snapshotDelayMs: 60_000 });
+async function libraryWith(files: Record<string, string>, models = new LibraryModels()) {
+  const library = createLibrary(new LibraryStore(await openLibraryDb(`whole-document-${Date.now()}-${seq++}`)), () => undefined, { snapshotDelayMs: 60_000, models });
   await library.open();
   await library.startWriting();
   await library.queue.add(Object.entries(files).map(([name, text]) => ({ name, folder: '', blob: new Blob([text]) })));
@@ -55,7 +56,8 @@ describe('Library: questions about a whole document', () => {
   });
 
   it('with a model: a 200-section document is read in parts within its window, with progress, and Stop keeps the notes so far', async () => {
-    const library = await libraryWith({ 'lease.md': lease(200), 'loan.md': '# Loan\n\nThe loan is 12000 euros.\n' });
+    const models = new LibraryModels();
+    const library = await libraryWith({ 'lease.md': lease(200), 'loan.md': '# Loan\n\nThe loan is 12000 euros.\n' }, models);
     const generator = new ScriptedGenerator(
       (messages) => {
         const numbers = [...messages[1]!.content.matchAll(/<passage n="(\d+)"/g)].map((m) => Number(m[1]));
@@ -64,7 +66,7 @@ describe('Library: questions about a whole document', () => {
       },
       { model: { contextTokens: 2048 } },
     );
-    library.useGenerator(generator);
+    models.setGenerator(generator);
     const steps: AskStep[] = [];
     // The toggle: the document by its id, for a question the rule would not take.
     const docId = (await library.documents.list()).find((i) => i.name === 'lease.md')!.docId!;

@@ -13,7 +13,7 @@ import { findGenerator, GENERATOR_CATALOGUE } from '../generator-catalogue.ts';
 import type { SettingsStore } from '../../store/settings-store.ts';
 import type { WebGpuDevice } from '../webllm/webllm-models.ts';
 import { describeAnswerModels, webGpuNote, webLlmLabel, type ModelFiles, type WebLlmHost } from './answer-models.ts';
-import type { Library } from '../../library/library.ts';
+import type { LibraryModels } from '../../library/library-models.ts';
 import { progressReporter } from '../host/model-loading.ts';
 import { ModelSettings, type AnswerSetting } from './model-settings.ts';
 
@@ -29,7 +29,8 @@ export interface GenerateHost extends GeneratorPort {
 }
 
 export interface AnswerParts {
-  library: Library;
+  /** The library's models: the generator (and the answerer over it) is set there. */
+  models: LibraryModels;
   settings: SettingsStore;
   /** The generate worker (transformers.js models). */
   host: GenerateHost;
@@ -123,11 +124,11 @@ export class AnswerSetup {
         return;
       }
       this.current = { key, unload: loaded.unload };
-      this.parts.library.useGenerator(onLost(loaded.generator, (err) => void this.lost(key, label, err)));
+      this.parts.models.setGenerator(onLost(loaded.generator, (err) => void this.lost(key, label, err)));
       this.setStatus({ state: 'ready', model: loaded.generator.model.label });
     } catch (err) {
       if (signal.aborted) return;
-      this.parts.library.useGenerator(undefined);
+      this.parts.models.setGenerator(undefined);
       const message = err instanceof Error ? err.message : String(err);
       this.setStatus({ state: 'extractive', reason: 'failed', model: label, message });
       throw err;
@@ -165,7 +166,7 @@ export class AnswerSetup {
   private async release(keepWorker: boolean): Promise<void> {
     const current = this.current;
     this.current = undefined;
-    this.parts.library.useGenerator(undefined);
+    this.parts.models.setGenerator(undefined);
     if (!current || (keepWorker && current.key.startsWith('transformers:'))) return;
     await current.unload().catch((err: unknown) => console.warn('answer model: unload failed', err));
   }

@@ -7,6 +7,7 @@ import { CATALOGUE, downloadSize, modelFromFolder, RERANKER_CATALOGUE, rerankerF
 import type { SettingsStore } from '../../store/settings-store.ts';
 import type { VectorStore } from '../../store/vector-store.ts';
 import type { Library } from '../../library/library.ts';
+import type { LibraryModels, RerankerInUse } from '../../library/library-models.ts';
 import { progressReporter, retryAfterRestart } from '../host/model-loading.ts';
 import { ModelSettings, type StoredSemanticSettings } from './model-settings.ts';
 
@@ -33,6 +34,8 @@ export interface RerankHost {
 
 export interface SemanticParts {
   library: Library;
+  /** The library's models: the embedder and the reranker are set there. */
+  models: LibraryModels;
   /** The embed worker (or the same API in-process). */
   embed: EmbedHost;
   /** The rerank worker (or the same API in-process). */
@@ -82,6 +85,7 @@ export class SemanticSetup {
   private loadingModel: Promise<void> | undefined;
 
   private readonly library: Library;
+  private readonly models: LibraryModels;
   private readonly host: EmbedHost;
   private readonly rerankHost: RerankHost;
   private readonly settings: ModelSettings;
@@ -90,7 +94,7 @@ export class SemanticSetup {
   private readonly announce: () => void;
 
   constructor(parts: SemanticParts) {
-    ({ library: this.library, embed: this.host, rerank: this.rerankHost, vectors: this.vectors, origin: this.origin } = parts);
+    ({ library: this.library, models: this.models, embed: this.host, rerank: this.rerankHost, vectors: this.vectors, origin: this.origin } = parts);
     this.settings = new ModelSettings(parts.settings);
     this.announce = parts.announce ?? (() => {});
     this.library.semantic.onReady = (model) => this.switchDone(model).catch((err: unknown) => console.warn('old vectors not deleted', err));
@@ -126,13 +130,13 @@ export class SemanticSetup {
     const settings = await this.read();
     const reranker = settings.reranker && this.knownRerankers(settings).find((m) => m.id === settings.reranker);
     if (!reranker) {
-      if (this.library.rerankerModel) this.useReranker(undefined);
-    } else if (this.library.rerankerModel?.id !== reranker.id) {
+      if (this.models.reranker) this.useReranker(undefined);
+    } else if (this.models.reranker?.model.id !== reranker.id) {
       await this.loadReranker(reranker, settings).catch((err: unknown) => console.warn('reranker not loaded', err));
     }
     const model = settings.model && this.known(settings).find((m) => m.id === settings.model);
     if (!model) {
-      if (this.library.semantic.model) await this.library.useEmbedder(undefined);
+      if (this.library.semantic.model) await this.models.setEmbedder(undefined);
       return;
     }
     if (this.library.semantic.model?.id === model.id) return;
@@ -211,7 +215,7 @@ export class SemanticSetup {
 
   async stopSemantic(): Promise<void> {
     await this.write({ model: undefined });
-    await this.library.useEmbedder(undefined);
+    await this.models.setEmbedder(undefined);
     await this.host.unload().catch((err: unknown) => console.warn('embed worker: unload failed', err));
   }
 
@@ -297,8 +301,8 @@ export class SemanticSetup {
     embedding.restore(before);
   }
 
-  private useReranker(reranker: Parameters<Library['useReranker']>[0]): void {
-    this.library.useReranker(reranker);
+  private useReranker(reranker: RerankerInUse | undefined): void {
+    this.models.setReranker(reranker);
     this.library.semantic.reranker = reranker?.model.label;
   }
 
@@ -322,9 +326,9 @@ export class SemanticSetup {
           },
           embedQuery: (text) => retryAfterRestart(() => this.host.embedQuery(text), () => this.host.load(request), 'embed'),
         };
-        await this.library.useEmbedder(embedder);
+        await this.models.setEmbedder(embedder);
       } catch (err) {
-        await this.library.useEmbedder(undefined);
+        await this.models.setEmbedder(undefined);
         embedding.failed(`${err instanceof Error ? err.message : String(err)}. Search still works, by keywords only.`, model.label);
         throw err;
       }
