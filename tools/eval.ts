@@ -15,6 +15,9 @@
  * `claims_dev.jsonl` that have evidence documents (the first N with `--limit`), asked as the question
  * text; the figures say how often the answer's Sources include the claim's evidence document and what
  * the citation checker made of the sentences written, with the time per answer.
+ *
+ * `--questions <set.json> --docs <folder> [--model <folder>]` asks a question set over real documents
+ * instead (`tools/eval-questions.ts`): answered, fact quoted and "Not found" rates.
  */
 import { parseArgs } from 'node:util';
 import { loadBeir, loadClaims, loadQueryTexts } from '../src/eval/beir.ts';
@@ -26,6 +29,7 @@ import { VoyIndex } from '../src/index/voy-index.ts';
 import { loadVoy } from './voy-node.ts';
 import { loadFolderEmbedder, loadFolderReranker, weightsOfFolder } from './model-folder.ts';
 import { chooseAnswerer, positiveInt, runAnswerEval, type AnswerEvalArgs } from './eval-answers.ts';
+import { runQuestionEval } from './eval-questions.ts';
 
 const { values } = parseArgs({
   options: {
@@ -46,8 +50,19 @@ const { values } = parseArgs({
     limit: { type: 'string' },
     'max-tokens': { type: 'string' },
     'context-tokens': { type: 'string' },
+    questions: { type: 'string' },
+    docs: { type: 'string' },
   },
 });
+if (values.questions || values.docs) {
+  // A question set over real documents instead of a BEIR collection (tools/eval-questions.ts).
+  if (!values.questions || !values.docs || (values.dtype !== undefined && values.dtype !== 'q8' && values.dtype !== 'fp32')) {
+    console.error('usage: npm run eval -- --questions <set.json> --docs <folder> [--model <model folder> [--dtype q8|fp32]] [--json] [--no-cache]');
+    process.exit(2);
+  }
+  await runQuestionEval({ questions: values.questions, docs: values.docs, model: values.model, dtype: values.dtype as 'q8' | 'fp32' | undefined, json: values.json, noCache: values['no-cache'] });
+  process.exit(0);
+}
 /** Columns padded to their widest cell, the first left-aligned and the rest right-aligned. */
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

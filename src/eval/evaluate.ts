@@ -87,7 +87,7 @@ export interface IndexedCollection {
   beirIdOf: Map<string, string>;
   indexMs: number;
   embedMs: number;
-  /** Records with an empty title and text, not indexed (the app would refuse such a file as empty). */
+  /** Records with an empty title and text, or files the app refuses: not indexed (the app would leave them out too). */
   skipped: number;
 }
 
@@ -110,22 +110,50 @@ export function isEmptyRecord(record: BeirDoc): boolean {
  * candidates keep their fused order after them.
  */
 export async function indexCollection(collection: BeirCollection, settings: Partial<EvalSettings> = {}, embedder?: ChunkEmbedder, reranker?: Reranker): Promise<IndexedCollection> {
+  const encoder = new TextEncoder();
+  const records = collection.corpus.filter((r) => !isEmptyRecord(r));
+  const files = records.map((record): EvalFile => ({ id: record.id, name: `${record.id}.md`, folder: '', bytes: encoder.encode(beirDocToMarkdown(record)) }));
+  const indexed = await indexFiles(files, settings, embedder, reranker);
+  return { ...indexed, skipped: indexed.skipped + collection.corpus.length - records.length };
+}
+
+/** A file to index: its bytes, its name and folder as a person's drop gives them, and the id the eval knows it by. */
+export interface EvalFile {
+  id: string;
+  name: string;
+  /** Folder path inside the drop, '' when none (the document's path is `folder/name`). */
+  folder: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Indexes files as the app does when they are dropped (parse, clean, chunk: `prepareDocument`; then the
+ * indexes and, outside `bm25`, the embedding), as {@link indexCollection} does for a collection's
+ * records; `beirIdOf` maps each document to its file's `id`. A file the app refuses (unreadable, too
+ * deep, empty) is skipped and counted in `skipped`, as the app would leave it out.
+ */
+export async function indexFiles(files: readonly EvalFile[], settings: Partial<EvalSettings> = {}, embedder?: ChunkEmbedder, reranker?: Reranker): Promise<IndexedCollection> {
   const { chunk, lexical: lexicalOptions, mode, fusion, rerank, vectorIndex } = { ...DEFAULT_EVAL_SETTINGS, ...settings };
   if (mode !== 'bm25' && !embedder) throw new DocQaError('model-files-missing', `eval: mode ${mode} needs an embedding model (--model <folder>)`);
   if (mode === 'rerank' && !reranker) throw new DocQaError('model-files-missing', 'eval: mode rerank needs a cross-encoder (--reranker <folder>)');
-  const encoder = new TextEncoder();
   const set = IndexSet.create(lexicalOptions);
   const { owners, lexical } = set;
   const source = new MemorySource();
   const beirIdOf = new Map<string, string>();
   const t0 = performance.now();
-  const prepare = (record: (typeof collection.corpus)[number]) =>
-    prepareDocument({ name: `${record.id}.md`, folder: '', bytes: encoder.encode(beirDocToMarkdown(record)), addedAt: 0 }, chunk).then(
-      (prepared) => ({ record, prepared }),
+  let skipped = 0;
+  const prepare = (file: EvalFile) =>
+    prepareDocument({ name: file.name, folder: file.folder, bytes: file.bytes, addedAt: 0 }, chunk).then(
+      (prepared) => ({ file, prepared }),
+      () => undefined,
     );
-  const records = collection.corpus.filter((r) => !isEmptyRecord(r));
-  for await (const { record, prepared } of prepareAhead(records, prepare)) {
-    beirIdOf.set(prepared.doc.id, record.id);
+  for await (const done of prepareAhead(files, prepare)) {
+    if (!done) {
+      skipped++;
+      continue;
+    }
+    const { file, prepared } = done;
+    beirIdOf.set(prepared.doc.id, file.id);
     await set.add(prepared.chunks.map((c) => ({ chunkId: c.id, docId: prepared.doc.id, text: c.text, title: headerTitleOf(prepared.doc) })));
     source.add(prepared);
   }
@@ -145,7 +173,7 @@ export async function indexCollection(collection: BeirCollection, settings: Part
     embedMs = performance.now() - e0;
     set.dense = dense;
   }
-  const built = { owners, lexical, dense, vectorIndex: vectorIndex.name, embedder, source, beirIdOf, indexMs: performance.now() - t0, embedMs, skipped: collection.corpus.length - records.length };
+  const built = { owners, lexical, dense, vectorIndex: vectorIndex.name, embedder, source, beirIdOf, indexMs: performance.now() - t0, embedMs, skipped };
   return withMode({ ...built, mode, reranker, search: async () => [], retrievers: [] }, mode, { fusion, rerank });
 }
 

@@ -186,3 +186,48 @@ describe('npm run eval --answers --generator', () => {
     });
   }, 120_000);
 });
+
+describe('npm run eval --questions --docs', () => {
+  /** A folder of pages and a question set over them, as tests/fixtures/real-questions/*.json are. */
+  async function writeSet(): Promise<{ set: string; docs: string }> {
+    const docs = join(dir, 'manuals');
+    await mkdir(join(docs, 'db'), { recursive: true });
+    await writeFile(join(docs, 'db', 'limits.html'), '<html><head><title>Limits</title></head><body><h1>Limits</h1><p>The maximum number of columns in a table is 2000 by default.</p></body></html>');
+    await writeFile(join(docs, 'db', 'keys.html'), '<html><head><title>Keys</title></head><body><h1>Foreign keys</h1><p>Foreign key constraints are disabled by default.</p></body></html>');
+    await writeFile(join(docs, 'db', 'notes.txt'), 'Foreign key notes that the set leaves out: only HTML pages are read.');
+    const set = join(dir, 'set.json');
+    await writeFile(set, JSON.stringify({
+      about: 'test',
+      extensions: ['html'],
+      folders: ['db'],
+      answerable: [
+        { id: 'columns', question: 'What is the maximum number of columns in a table?', document: 'db/limits.html', fact: '2000' },
+        { id: 'keys', question: 'Are foreign key constraints enabled by default?', document: 'db/keys.html', fact: 'disabled by default' },
+      ],
+      unanswerable: [{ id: 'volcano', question: 'When did the Vesuvius volcano erupt?' }],
+    }));
+    return { set, docs };
+  }
+
+  async function questionsJson(...args: string[]): Promise<Record<string, unknown>> {
+    const { stdout } = await run('npx', ['tsx', 'tools/eval.ts', '--json', ...args], { env: { ...process.env, DOCQA_VECTOR_CACHE: join(dir, 'vectors', String(Math.random())) } });
+    return JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+  }
+
+  it('ingests the pages, asks every question, and reports answered, fact quoted and Not found (BM25, and hybrid with --model)', async () => {
+    const { set, docs } = await writeSet();
+    const bm25 = await questionsJson('--questions', set, '--docs', docs);
+    expect(bm25).toMatchObject({ mode: 'bm25', answerable: 2, answered_rate: 1, fact_quoted_rate: 1, document_retrieved_rate: 1, unanswerable: 1, not_found_rate: 1 });
+    expect((bm25.outcomes as Array<{ id: string }>).map((o) => o.id)).toEqual(['columns', 'keys', 'volcano']);
+    const hybrid = await questionsJson('--questions', set, '--docs', docs, '--model', join(dir, 'models', 'tiny-encoder'));
+    expect(hybrid).toMatchObject({ mode: 'hybrid', model: expect.stringContaining('tiny-encoder'), answerable: 2, unanswerable: 1 });
+  }, 180_000);
+
+  it('says what is missing: the folder, or a page the set names', async () => {
+    const { set } = await writeSet();
+    await expect(run('npx', ['tsx', 'tools/eval.ts', '--questions', set])).rejects.toMatchObject({ stderr: expect.stringContaining('--questions <set.json> --docs <folder>') });
+    const empty = join(dir, 'no-manuals');
+    await mkdir(join(empty, 'db'), { recursive: true });
+    await expect(run('npx', ['tsx', 'tools/eval.ts', '--questions', set, '--docs', empty])).rejects.toMatchObject({ stderr: expect.stringContaining('no db/limits.html, db/keys.html') });
+  }, 120_000);
+});
