@@ -27,21 +27,28 @@ export interface RetrievalFigure {
   source: string;
 }
 
-export interface EmbeddingModel {
+/**
+ * What every catalogue entry has, whatever runs it (the encoder, the cross-encoder, the text generator):
+ * all the model host (`models/host/`) needs to load it, keep its files and name it.
+ */
+export interface CatalogueEntry {
   id: ModelId;
   /** Shown to the person. */
   label: string;
   /**
    * Where the files are: a hub repository (`Xenova/bge-small-en-v1.5`) for catalogue models, or a
-   * folder name under the local root for {@link localModel} entries.
+   * folder name under the local root for local entries ({@link localEntry}).
    */
   repo: string;
   /** Hub revision (branch, tag or commit); `main` for local folders (unused there). */
   revision: string;
+  /** The files downloaded for the entry's weights variant (`dtype`). */
+  files: ModelFile[];
+}
+
+export interface EmbeddingModel extends CatalogueEntry {
   /** Weights file variant: `q8` is `onnx/model_quantized.onnx` (the WASM default), `fp32` is `onnx/model.onnx`. */
   dtype: 'q8' | 'fp32';
-  /** The files downloaded for `dtype`. */
-  files: ModelFile[];
   /** Vector length. */
   dims: number;
   pooling: Pooling;
@@ -238,17 +245,9 @@ export function modelFromFolder(facts: FolderFacts): EmbeddingModel {
  * A cross-encoder that scores (question, passage) pairs for reranking (`src/models/cross-encoder/reranker.ts`): a
  * sequence-classification model with one label, whose logit is the relevance score.
  */
-export interface RerankerModel {
-  id: ModelId;
-  /** Shown to the person. */
-  label: string;
-  /** A hub repository for catalogue models, or a folder name under the local root for {@link localReranker}. */
-  repo: string;
-  /** Hub revision; `main` for local folders. */
-  revision: string;
+export interface RerankerModel extends CatalogueEntry {
   /** Weights file variant: `q8` is `onnx/model_quantized.onnx`, `fp32` is `onnx/model.onnx`. */
   dtype: 'q8' | 'fp32';
-  files: ModelFile[];
   /**
    * Longest (question, passage) pair in the model's tokens, special tokens included: what it was trained
    * on. A longer pair keeps the question whole and the passage's first tokens (see the reranker).

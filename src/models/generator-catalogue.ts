@@ -4,27 +4,19 @@
  */
 import { DocQaError } from '../core/errors.ts';
 import { asModelId, type ModelId } from '../core/ids.ts';
-import { localEntry, type ModelFile } from './catalogue.ts';
+import { localEntry, type CatalogueEntry } from './catalogue.ts';
 
 /**
  * A text-generation (causal LM) model with a chat template, run by transformers.js on WASM (or WebGPU)
  * when WebLLM cannot run (`src/models/generator/transformers-generator.ts`): the fallback generator.
  */
-export interface GeneratorModelEntry {
-  id: ModelId;
-  /** Shown to the person. */
-  label: string;
-  /** A hub repository for catalogue models, or a folder name under the local root for {@link localGenerator}. */
-  repo: string;
-  /** Hub revision; `main` for local folders. */
-  revision: string;
+export interface GeneratorModelEntry extends CatalogueEntry {
   /**
    * Weights file variant: `q8` is `onnx/model_quantized.onnx` (transformers.js's WASM default), `q4`
    * `onnx/model_q4.onnx`, `q4f16` `onnx/model_q4f16.onnx` (needs fp16: WebGPU with `shader-f16`), `fp32`
    * `onnx/model.onnx`.
    */
   dtype: 'q8' | 'q4' | 'q4f16' | 'fp32';
-  files: ModelFile[];
   /**
    * The most tokens the app gives the model, prompt and answer together (the context budget): at most
    * the model's own context window, often less on WASM, where prefill time and the KV cache grow with it.

@@ -109,30 +109,48 @@ export async function withSource<T>(options: LoadOptions, load: () => Promise<T>
   }
 }
 
-/** Maps transformers.js progress to {@link LoadProgress}, totalling bytes over every file seen. */
-export function progressMapper(onProgress: ((event: LoadProgress) => void) | undefined): (info: ProgressInfo) => void {
-  const files = new Map<string, { loaded: number; total: number }>();
-  const emitTotal = () => {
+/** Bytes of each file of a load so far, and their sum; a finished file counts whole. */
+export class FileTally {
+  private readonly files = new Map<string, { loaded: number; total: number }>();
+
+  progress(file: string, loaded: number, total: number): void {
+    this.files.set(file, { loaded, total });
+  }
+
+  /** The file is complete: its bytes so far are its size, if no size was announced. */
+  done(file: string): void {
+    const f = this.files.get(file);
+    if (f) this.files.set(file, { loaded: f.total || f.loaded, total: f.total || f.loaded });
+  }
+
+  sum(): { loaded: number; total: number } {
     let loaded = 0;
     let total = 0;
-    for (const f of files.values()) {
+    for (const f of this.files.values()) {
       loaded += f.loaded;
       total += f.total;
     }
-    onProgress?.({ type: 'total', loaded, total });
-  };
+    return { loaded, total };
+  }
+
+  list(): Array<{ file: string; loaded: number; total: number }> {
+    return [...this.files].map(([file, f]) => ({ file, ...f }));
+  }
+}
+
+/** Maps transformers.js progress to {@link LoadProgress}, totalling bytes over every file seen. */
+export function progressMapper(onProgress: ((event: LoadProgress) => void) | undefined): (info: ProgressInfo) => void {
+  const files = new FileTally();
   return (info: ProgressInfo) => {
     if (!onProgress) return;
     if (info.status === 'progress') {
-      files.set(info.file, { loaded: info.loaded, total: info.total });
+      files.progress(info.file, info.loaded, info.total);
       onProgress({ type: 'file', file: info.file, loaded: info.loaded, total: info.total });
-      emitTotal();
     } else if (info.status === 'done') {
-      const f = files.get(info.file);
-      if (f) files.set(info.file, { loaded: f.total || f.loaded, total: f.total || f.loaded });
+      files.done(info.file);
       onProgress({ type: 'file-done', file: info.file });
-      emitTotal();
-    }
+    } else return;
+    onProgress({ type: 'total', ...files.sum() });
   };
 }
 

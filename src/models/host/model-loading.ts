@@ -1,6 +1,6 @@
 import { DocQaError } from '../../core/errors.ts';
 import type { EmbeddingEvent } from '../../core/types.ts';
-import type { LoadProgress } from '../model-source.ts';
+import { FileTally, type LoadProgress } from '../model-source.ts';
 
 /**
  * What the library worker does around a model held by another worker (embed, rerank, generate): download
@@ -9,24 +9,16 @@ import type { LoadProgress } from '../model-source.ts';
 
 /** Turns the loader's per-file progress into the `download` figures of `embedding` events, at most ~10 a second. */
 export function progressReporter(report: (download: NonNullable<EmbeddingEvent['download']>) => void): (event: LoadProgress) => void {
-  const files = new Map<string, { loaded: number; total: number }>();
+  const files = new FileTally();
   let last = 0;
   return (event) => {
-    if (event.type === 'file') files.set(event.file, { loaded: event.loaded, total: event.total });
-    else if (event.type === 'file-done') {
-      const f = files.get(event.file);
-      if (f) files.set(event.file, { loaded: f.total || f.loaded, total: f.total || f.loaded });
-    } else return;
+    if (event.type === 'file') files.progress(event.file, event.loaded, event.total);
+    else if (event.type === 'file-done') files.done(event.file);
+    else return;
     const now = Date.now();
     if (event.type === 'file' && now - last < 100 && event.loaded < event.total) return;
     last = now;
-    let loaded = 0;
-    let total = 0;
-    for (const f of files.values()) {
-      loaded += f.loaded;
-      total += f.total;
-    }
-    report({ loaded, total, files: [...files].map(([file, f]) => ({ file, ...f })) });
+    report({ ...files.sum(), files: files.list() });
   };
 }
 

@@ -6,23 +6,15 @@
  */
 import type { DocQaError } from '../../core/errors.ts';
 import type { ModelId } from '../../core/ids.ts';
-import type { ModelFile } from '../catalogue.ts';
+import type { CatalogueEntry } from '../catalogue.ts';
 import type { CachedModel, ImportFile, ImportResult } from '../model-cache.ts';
 import type { LoadProgress, ModelSource } from '../model-source.ts';
 
 export type { LoadProgress, ModelSource } from '../model-source.ts';
 export type { CachedModel, ImportFile, ImportResult } from '../model-cache.ts';
 
-/** What the host needs of any catalogue entry (an encoder, a cross-encoder, a text generator). */
-export interface HostedModel {
-  id: ModelId;
-  label: string;
-  /** A hub repository, or a folder name under a local root. */
-  repo: string;
-  revision: string;
-  /** The files a load needs (an import must hold them all). */
-  files: ModelFile[];
-}
+/** What the host needs of a model: any catalogue entry (an encoder, a cross-encoder, a text generator). */
+export type HostedModel = CatalogueEntry;
 
 /** Where a model runs: `cpu` is onnxruntime-node (Node: tools and tests). */
 export type ModelDevice = 'wasm' | 'webgpu' | 'cpu';
