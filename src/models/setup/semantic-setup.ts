@@ -1,12 +1,12 @@
 import { DocQaError } from '../../core/errors.ts';
 import type { ModelId } from '../../core/ids.ts';
 import type { IncomingFile, ModelEntry, ModelsView } from '../../core/library-api.ts';
+import type { EmbeddingEvent } from '../../core/types.ts';
 import type { ChunkEmbedder } from '../../embed/chunk-embedder.ts';
 import type { LoadProgress, ModelSource } from '../host/protocol.ts';
 import { CATALOGUE, downloadSize, modelFromFolder, RERANKER_CATALOGUE, rerankerFromFolder, type EmbeddingModel, type FolderFacts, type RerankerModel } from '../catalogue.ts';
 import type { SettingsStore } from '../../store/settings-store.ts';
 import type { VectorStore } from '../../store/vector-store.ts';
-import type { Library } from '../../library/library.ts';
 import type { LibraryModels, RerankerInUse } from '../../library/library-models.ts';
 import { progressReporter, retryAfterRestart } from '../host/model-loading.ts';
 import { ModelSettings, type StoredSemanticSettings } from './model-settings.ts';
@@ -32,8 +32,32 @@ export interface RerankHost {
   unload(): Promise<void>;
 }
 
+/**
+ * What semantic setup reports through: the library's embedding status (`library/embedding.ts`), which the
+ * page shows (a model's download, its device, a failure, the reranker in use).
+ */
+export interface EmbeddingReport {
+  /** The state last reported. */
+  readonly status: EmbeddingEvent;
+  /** The embedding model in use, if any. */
+  readonly model: { id: ModelId } | undefined;
+  /** A model is downloading or loading: reported at once, with the bytes so far. */
+  loading(model: string, download?: EmbeddingEvent['download']): void;
+  /** Reports a state again as it was (after a reranker's download showed as loading). */
+  restore(status: EmbeddingEvent): void;
+  /** Loading failed: reported with the reason (search goes on by keywords). */
+  failed(message: string, model?: string): void;
+  /** Where the model runs and why, shown with the state from now on. */
+  device: string | undefined;
+  /** The reranker in use, named in every report from now on. */
+  reranker: string | undefined;
+  /** Called when every chunk has a vector of the model in use. */
+  onReady: ((model: ModelId) => Promise<void> | void) | undefined;
+}
+
 export interface SemanticParts {
-  library: Library;
+  /** The library, of which semantic setup needs only its embedding status (`library.semantic`). */
+  library: { readonly semantic: EmbeddingReport };
   /** The library's models: the embedder and the reranker are set there. */
   models: LibraryModels;
   /** The embed worker (or the same API in-process). */
@@ -84,7 +108,7 @@ export function checkMirror(url: string | undefined, origin: string): string | u
 export class SemanticSetup {
   private loadingModel: Promise<void> | undefined;
 
-  private readonly library: Library;
+  private readonly library: SemanticParts['library'];
   private readonly models: LibraryModels;
   private readonly host: EmbedHost;
   private readonly rerankHost: RerankHost;
@@ -169,7 +193,7 @@ export class SemanticSetup {
       ...this.knownRerankers(settings).map((m) => entry(m, 'reranker', settings.reranker === m.id, Boolean(settings.importedRerankers?.some((i) => i.id === m.id)))),
     ];
     const { imported: _imported, importedRerankers: _rerankers, replacing: _replacing, ...visible } = settings;
-    return { models, settings: visible, status: this.library.embeddingStatus };
+    return { models, settings: visible, status: this.library.semantic.status };
   }
 
   /**
