@@ -1,6 +1,5 @@
 import { batch, signal } from '@preact/signals';
 import type { DocId } from '../core/ids.ts';
-import type { QueryableDoc } from '../core/query-filters.ts';
 import type { LibraryItem } from '../core/types.ts';
 import { libraryApi } from './library-connection.ts';
 import { lostLibrary, rememberLibrary, type LibraryRecord } from './local-records.ts';
@@ -10,15 +9,13 @@ import { yieldToPage } from './yield-to-page.ts';
 /** The Library list as last read: documents, queued and failed files. */
 export const items = signal<LibraryItem[]>([]);
 /**
- * The library's documents (of `items`), for the Ask panel's filters; and the same documents as the
- * question is read against them ({@link queryableDocs}). Each is set a task after the one before
- * (`items`, then `documents`, then `queryableDocs`), and only when a document changed: with thousands of
- * documents, the Library list's render, the filters' (an `<option>` per document) and the question's
- * reading (every name read) together blocked the page for over 100 ms; apart, each is short, and a
- * refresh that only moved queued files leaves the Ask panel alone.
+ * The library's documents (of `items`), for the Ask panel's filters; when they change, the question is
+ * read again (by the library worker, `question-reading-state.ts`). Set a task after `items`, and only when
+ * a document changed: with thousands of documents, the Library list's render and the filters' (an
+ * `<option>` per document) together blocked the page for over 100 ms; apart, each is short, and a refresh
+ * that only moved queued files leaves the Ask panel alone.
  */
 export const documents = signal<LibraryItem[]>([]);
-export const queryableDocs = signal<QueryableDoc[]>([]);
 /** The Library list has been read once: until then the page says it is loading, not "0 documents". */
 export const loaded = signal(false);
 /**
@@ -39,8 +36,8 @@ export function scheduleRefresh(): void {
 }
 
 /**
- * Reads the Library list and the storage estimate, then, each in a task of its own, the Ask panel's
- * documents and their reading (see {@link documents}).
+ * Reads the Library list and the storage estimate, then, in a task of its own, the Ask panel's documents
+ * (see {@link documents}).
  */
 export async function refreshLibrary(): Promise<void> {
   const api = libraryApi();
@@ -62,14 +59,6 @@ export async function refreshLibrary(): Promise<void> {
   const docs = items.value.filter((i) => i.kind === 'document');
   if (sameDocuments(documents.value, docs)) return;
   documents.value = docs;
-  await yieldToPage();
-  // A newer refresh may have set newer documents meanwhile: it sets their reading too.
-  if (documents.value === docs) queryableDocs.value = docs.flatMap(queryableOf);
-}
-
-/** A document as self-query reads it (a document without a type yet is left out). */
-function queryableOf(i: LibraryItem): QueryableDoc[] {
-  return i.docId && i.type ? [{ docId: i.docId, name: i.name, folder: i.path.slice(0, Math.max(0, i.path.length - i.name.length - 1)), type: i.type, tags: i.tags ?? [], addedAt: i.addedAt, date: i.date }] : [];
 }
 
 /** Whether two lists of documents read the same to the Ask panel (same order, names, types, tags and dates). */

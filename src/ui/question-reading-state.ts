@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { QuestionReading } from '../core/library-api.ts';
 import type { SearchFilter } from '../core/types.ts';
 import { libraryApi } from './library-connection.ts';
-import { queryableDocs } from './library-state.ts';
+import { documents } from './library-state.ts';
 
 /**
  * The question as the library worker read it while the person types (the chips, the whole-document
@@ -30,7 +30,7 @@ export async function readQuestion(question: string, filter: SearchFilter, remov
 /** Reads the question again whenever it, the filter, the removed chips or the library's documents change. */
 export function useQuestionReading(question: string, filter: SearchFilter, removed: ReadonlySet<string>): ShownReading {
   // A new value only when a document changed (library-state.ts): the question is then read again.
-  const docs = queryableDocs.value;
+  const docs = documents.value;
   const key = JSON.stringify([question, filter, [...removed]]);
   const [shown, setShown] = useState<{ seq: number; key: string; docs: unknown; reading: QuestionReading } | undefined>(undefined);
   useEffect(() => {
