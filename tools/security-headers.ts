@@ -20,7 +20,7 @@ const POLICY: Record<string, string[]> = {
   // fetch/XHR/WebSocket: own origin (service worker precache, a self-hosted model mirror), and the
   // Hugging Face hub for the models the person chooses to download (the embed worker fetches
   // `huggingface.co/<repo>/resolve/...`, which redirects to its file hosts under huggingface.co and hf.co).
-  // WebLLM models (issue 8) also fetch their compiled model library, a WebAssembly file web-llm's prebuilt
+  // WebLLM models also fetch their compiled model library, a WebAssembly file web-llm's prebuilt
   // list points at on raw.githubusercontent.com (`modelLibURLPrefix`, mlc-ai/binary-mlc-llm-libs); web-llm
   // fetches it, keeps it in its cache and instantiates it from bytes (so 'wasm-unsafe-eval', no script-src).
   // Serving those libraries ourselves would mean copying a few MB per model into the app and pinning them

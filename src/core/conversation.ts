@@ -1,7 +1,7 @@
 import type { ConversationId } from './ids.ts';
 import type { Answer } from './types.ts';
 
-/** One question of a conversation with its answer, as saved (issue 8 §3). */
+/** One question of a conversation with its answer, as saved. */
 export interface SavedTurn {
   /** The question as the person typed it. */
   question: string;

@@ -1,5 +1,5 @@
 /**
- * Answer evaluation with any answerer (issue 8 §7): every SciFact claim that has evidence documents is
+ * Answer evaluation with any answerer: every SciFact claim that has evidence documents is
  * asked, as the question text (claims are statements; the extractive evaluation asks them the same way),
  * through the app's retrieval (5 passages) and the answerer given — the extractive answer, or a generator
  * behind the LLM answerer (`generate/llm-answerer.ts`: context, prompt, stream, checked citations). The

@@ -5,16 +5,16 @@ import type { ContextPassage } from './context.ts';
 import type { TermStatistics } from './extractive-answer.ts';
 
 /**
- * Checked citations (issue 8 §2): a model's `[n]` is trusted only when passage n was given to it and
+ * Checked citations: a model's `[n]` is trusted only when passage n was given to it and
  * holds enough of what the sentence says. Lexical: the share of the sentence's content terms (stemmed,
  * stop words out, `text/tokenize`) found in one sentence, or two adjacent ones, of the passage's kept
- * text, each term weighted by its IDF in the collection when statistics are given. Measured on SciFact (docs/DESIGN.md, "Answers written by a model").
+ * text, each term weighted by its IDF in the collection when statistics are given. Measured on SciFact (docs/decisions/0018-citation-checker.md).
  */
 
 /**
  * Default share of a sentence's content terms (IDF-weighted with statistics) that one or two adjacent
- * sentences of a cited passage must hold to support it. Chosen on SciFact dev claims (DESIGN.md, "Answers
- * written by a model"): IDF-weighted, 0.4 accepts 81.2% of claims against their evidence abstracts and
+ * sentences of a cited passage must hold to support it. Chosen on SciFact dev claims (decision 0018,
+ * the citation checker): IDF-weighted, 0.4 accepts 81.2% of claims against their evidence abstracts and
  * 0% against random abstracts; 51% against each claim's nearest lexical neighbour.
  */
 export const DEFAULT_MIN_SUPPORT = 0.4;
@@ -165,7 +165,7 @@ export interface BestSupport {
  * The run of at most {@link SUPPORT_WINDOW} consecutive sentences (of one piece of text: `sentences` as
  * term sets, in order) holding the largest share of the weighted terms; the shortest such run, then the
  * earliest. A sentence of an answer often joins two adjacent sentences of its source; a longer run (a
- * whole passage) would hold the words of any sentence on its topic (see DESIGN.md).
+ * whole passage) would hold the words of any sentence on its topic (see docs/decisions/0018-citation-checker.md).
  */
 export function bestSupport(terms: ReadonlyMap<string, number>, sentences: ReadonlyArray<ReadonlySet<string>>): BestSupport {
   let best: BestSupport = { share: -1, from: 0, to: 0 };

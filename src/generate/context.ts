@@ -4,7 +4,7 @@ import { splitSentences } from '../text/split-sentences.ts';
 import { contentTermsOf } from './extractive-answer.ts';
 
 /**
- * Context building (issue 8 §1): which text of the retrieved passages a model reads. Passages a
+ * Context building: which text of the retrieved passages a model reads. Passages a
  * cross-encoder judged irrelevant are dropped, neighbours from one section are merged into one passage,
  * and when the model's context budget is tight only whole sentences that matter to the question are kept.
  * Every kept piece is an exact range of its passage's window, so a citation maps back to the document.

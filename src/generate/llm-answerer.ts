@@ -141,7 +141,7 @@ export function answerOf(sentences: readonly CheckedSentence[], passages: readon
 }
 
 /**
- * An {@link Answerer} that has a model write the answer (issue 8 §2): context (`context.ts`) → prompt
+ * An {@link Answerer} that has a model write the answer: context (`context.ts`) → prompt
  * (`prompt.ts`) → the generator's stream (each piece to `onText`; `signal` stops it, keeping what was
  * written) → checked citations (`citations.ts`) → an `Answer` whose Sources are only the passages cited by a
  * sentence they support, renumbered in order of first use. Removed citations are listed with the reason;

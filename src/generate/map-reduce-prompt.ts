@@ -3,7 +3,7 @@ import type { ChatMessage } from '../models/generator/generator.ts';
 import { neutralise, NOT_FOUND, passageBlock } from './prompt.ts';
 
 /**
- * The prompts of a whole-document answer (issue 8 §3, `map-reduce.ts`): the map prompt asks for notes on
+ * The prompts of a whole-document answer (`map-reduce.ts`): the map prompt asks for notes on
  * one part of the document (its numbered passages, numbered across the whole document), the reduce prompt
  * combines notes into the answer. Document text and notes (which quote it) are written as neutralised
  * data, as in `prompt.ts`: no document can close its block or open a role.

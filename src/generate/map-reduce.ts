@@ -9,7 +9,7 @@ import { buildMapMessages, buildReduceMessages, notesBlock, NOTHING_RELEVANT } f
 import { buildMessages, countMessageTokens, passageBlock, questionTooLong } from './prompt.ts';
 
 /**
- * A question about a whole document answered by a model over every section (issue 8 §3), within its
+ * A question about a whole document answered by a model over every section, within its
  * context window: when the whole document fits one prompt, one ordinary answer over all of it; else
  * map-reduce. Map: the sections, in document order and numbered [1]…[N] across the whole document, are
  * cut into parts that each fit one request (counted in the model's tokens, prompt and notes included);

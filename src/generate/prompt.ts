@@ -5,7 +5,7 @@ import type { ContextPassage } from './context.ts';
 import type { ChatMessage } from '../models/generator/generator.ts';
 
 /**
- * The prompt of an answer written by a model (issue 8 §2): the rules in the system message, the numbered
+ * The prompt of an answer written by a model: the rules in the system message, the numbered
  * passages as quoted data, the conversation so far (bounded), and the question last.
  *
  * Injection defence: a document may contain instructions ("Ignore previous instructions …"), a fake end of

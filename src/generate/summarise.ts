@@ -2,7 +2,7 @@ import { generateText, type ChatMessage, type Generator } from '../models/genera
 import { neutralise, quotedTurn, withNewestThatFit, type ConversationTurn } from './prompt.ts';
 
 /**
- * A summary of a conversation's older turns (issue 8 §3), written by the model when those turns no longer
+ * A summary of a conversation's older turns, written by the model when those turns no longer
  * fit its context: it is kept with the conversation and sent in their place, so a long chat keeps its
  * thread without overflowing the window. Bounded: at most `maxTokens` written, cut at
  * {@link MAX_SUMMARY_CHARS}; the request itself is fitted to the window (the oldest turns to summarise are

@@ -4,7 +4,7 @@ import { splitSentences } from '../text/split-sentences.ts';
 import { buildExtractiveAnswer, buildNotFoundAnswer, type TermStatistics } from './extractive-answer.ts';
 
 /**
- * The whole-document answer without a model (issue 8 §3): quoted sentences from every section, in
+ * The whole-document answer without a model: quoted sentences from every section, in
  * document order, each cited. A summary quotes each section's first sentence (its topic sentence, as
  * documents are usually written), from evenly spaced sections when there are more than `maxSentences`; a
  * list, or a question asked with the toggle, quotes the sentences of each section that the extractive

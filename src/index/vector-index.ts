@@ -3,7 +3,7 @@
  * (dot product = cosine for L2-normalised vectors) and keeps the k best. Three storage forms: `f32` (exact
  * dot products over every row); `int8` (codes with one scale per vector and a 4-bit residual: an integer
  * scan with a quantised query picks a shortlist, re-scored at 12 bits: 2.6× fewer bytes than f32); `binary`
- * (f32 plus 1-bit sign codes: a Hamming scan picks a shortlist, re-scored exactly). See DESIGN.md.
+ * (f32 plus 1-bit sign codes: a Hamming scan picks a shortlist, re-scored exactly). See docs/decisions/0012-vector-index.md.
  * Pure core: no DOM, no worker; persisted as binary by {@link VectorIndex.serialize}.
  */
 import { DocQaError } from '../core/errors.ts';

@@ -282,7 +282,7 @@ class HtmlWalker {
     }
   }
 
-  // Tables: one paragraph per row, cells joined by " | " (see DESIGN, Ingest). A table inside a cell is
+  // Tables: one paragraph per row, cells joined by " | " (see docs/decisions/0005-document-structure.md). A table inside a cell is
   // flattened into that cell.
   private openTable(): void {
     if (!this.tables.at(-1)?.cell) this.endParagraph();

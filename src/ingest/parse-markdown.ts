@@ -9,7 +9,7 @@ import { plausibleTitle, titleOfMarkdownHeading } from './title.ts';
 
 /**
  * Markdown through marked's lexer (CommonMark + GFM tables), walked token by token: the text is what a
- * reader of the rendered page sees, one block per section labelled by its heading path. See DESIGN, Ingest.
+ * reader of the rendered page sees, one block per section labelled by its heading path. See docs/decisions/0005-document-structure.md.
  */
 
 /** `title: x` (YAML) or `title = "x"` (TOML); the value is sliced off, not matched (`\s*(.*)` is quadratic). */

@@ -21,7 +21,7 @@ export interface PassagesForOptions {
 }
 
 /**
- * The passages a question is answered from, and the steps taken to find them (issue 8 §4–§5): the
+ * The passages a question is answered from, and the steps taken to find them: the
  * question's own retrieval; with `expand`, fused over the phrasings the model writes (reported as an
  * `expanded` step); with `multiHop`, followed by the hops the model's judgement asks for (each reported as
  * a `hop` step). Without a model the options do nothing, and no step is reported.

@@ -34,7 +34,7 @@ export function answerText(answer: Answer): string {
 }
 
 /**
- * The library's conversations (issue 8 §3): before retrieval, a follow-up is rewritten into a standalone
+ * The library's conversations: before retrieval, a follow-up is rewritten into a standalone
  * question (by the model, else by the rule; as the person edited it when they did) and older turns that
  * no longer fit the model's context are summarised by it; after the answer, the turn is saved (a stopped
  * answer too: what was written). Every question is saved: one without a conversation starts a new one.

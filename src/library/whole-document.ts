@@ -11,7 +11,7 @@ import { readWholeDocument, type WholeDocumentQuery } from '../question/whole-do
 import type { LibraryStore } from '../store/library-store.ts';
 
 /**
- * Whole-document answers in the library (issue 8 §3): decides whether a question is about one whole
+ * Whole-document answers in the library: decides whether a question is about one whole
  * document (the person's toggle, `AskRequest.wholeDocument`, or the rule in
  * `question/whole-document-query.ts`), reads that document's sections from the store in document order,
  * and answers over all of them: by map-reduce with the model (`generate/map-reduce.ts`), or, without one,

@@ -31,7 +31,7 @@ function alreadyAsked(chip: QueryChip, filter: SearchFilter | undefined): boolea
 }
 
 /**
- * Self-query with a model (issue 8 §4), before retrieval: the filters the model reads from the question
+ * Self-query with a model, before retrieval: the filters the model reads from the question
  * (`readFilters`), or those it read before as the person left them (`filterChips`, not read again, each
  * checked to still name something the library has). Chips the person's filter already has (the page's
  * rule-based chips come in it) are left out; the rest restrict the search within the person's filter

@@ -3,7 +3,7 @@ import { generateText, type ChatMessage, type Generator } from '../models/genera
 import { neutralise, quotedTurn, withNewestThatFit, type ConversationTurn } from '../generate/prompt.ts';
 
 /**
- * Follow-up questions rewritten into standalone ones before retrieval (issue 8 §3): "How much is it?"
+ * Follow-up questions rewritten into standalone ones before retrieval: "How much is it?"
  * after "When is the rent paid?" searches for the rent. The first question of a conversation is never
  * rewritten. With a model, the model rewrites it (JSON `{"question": "…"}`, parsed defensively: a bad reply
  * searches the question as typed). Without one, {@link rewriteByRule}.

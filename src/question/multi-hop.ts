@@ -4,7 +4,7 @@ import { countMessageTokens, passageBlock } from '../generate/prompt.ts';
 import { MAX_PHRASING_CHARS, parseJsonObject, queryKey } from './query-expansion.ts';
 
 /**
- * Multi-hop retrieval (issue 8 §5): when the passages found for a question do not hold everything it
+ * Multi-hop retrieval: when the passages found for a question do not hold everything it
  * needs (a question that joins two facts: "Who repairs the heating in the flat whose rent is 950 euros?"),
  * the model says what is missing and a query for it; that query is searched and its new passages join the
  * context, until the model judges the context sufficient or the hops run out.

@@ -2,7 +2,7 @@ import { generateText, type ChatMessage, type Generator } from '../models/genera
 import { neutralise } from '../generate/prompt.ts';
 
 /**
- * Query expansion (issue 8 §4): the model writes other phrasings of the question, which are searched
+ * Query expansion: the model writes other phrasings of the question, which are searched
  * together with it and fused (`retrieve/multi-query.ts`), so a passage that says what was asked in other
  * words (a synonym, the document's own term) is found by keywords too.
  */

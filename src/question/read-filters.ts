@@ -1,5 +1,5 @@
 /**
- * Self-query with a model (issue 8 §4): the model reads the filters a question asks for ("what does the
+ * Self-query with a model: the model reads the filters a question asks for ("what does the
  * landlord's contract say about pets" → the lease), which the rule-based pass (`question/self-query.ts`)
  * cannot, as JSON `{"documents": [...], "folders": [...], "types": [...], "tags": [...], "from":
  * "YYYY-MM-DD" | null, "to": ...}`. The library's real names go into the prompt when they fit a token

@@ -1,5 +1,5 @@
 /**
- * Self-query, the rule-based pass (issue 8 §4): filters read from the question itself, matched against
+ * Self-query, the rule-based pass: filters read from the question itself, matched against
  * the library's real metadata, so "when is the rent due in lease.pdf?" searches lease.pdf only. Used when
  * no model is loaded (and as the model's fallback). Rules are narrow on purpose, because a wrong filter
  * hides the answer: a document by its full file name ("lease.pdf"), or by its name without the extension

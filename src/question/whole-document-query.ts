@@ -1,5 +1,5 @@
 /**
- * Whole-document questions (issue 8 §3): "summarise the lease", "give an overview of report.pdf", "list
+ * Whole-document questions: "summarise the lease", "give an overview of report.pdf", "list
  * every deadline in contract.docx", "find all the dates in the lease". Such a question is not answered by
  * the top passages (a summary needs every section; a list of every deadline needs every page), so the
  * library reads the whole document, part by part (`generate/map-reduce.ts`).

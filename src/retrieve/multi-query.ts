@@ -7,7 +7,7 @@ import type { RankedSearch } from './hybrid.ts';
 const phrasingName = (i: number) => `phrasing ${String(i).padStart(2, '0')}`;
 
 /**
- * A {@link RankedSearch} over several phrasings of one question (query expansion, issue 8 §4): the
+ * A {@link RankedSearch} over several phrasings of one question (query expansion): the
  * question it is called with and each of `others` are searched concurrently with `search` (each phrasing
  * with its own vector), and the ranked lists are fused again with Reciprocal Rank Fusion by chunk, so a
  * chunk several phrasings find comes first and no chunk comes twice. Each hit keeps the retriever ranks of

@@ -17,7 +17,7 @@ function storageError(err: unknown, what: string): unknown {
 }
 
 /**
- * Saved conversations (issue 8 §3): a header per conversation (`conversations`, what the history lists,
+ * Saved conversations: a header per conversation (`conversations`, what the history lists,
  * cheap to read) and its turns apart (`conversationTurns`, keyed [conversation, position]), so listing
  * never reads the answers. A turn and its header's new count are written in one transaction.
  */

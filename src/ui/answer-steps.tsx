@@ -59,7 +59,7 @@ function StepLine({ step }: { step: AskStep }) {
 }
 
 /**
- * What was done before the answer (issue 8 §4–§5): the phrasings searched and each multi-hop hop with its
+ * What was done before the answer: the phrasings searched and each multi-hop hop with its
  * query and the passages it brought. Shown while the answer is being written (steps arrive one by one)
  * and with the answer after.
  */

@@ -4,7 +4,7 @@ import { asking, askSteps } from './ask-state.ts';
 import type { ShownReading } from './question-reading-state.ts';
 
 /**
- * Whole-document questions in the Ask panel (issue 8 §3): the "Whole document" toggle next to Ask
+ * Whole-document questions in the Ask panel: the "Whole document" toggle next to Ask
  * (enabled when the question's chips or the filters leave exactly one document), the document that will
  * be read when the question asks for it ("Reading all of lease.md"), and the parts read so far while the
  * library reads it ("Read 3 of 12 parts"), from the `whole-document` steps.

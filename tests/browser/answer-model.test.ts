@@ -1,4 +1,4 @@
-// The model that writes answers, chosen in the app (issue 8 §2), in Chromium: with no model the notice
+// The model that writes answers, chosen in the app, in Chromium: with no model the notice
 // near the Answer area says answers quote the documents and why (once, not with each answer); the
 // answer-model chooser says in one line that this browser has no WebGPU (headless Chromium has none) and
 // offers the model that runs on the processor with its size; nothing is downloaded before the person

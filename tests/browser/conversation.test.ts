@@ -1,4 +1,4 @@
-// A conversation in Chromium (issue 8 §3): a follow-up rewritten into a standalone question ("Searched
+// A conversation in Chromium: a follow-up rewritten into a standalone question ("Searched
 // for: …", by the scripted generator's JSON, or by the rule without a model), the searched question edited
 // and searched again, earlier turns shown compact, and the history after a reload: reopen, rename, delete.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Answers written by a model, in Chromium, with the scripted generator (issue 8 §6): the text streams
+// Answers written by a model, in Chromium, with the scripted generator: the text streams
 // into the Answer region, Stop keeps what was written, citations are checked (one to a passage the model
 // was not given is removed and named, a sentence its source does not support is marked), [n] opens the
 // Source dialog, and Markdown with <script>, <img onerror> and javascript: links runs nothing.

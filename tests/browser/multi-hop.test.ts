@@ -1,4 +1,4 @@
-// Phrasings and multi-hop in Chromium with the scripted generator (issue 8 §4–§5): the two options show only
+// Phrasings and multi-hop in Chromium with the scripted generator: the two options show only
 // when a model writes answers and are remembered; a two-hop question shows each hop's query and passages
 // in the Answer area while the answer is written and after, and the answer cites a passage only the second
 // hop found; query expansion shows the phrasings it searched.

@@ -1,4 +1,4 @@
-// Self-query in the page beyond the rules (issue 8 §4): with a model (the scripted generator), the filter
+// Self-query in the page beyond the rules: with a model (the scripted generator), the filter
 // only the model reads ("the landlord's contract" → lease.md) shows as a removable chip once its step
 // arrives, before the answer, and restricts the sources; removing it asks again unrestricted. Without a
 // model, a date phrase ("from 2023") gives a date chip on the documents' own dates.

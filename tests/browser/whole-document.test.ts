@@ -1,4 +1,4 @@
-// Whole-document questions in Chromium, with the scripted generator (issue 8 §3): "Summarise lease.md" is
+// Whole-document questions in Chromium, with the scripted generator: "Summarise lease.md" is
 // recognised (the page says which document it will read), the library reads every section of it in parts
 // (the page shows "read 1 of 3 parts" while it does), and the answer cites passages from several sections.
 // The "Whole document" toggle reads one chosen document for any question.

@@ -1,4 +1,4 @@
-// Query expansion and multi-hop through the Library (issue 8 §4–§5), over real indexed documents with the
+// Query expansion and multi-hop through the Library, over real indexed documents with the
 // scripted generator: JSON requests (phrasings, the judgement) take their replies from one list, the
 // answer from the script.
 import { describe, expect, it } from 'vitest';

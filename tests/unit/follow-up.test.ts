@@ -1,4 +1,4 @@
-// Follow-up questions rewritten into standalone ones (issue 8 §3): by the model (JSON, parsed defensively),
+// Follow-up questions rewritten into standalone ones: by the model (JSON, parsed defensively),
 // by the rule without a model; the first question of a conversation never rewritten.
 import { describe, expect, it } from 'vitest';
 import { parseStandalone, rewriteByRule, rewriteFollowUp, rewriteMessages } from '../../src/question/follow-up.ts';

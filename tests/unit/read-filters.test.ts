@@ -1,4 +1,4 @@
-// Self-query with a model (issue 8 §4): the model's JSON reading of a question's filters, matched against
+// Self-query with a model: the model's JSON reading of a question's filters, matched against
 // the library's real metadata; unknown values dropped, a bad reply no filter.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

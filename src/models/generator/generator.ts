@@ -1,5 +1,5 @@
 /**
- * The one interface every text generator implements (issue 8): WebLLM on WebGPU in its own worker, a
+ * The one interface every text generator implements: WebLLM on WebGPU in its own worker, a
  * transformers.js text-generation model on WASM, and in tests a scripted generator. Every LLM-using step
  * (the answer, follow-up rewriting, query expansion, the multi-hop judgement) depends on this, never on a
  * library: tests drive the logic with a scripted generator and the real transformers.js path on a tiny

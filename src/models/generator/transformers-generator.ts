@@ -1,5 +1,5 @@
 /**
- * The WASM fallback generator (issue 8 §2): a small instruct model (a causal LM with a chat template,
+ * The WASM fallback generator: a small instruct model (a causal LM with a chat template,
  * such as Qwen2.5-0.5B-Instruct) run by transformers.js, for devices where WebLLM cannot run (no WebGPU).
  * Loads from the hub, a mirror, a local folder or the model cache (`models/model-source.ts`, shared with
  * the embedder and the reranker). Runs in Node (tests, evaluation) and in a worker; never touches the DOM.

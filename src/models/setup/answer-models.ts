@@ -1,5 +1,5 @@
 /**
- * The answer-model chooser's list (issue 8 §2): the WASM model(s) of the generator catalogue, which run on
+ * The answer-model chooser's list: the WASM model(s) of the generator catalogue, which run on
  * this device's processor, and the WebLLM models `chooseModels` says this device's GPU can run, each with
  * its download size and the space its files take in this browser.
  */

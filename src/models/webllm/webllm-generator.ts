@@ -1,5 +1,5 @@
 /**
- * The WebLLM generator (issue 8 §2): {@link Generator} over web-llm's engine, which runs the model on
+ * The WebLLM generator: {@link Generator} over web-llm's engine, which runs the model on
  * WebGPU in a worker of its own. The engine is injected: the app creates it in `workers/llm.worker.ts`
  * through `webllm-client.ts`; tests pass a mocked engine (no GPU here). Loading reports progress
  * (`webllm-progress.ts`), failures become DocQaErrors with a way out (`webllm-errors.ts`), and a download

@@ -1,5 +1,5 @@
 /**
- * Which WebLLM models this device can run (issue 8 §2), chosen from web-llm's prebuilt model list
+ * Which WebLLM models this device can run, chosen from web-llm's prebuilt model list
  * (`prebuiltAppConfig.model_list`, passed in: importing the value here would pull the whole engine into
  * the page's bundle). Pure: every function takes a {@link WebGpuDevice} description, which
  * {@link describeWebGpu} reads from the browser.
