@@ -48,7 +48,8 @@ async function folderFiles(folder: string, model: EmbeddingModel): Promise<Map<s
   for (const f of model.files) files.set(f.path, await readFile(join(folder, f.path)));
   return files;
 }
-const SIDES = ['b1', 'b32'] as const;
+const SIDES = ['b1', 'b8', 'b32'] as const;
+const BATCH: Record<Side, number> = { b1: 1, b8: 8, b32: 32 };
 type Side = (typeof SIDES)[number];
 
 /** The first words of `text` that fit in `max` of the model's tokens. */
@@ -82,8 +83,10 @@ function record(ctx: BenchContext, key: string, values: number[]): void {
 }
 
 export interface EmbedBenchOptions {
-  /** A real model folder (`npm run models:real`): measured too, q8, at the default threads, one and two. */
+  /** A real model folder (`npm run models:real`): measured too, at the default threads, one and two. */
   model?: string;
+  /** The real model's weights: q8 (default, what the app downloads) or fp32. */
+  dtype?: 'q8' | 'fp32';
 }
 
 export async function benchEmbed(ctx: BenchContext, options: EmbedBenchOptions = {}): Promise<void> {
@@ -107,10 +110,12 @@ export async function benchEmbed(ctx: BenchContext, options: EmbedBenchOptions =
       models.push({ name: model.name, short: model.short, node, root, harness: { repo: `bench/${model.name}`, dims: model.shape.hidden }, threads: [0] });
     }
     if (options.model) {
-      const { model, root: realRoot } = embeddingModelOfFolder(options.model, 'q8');
+      const dtype = options.dtype ?? 'q8';
+      const { model, root: realRoot } = embeddingModelOfFolder(options.model, dtype);
       repos.set('bench/real', await folderFiles(options.model, model));
-      ctx.note(`embed real: ${model.id} from ${options.model} (q8)`);
-      models.push({ name: 'real', short: 'real', node: model, root: realRoot, harness: { repo: 'bench/real', dims: model.dims, pooling: model.pooling, dtype: 'q8', queryPrefix: model.queryPrefix }, threads: [0, 1, 2] });
+      ctx.note(`embed real: ${model.id} from ${options.model} (${dtype})`);
+      ctx.record({ embed_real_dtype: dtype });
+      models.push({ name: 'real', short: 'real', node: model, root: realRoot, harness: { repo: 'bench/real', dims: model.dims, pooling: model.pooling, dtype, queryPrefix: model.queryPrefix }, threads: [0, 1, 2] });
     }
     progress('embed: building the harness page, starting Chromium');
     hub = await startHubServer(repos);
@@ -130,16 +135,16 @@ export async function benchEmbed(ctx: BenchContext, options: EmbedBenchOptions =
           ctx.record({ chromium_wasm_threads: Math.max(loaded.loaded.threads, (ctx.figures.chromium_wasm_threads as number | undefined) ?? 0), [`chromium_wasm_${tag}_load_ms`]: loaded.loaded.loadMs });
           await chunksPerSecond(embedder, texts.slice(0, 8), 8); // warm-up
           await chromiumChunksPerSecond(app, texts.slice(0, 8), 8);
-          const node: Record<Side, number[]> = { b1: [], b32: [] };
-          const chromium: Record<Side, number[]> = { b1: [], b32: [] };
+          const node: Record<Side, number[]> = { b1: [], b8: [], b32: [] };
+          const chromium: Record<Side, number[]> = { b1: [], b8: [], b32: [] };
           for (let r = 0; r < ROUNDS; r++) {
             // Alternating which side (and which batch size) goes first, so neither always runs on a warmer machine.
             const batches = r % 2 ? ([...SIDES].reverse() as Side[]) : [...SIDES];
             const runNode = async () => {
-              for (const side of batches) node[side].push(await chunksPerSecond(embedder, texts, side === 'b1' ? 1 : 32));
+              for (const side of batches) node[side].push(await chunksPerSecond(embedder, texts, BATCH[side]));
             };
             const runChromium = async () => {
-              for (const side of batches) chromium[side].push(await chromiumChunksPerSecond(app!, texts, side === 'b1' ? 1 : 32));
+              for (const side of batches) chromium[side].push(await chromiumChunksPerSecond(app!, texts, BATCH[side]));
             };
             if (r % 2) await runChromium().then(runNode);
             else await runNode().then(runChromium);
@@ -151,7 +156,7 @@ export async function benchEmbed(ctx: BenchContext, options: EmbedBenchOptions =
           if (!threads) ctx.record({ [`embed_${model.name}_batch32_over_batch1`]: round(median(node.b32) / median(node.b1), 2) });
           ctx.record({ [`chromium_wasm_${tag}_node_over_chromium_b32`]: round(median(node.b32) / median(chromium.b32), 2) });
           const fmt = (v: number[]) => `${round(median(v), 1)} (${round(Math.min(...v), 1)}–${round(Math.max(...v), 1)})`;
-          progress(`embed ${model.name}: Node batch 1 ${fmt(node.b1)}, batch 32 ${fmt(node.b32)} chunks/s; Chromium WASM (${loaded.loaded.threads} thread) batch 1 ${fmt(chromium.b1)}, batch 32 ${fmt(chromium.b32)} chunks/s`);
+          progress(`embed ${model.name}: Node batch 1/8/32 ${fmt(node.b1)}, ${fmt(node.b8)}, ${fmt(node.b32)} chunks/s; Chromium WASM (${loaded.loaded.threads} thread) ${fmt(chromium.b1)}, ${fmt(chromium.b8)}, ${fmt(chromium.b32)} chunks/s`);
         }
       } finally {
         await embedder.dispose();
@@ -167,7 +172,7 @@ export async function benchEmbed(ctx: BenchContext, options: EmbedBenchOptions =
 if (isMain(import.meta.url)) {
   const { BenchContext } = await import('./context.ts');
   const ctx = new BenchContext();
-  const at = process.argv.indexOf('--model');
-  await benchEmbed(ctx, { model: at > 0 ? process.argv[at + 1] : undefined });
+  const arg = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+  await benchEmbed(ctx, { model: arg('--model'), dtype: arg('--dtype') === 'fp32' ? 'fp32' : 'q8' });
   console.log(JSON.stringify(ctx.figures));
 }

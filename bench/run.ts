@@ -7,7 +7,7 @@
  *   npm run bench -- --skip cold-start     all but some
  *   npm run bench -- vector                operations named as arguments: same as --only vector
  *   npm run bench -- embed                 embedding chunks/s (tiny and MiniLM-shaped models, Node and Chromium WASM)
- *   npm run bench -- embed --model <dir>   the same, and a real model folder (q8; Chromium at its default threads and at 1)
+ *   npm run bench -- embed --model <dir>   the same, and a real model folder (q8, or --dtype fp32; Chromium at its default threads, 1 and 2)
  *   npm run bench -- vector --real <dir> the vector index on real embeddings by that model folder (SciFact + Debian manuals)
  *   npm run bench -- rerank                reranking pairs/s (tiny and MiniLM-shaped cross-encoders, Node)
  *   npm run bench -- answer                time before the first token: rewrite, retrieval, rerank, prompt build (Node)
@@ -32,6 +32,8 @@ export type Operation = (typeof OPERATIONS)[number];
 export interface BenchOptions {
   /** `--model <folder>`: a real model folder the embed operation measures too (`npm run models:real`). */
   model?: string;
+  /** `--dtype q8|fp32`: the real model's weights for the embed operation (default q8). */
+  dtype?: 'q8' | 'fp32';
   /** `--real <folder>`: the vector operation measures real embeddings by this model folder. */
   real?: string;
 }
@@ -58,7 +60,7 @@ async function runOperation(ctx: BenchContext, op: Operation, options: BenchOpti
         await benchVector(ctx, { real: options.real });
         break;
       case 'embed':
-        await benchEmbed(ctx, { model: options.model });
+        await benchEmbed(ctx, { model: options.model, dtype: options.dtype });
         break;
       case 'rerank':
         await benchRerank(ctx);
@@ -83,7 +85,7 @@ export async function runBench(ops: readonly Operation[], options: BenchOptions 
 }
 
 if (isMain(import.meta.url)) {
-  const { values, positionals } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' }, model: { type: 'string' }, real: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' }, model: { type: 'string' }, real: { type: 'string' }, dtype: { type: 'string' } }, allowPositionals: true });
   const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
   const only = [...list(values.only), ...positionals.flatMap((p) => list(p))];
   const unknown = [...only, ...list(values.skip)].filter((x) => !(OPERATIONS as readonly string[]).includes(x));
@@ -92,7 +94,7 @@ if (isMain(import.meta.url)) {
     process.exit(2);
   }
   const skip = new Set(list(values.skip));
-  await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)), { model: values.model, real: values.real });
+  await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)), { model: values.model, real: values.real, dtype: values.dtype === 'fp32' ? 'fp32' : 'q8' });
   // Playwright or vite may keep handles open; the figures are out, so end here.
   process.exit();
 }
