@@ -105,8 +105,16 @@ export function parseStandalone(reply: string): string | undefined {
   return q && q.length <= MAX_STANDALONE_CHARS ? q : undefined;
 }
 
-/** Words that point back into the conversation ("How much is it?", "Who signed that?"). */
-const BACK_REFERENCES = new Set(['it', 'its', 'that', 'this', 'those', 'these', 'they', 'them', 'their', 'he', 'she', 'him', 'her', 'his', 'there', 'then', 'same', 'former', 'latter', 'else']);
+/** Words that point back into the conversation ("How much is it?", "Who signed them?", "What else?"). */
+const PRONOUNS = new Set(['it', 'its', 'they', 'them', 'their', 'theirs', 'he', 'she', 'him', 'her', 'his', 'hers', 'those', 'these', 'same', 'former', 'latter', 'else']);
+/** "this" and "that" point back only as pronouns ("Who signed that?", "Is that the default?"), not before a noun or a clause. */
+const DEMONSTRATIVES = new Set(['this', 'that']);
+/** "there" and "then" point back only at the end ("What happens then?"); elsewhere "Is there a limit…?" asks alone. */
+const AT_END_ONLY = new Set(['there', 'then']);
+/** After "it", a clause makes it the "it" of "Is it possible to…", "What does it mean when…": it points at nothing. */
+const CLAUSE_AFTER_IT = new Set(['to', 'when', 'if', 'that', 'whether']);
+/** Words after which "this" or "that" stands for a thing: "What is that?", "Does this work…?". */
+const BEFORE_PRONOUN_DEMONSTRATIVE = new Set(['what', 'who', 'which', 'why', 'how', 'where', 'when', 'is', 'was', 'are', 'were', 'will', 'be', 'do', 'does', 'did', 'can', 'could', 'should', 'would', 'may', 'must', 'has', 'have', 'had']);
 /** First words of a question that continues the last one ("And the deposit?", "Also …"). */
 const CONTINUING = new Set(['and', 'also', 'too']);
 /** "What about …", "How about …", "What of …". */
@@ -117,24 +125,49 @@ const ASKING = new Set(['what', 'when', 'where', 'who', 'whom', 'whose', 'which'
 const isContent = (word: string) => !ASKING.has(word.toLowerCase()) && processTerm(word) !== null;
 /** Fewer content words than this: nothing to search alone ("Why?", "How much?", "And?"); one word is a search of its own. */
 const SHORT_TERMS = 1;
+/**
+ * Content words before a pronoun from which it refers inside the question: "What happens when a
+ * subprocess does not finish before its timeout?" names what "its" means; "How do I install it?" does not.
+ */
+const ANTECEDENT_TERMS = 2;
+/**
+ * Content words from which a question names its own subject whatever its pronouns: "Does this version of
+ * Python still support the walrus operator?" asks alone; "Does it support IPv6?" does not.
+ */
+const STANDALONE_TERMS = 4;
+
+/** Whether `words[i]` points back into the conversation (lower-case words of the question). */
+function pointsBack(words: readonly string[], i: number): boolean {
+  const word = words[i]!;
+  const last = i === words.length - 1;
+  if (AT_END_ONLY.has(word)) return last;
+  if (!PRONOUNS.has(word) && !DEMONSTRATIVES.has(word)) return false;
+  // "a command that lists…", "make sure that…", "this option": a determiner or a clause, not a pronoun.
+  if (DEMONSTRATIVES.has(word) && !last && !BEFORE_PRONOUN_DEMONSTRATIVE.has(words[i - 1] ?? '')) return false;
+  if (word === 'it' && words.slice(i + 1, i + 4).some((w) => CLAUSE_AFTER_IT.has(w))) return false;
+  return words.slice(0, i).filter(isContent).length < ANTECEDENT_TERMS;
+}
 
 /** Whether a question reads as a follow-up: see {@link rewriteByRule}. */
 export function refersBack(question: string): boolean {
   const words = tokenize(question).map((w) => w.toLowerCase());
-  if (words.some((w) => BACK_REFERENCES.has(w))) return true;
   if (CONTINUING.has(words[0] ?? '')) return true;
   if ((words[0] === 'what' || words[0] === 'how') && ABOUT.has(words[1] ?? '')) return true;
-  return words.filter(isContent).length < SHORT_TERMS;
+  const content = words.filter(isContent).length;
+  if (content < SHORT_TERMS) return true;
+  return content < STANDALONE_TERMS && words.some((_, i) => pointsBack(words, i));
 }
 
 /**
  * The rule used when no model is loaded (English function words; any language's short questions): a
- * question that refers back (a pronoun such as "it", "that", "they"; starts with "and", "also", "what
- * about", "how about"; or has no word of its subject, only words of asking such as "Why?", "How much?") gets the content words of the previous
+ * question that refers back (a pronoun such as "it", "they", "that" that the question itself does not
+ * explain; starts with "and", "also", "what about", "how about"; or has no word of its subject, only words
+ * of asking such as "Why?", "How much?") gets the content words of the previous
  * searched question that it lacks, in their order, at most {@link RULE_MAX_ADDED}, in parentheses:
  * "How much is it?" after "When is the rent paid?" → "How much is it? (rent paid)". Other questions are
- * left as they are. The rule only adds words (retrieval weighs the rare ones); it cannot replace the
- * subject the way a model can.
+ * left as they are: a question that stands on its own is searched as typed, since the added words would
+ * only dilute it ("Is there a limit on …?", "… the copy of its license?", "Is it possible to …?"). The rule
+ * only adds words (retrieval weighs the rare ones); it cannot replace the subject the way a model can.
  */
 export function rewriteByRule(question: string, previous: string): string {
   if (!refersBack(question)) return question;

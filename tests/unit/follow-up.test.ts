@@ -1,7 +1,7 @@
 // Follow-up questions rewritten into standalone ones: by the model (JSON, parsed defensively),
 // by the rule without a model; the first question of a conversation never rewritten.
 import { describe, expect, it } from 'vitest';
-import { parseStandalone, rewriteByRule, rewriteFollowUp, rewriteMessages } from '../../src/question/follow-up.ts';
+import { parseStandalone, refersBack, rewriteByRule, rewriteFollowUp, rewriteMessages } from '../../src/question/follow-up.ts';
 import { countMessageTokens } from '../../src/generate/prompt.ts';
 import { countScriptedTokens, ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 
@@ -74,6 +74,45 @@ describe('rewriteByRule (no model)', () => {
   it('leaves a question that stands alone as it is', () => {
     expect(rewriteByRule('Who repairs the heating?', 'When is the rent paid?')).toBe('Who repairs the heating?');
     expect(rewriteByRule('What does the guarantor sign?', 'When is the rent paid?')).toBe('What does the guarantor sign?');
+  });
+
+  it('searches a question that stands on its own as typed, in a conversation of unrelated questions', () => {
+    // A new user trying the app: one conversation, each question about something else. Every one of them
+    // names its own subject; their pronouns and "that", "this", "there" point inside the question.
+    const asked = [
+      'What is the highest timestamp PostgreSQL can store?',
+      'How do I sort a list of tuples by their third element?',
+      'Where must a package install the copy of its license?',
+      'What happens when a subprocess does not finish before its timeout?',
+      'Is there a limit on the number of columns in a table?',
+      'Is it possible to shrink a table after deleting most of its rows?',
+      'What does it mean when git says that HEAD is detached?',
+      'How long does it take to rebuild an index?',
+      'Is there a command that lists the files of an installed package?',
+      'How do I make sure that foreign keys are enforced?',
+      'Which file lists the repositories APT downloads packages from?',
+      'How do I undo the last commit but keep its changes?',
+      'Does this version of Python still support the walrus operator?',
+      'How long should a package synopsis be?',
+      'What is the default port of the PostgreSQL server?',
+      'Why does git bisect need a good and a bad commit?',
+      'Can SQLite store dates, and how are they compared?',
+      'What should a program do when its configuration file is missing?',
+      'How do I mark a package as automatically installed so that autoremove can remove it?',
+    ];
+    asked.forEach((question, i) => {
+      if (i === 0) return;
+      expect(refersBack(question), question).toBe(false);
+      expect(rewriteByRule(question, asked[i - 1]!)).toBe(question);
+    });
+  });
+
+  it('still completes questions whose pronoun has nothing to point at in the question', () => {
+    const previous = 'How do I configure the PostgreSQL server?';
+    for (const question of ['Does it support IPv6?', 'What is its default port?', 'Where is it stored?', 'How do I change that?', 'What does that mean?', 'Is that the default?', 'How do I install them?', 'What happens then?', 'What else?']) {
+      expect(refersBack(question), question).toBe(true);
+      expect(rewriteByRule(question, previous), question).toMatch(/\(.*PostgreSQL server\)$/);
+    }
   });
 
   it('is the rewrite without a model, and is named as such', async () => {
