@@ -1,6 +1,6 @@
 import type { Answer, AnswerSegment, Citation, Passage, TextRange } from '../core/types.ts';
 import { termsOf } from '../text/tokenize.ts';
-import { splitSentences } from '../text/split-sentences.ts';
+import { answerSentences, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
 
 /**
  * How common a term is in the collection, for IDF weights. An index that can count may implement it; without
@@ -52,6 +52,33 @@ const QUESTION_MARKS = new Set(['?', '？', '؟', '⸮']);
 const HIT_BONUS = 0.1;
 
 /**
+ * Bonus for a sentence holding a quantity (a number, a number word) when the question asks for one ("How
+ * many…", "How long…", "What is the maximum…"): of the sentences that name its subject, the one stating
+ * the figure answers ("The default is 1 GB." rather than "This is a soft limit; WAL size can exceed
+ * max_wal_size…").
+ */
+export const QUANTITY_BONUS = 0.1;
+
+/** Questions that ask for a quantity: "how many / much / long / big…", "what size / port / year…", "the maximum / highest…". */
+const ASKS_QUANTITY = /\bhow (?:many|much|long|big|large|often|far|old|tall|high|wide|deep|fast|heavy|small|short)\b|\bwhat (?:size|port|year|percentage|version|number|amount)\b|\b(?:maximum|minimum|max|min|largest|smallest|highest|lowest|longest|shortest|biggest|limit)\b/iu;
+/** A figure in a sentence: digits, or a number word. */
+const QUANTITY = /\p{Nd}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|trillion|dozen|twice|half)\b/iu;
+
+/**
+ * A question term found only in a sentence's context (the label line above it, its table's header, the
+ * passage's heading) counts this much of its weight: the sentence under "checkpoint_timeout (integer)"
+ * that says "The default is five minutes" is about that setting, but less surely than one naming it.
+ */
+export const CONTEXT_SHARE = 0.5;
+
+/**
+ * What a piece of each kind is worth against a sentence of prose when ranking: a label (heading, field
+ * name, caption) or a line of code names a subject or shows an example, the sentence under it states the
+ * fact, so it is quoted only when no sentence does better. Table rows are facts as they stand.
+ */
+export const KIND_WEIGHT: Readonly<Record<SentenceKind, number>> = { prose: 1, row: 1, code: 0.5, label: 0.5 };
+
+/**
  * Words that ask rather than say what is asked about; English function words Lucene's stop list keeps.
  * They are dropped from the question's content terms (a document rarely repeats "how" or "does"), unless
  * nothing else is left.
@@ -63,20 +90,28 @@ const QUESTION_WORDS = new Set(
   ),
 );
 
-interface ScoredSentence {
-  passage: number;
-  start: number;
-  end: number;
+/** A quotable piece of a passage with the figures the answer decides by. */
+export interface RankedSentence extends AnswerSentence {
   /**
-   * Share of the question's distinct content terms the sentence contains, 0–1, IDF-weighted when the
-   * weights come from the collection (the relevance rule).
+   * The relevance rule's figure, 0–1: the share of the question's distinct content terms the sentence
+   * holds (those only in its context at {@link CONTEXT_SHARE}), IDF-weighted when the weights come from
+   * the collection; 0 when the sentence itself holds none of them.
    */
   coverage: number;
-  /** Share of their IDF weight, plus the bonus inside the hit chunk: what ranks sentences. */
+  /**
+   * What ranks sentences: the coverage times the kind's weight ({@link KIND_WEIGHT}), plus the bonus inside
+   * the hit chunk and, when the question asks for a quantity, for holding one ({@link QUANTITY_BONUS}).
+   */
   score: number;
   /**
-   * Whether it is a sentence that can answer: it ends like a sentence or says something besides the
-   * question's own terms (a heading such as "Security deposit" does neither).
+   * The IDF-weighted share of the question's content terms in the sentence and its context (those only in
+   * the context at {@link CONTEXT_SHARE}), also when the sentence itself holds none: how near the
+   * question it is at all, which picks the sentences a model reads ({@link createEncoderAnswerer}).
+   */
+  prior: number;
+  /**
+   * Whether it is a sentence that can answer: not a question, and it ends like a sentence or says something
+   * besides the question's own terms (a heading such as "Security deposit" does neither).
    */
   answers: boolean;
 }
@@ -102,32 +137,39 @@ function weightsOf(terms: readonly string[], passageTerms: ReadonlyArray<Readonl
   return new Map(terms.map((t) => [t, Math.log(1 + (n - df(t) + 0.5) / (df(t) + 0.5))]));
 }
 
-function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>, questionTerms: ReadonlySet<string>, weightedRule: boolean): ScoredSentence[] {
-  const total = [...weights.values()].reduce((a, b) => a + b, 0);
-  const out: ScoredSentence[] = [];
-  passages.forEach((p, passage) => {
-    for (const { start, end } of splitSentences(p.window)) {
-      const text = p.window.slice(start, end);
-      const terms = new Set(termsOf(text));
-      let matched = 0;
-      let weight = 0;
-      for (const [t, w] of weights) {
-        if (!terms.has(t)) continue;
-        matched++;
-        weight += w;
-      }
-      const inHit = end > p.hitStart && start < p.hitEnd;
-      const score = total > 0 ? weight / total + (matched && inHit ? HIT_BONUS : 0) : 0;
-      // A question in the text (an FAQ's heading, a table of contents entry) asks, it does not answer.
-      const terminator = terminatorOf(text);
-      const answers = !QUESTION_MARKS.has(terminator) && (terminator !== '' || [...terms].some((t) => !questionTerms.has(t)));
-      const coverage = weightedRule ? (total > 0 ? weight / total : 0) : weights.size ? matched / weights.size : 0;
-      out.push({ passage, start, end, coverage, score, answers });
-    }
-  });
-  // Best first; ties go to the better-ranked passage, then to the earlier sentence.
-  return out.sort((a, b) => b.score - a.score || a.passage - b.passage || a.start - b.start);
+/** The last heading of a passage's label ("20.5. Write Ahead Log › 20.5.1. Settings" → "20.5.1. Settings"; "page 4 · Deposit" → "Deposit"). */
+function headingOf(label: string): string {
+  return label.split(/ › | · /u).at(-1) ?? '';
 }
+
+function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>, question: string, weightedRule: boolean): RankedSentence[] {
+  const questionTerms = new Set(termsOf(question));
+  const wantsQuantity = ASKS_QUANTITY.test(question);
+  const total = [...weights.values()].reduce((a, b) => a + b, 0);
+  const headings = passages.map((p) => headingOf(p.label));
+  return answerSentences(passages).map((s): RankedSentence => {
+    const terms = new Set(termsOf(s.text));
+    const around = new Set(termsOf(`${s.context}\n${headings[s.passage]}`));
+    let own = { matched: 0, weight: 0 };
+    let context = { matched: 0, weight: 0 };
+    for (const [t, w] of weights) {
+      if (terms.has(t)) own = { matched: own.matched + 1, weight: own.weight + w };
+      else if (around.has(t)) context = { matched: context.matched + 1, weight: context.weight + w };
+    }
+    const weighted = total > 0 ? (own.weight + CONTEXT_SHARE * context.weight) / total : 0;
+    const counted = weights.size ? (own.matched + CONTEXT_SHARE * context.matched) / weights.size : 0;
+    const coverage = own.matched === 0 ? 0 : weightedRule ? weighted : counted;
+    const bonus = (s.inHit ? HIT_BONUS : 0) + (wantsQuantity && QUANTITY.test(s.text) ? QUANTITY_BONUS : 0);
+    const score = own.matched === 0 ? 0 : weighted * KIND_WEIGHT[s.kind] + bonus;
+    // A question in the text (an FAQ's heading, a table of contents entry) asks, it does not answer.
+    const terminator = terminatorOf(s.text);
+    const answers = !QUESTION_MARKS.has(terminator) && (terminator !== '' || [...terms].some((t) => !questionTerms.has(t)));
+    return { ...s, coverage, score, prior: weighted, answers };
+  });
+}
+
+/** Best first; ties go to the better-ranked passage, then to the earlier sentence. */
+const byScore = (a: RankedSentence, b: RankedSentence) => b.score - a.score || a.passage - b.passage || a.start - b.start;
 
 /** The text two quotes must not share: case, spacing and punctuation do not make a sentence new. */
 function sameTextKey(text: string): string {
@@ -135,21 +177,15 @@ function sameTextKey(text: string): string {
 }
 
 /**
- * The sentences to quote, from any passage: those that clear the relevance rule (`minCoverage`) and are
- * not a heading that only repeats the question, best first, at most `maxSentences`, each scoring at least
- * `minShareOfBest` of the best, never the same text twice.
+ * The first `max` of `ranked` (best first) for which `keep` holds, never the same text twice (compared
+ * without case, spacing or punctuation, also across passages); stops at the first one `keep` refuses.
  */
-function chooseSentences(ranked: readonly ScoredSentence[], passages: readonly Passage[], options: ExtractiveOptions): ScoredSentence[] {
-  const quotable = ranked.filter((s) => s.answers && s.coverage > 0 && s.coverage >= (options.minCoverage ?? 0.5));
-  const best = quotable[0];
-  if (!best) return [];
-  const max = options.maxSentences ?? 3;
-  const floor = best.score * (options.minShareOfBest ?? 0.6);
+export function distinctBest<T extends AnswerSentence>(ranked: readonly T[], max: number, keep: (s: T) => boolean): T[] {
   const seen = new Set<string>();
-  const chosen: ScoredSentence[] = [];
-  for (const s of quotable) {
-    if (chosen.length >= max || s.score < floor) break;
-    const key = sameTextKey(passages[s.passage]!.window.slice(s.start, s.end));
+  const chosen: T[] = [];
+  for (const s of ranked) {
+    if (chosen.length >= max || !keep(s)) break;
+    const key = sameTextKey(s.text);
     if (seen.has(key)) continue;
     seen.add(key);
     chosen.push(s);
@@ -157,11 +193,24 @@ function chooseSentences(ranked: readonly ScoredSentence[], passages: readonly P
   return chosen;
 }
 
+/**
+ * The sentences to quote, from any passage: those that clear the relevance rule (`minCoverage`) and are
+ * not a heading that only repeats the question, best first, at most `maxSentences`, each scoring at least
+ * `minShareOfBest` of the best, never the same text twice.
+ */
+function chooseSentences(ranked: readonly RankedSentence[], options: ExtractiveOptions): RankedSentence[] {
+  const quotable = ranked.filter((s) => s.answers && s.coverage > 0 && s.coverage >= (options.minCoverage ?? 0.5));
+  const best = quotable[0];
+  if (!best) return [];
+  const floor = best.score * (options.minShareOfBest ?? 0.6);
+  return distinctBest(quotable, options.maxSentences ?? 3, (s) => s.score >= floor);
+}
+
 const rangeOf = ({ start, end }: TextRange): TextRange => ({ start, end });
 const byStart = (a: TextRange, b: TextRange) => a.start - b.start;
 
 /** "Not found": every passage as a closest passage, its best partial match marked, nothing quoted. */
-function notFound(question: string, passages: readonly Passage[], ranked: readonly ScoredSentence[]): Answer {
+function notFound(question: string, passages: readonly Passage[], ranked: readonly RankedSentence[]): Answer {
   const citations = passages.map((passage, i): Citation => {
     const best = ranked.find((s) => s.passage === i && s.coverage > 0);
     return { n: i + 1, passage, quotes: [], marks: best ? [rangeOf(best)] : [] };
@@ -169,9 +218,14 @@ function notFound(question: string, passages: readonly Passage[], ranked: readon
   return { question, found: false, segments: [], citations };
 }
 
-function rankSentences(question: string, passages: readonly Passage[], options: ExtractiveOptions): ScoredSentence[] {
+/**
+ * Every quotable piece of the passages ({@link answerSentences}) with its coverage, score and whether it
+ * can answer, best first: what the extractive answer chooses from, exported for the calibration of its
+ * relevance rule (`tools/calibrate-answer.ts`).
+ */
+export function rankSentences(question: string, passages: readonly Passage[], options: Pick<ExtractiveOptions, 'stats'> = {}): RankedSentence[] {
   const passageTerms = passages.map((p) => new Set(termsOf(p.window)));
-  return scoreSentences(passages, weightsOf(contentTermsOf(question), passageTerms, options.stats), new Set(termsOf(question)), Boolean(options.stats));
+  return scoreSentences(passages, weightsOf(contentTermsOf(question), passageTerms, options.stats), question, Boolean(options.stats)).sort(byScore);
 }
 
 /**
@@ -201,7 +255,16 @@ export function buildNotFoundAnswer(question: string, passages: readonly Passage
  */
 export function buildExtractiveAnswer(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): Answer {
   const ranked = rankSentences(question, passages, options);
-  const chosen = chooseSentences(ranked, passages, options);
+  return answerQuoting(question, passages, chooseSentences(ranked, options), ranked);
+}
+
+/**
+ * The answer quoting `chosen` (pieces of `passages`, in the order given), each cited [n]: citations are
+ * numbered in order of first use and carry the exact quoted ranges; a passage two quotes come from has
+ * one number. Nothing chosen: "not found", the passages as closest ones with their best partial match
+ * in `ranked` marked.
+ */
+export function answerQuoting(question: string, passages: readonly Passage[], chosen: readonly AnswerSentence[], ranked: readonly RankedSentence[]): Answer {
   if (chosen.length === 0) return notFound(question, passages, ranked);
   const numberOf = new Map<number, number>();
   const citations: Citation[] = [];
@@ -213,7 +276,7 @@ export function buildExtractiveAnswer(question: string, passages: readonly Passa
       citations.push({ n, passage: passages[s.passage]!, quotes: [], marks: [] });
     }
     citations[n - 1]!.quotes.push(rangeOf(s));
-    return { text: passages[s.passage]!.window.slice(s.start, s.end), cite: n };
+    return { text: s.text, cite: n };
   });
   for (const c of citations) {
     c.quotes.sort(byStart);

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { asChunkId, asDocId } from '../../src/core/ids.ts';
 import type { Passage } from '../../src/core/types.ts';
 import { buildExtractiveAnswer } from '../../src/generate/extractive-answer.ts';
+import { indexFiles } from '../../src/eval/evaluate.ts';
+import { retrievePassages } from '../../src/retrieve/retrieve.ts';
+import { makePdf } from '../support/fixtures.ts';
 
 function passage(window: string, hit: string, docName = 'lease.md', label = 'Payment'): Passage {
   const hitStart = window.indexOf(hit);
@@ -182,6 +185,46 @@ describe('buildExtractiveAnswer', () => {
     expect(window.slice(quote!.start, quote!.end)).toBe('Connections use TLS 1.3 whenever the server offers it.');
     const smith = buildExtractiveAnswer('Who checked the client?', [passage(window, window)], { maxSentences: 1 });
     expect(smith.segments[0]!.text).toBe('Dr. Smith checked v2.10.1 of the client.');
+  });
+
+  it('does not let a field name win over the sentence under it that states the fact', () => {
+    // As PostgreSQL's manual sets a setting: its name on a line, then what it does and its default.
+    const wal = 'checkpoint_timeout (integer)\n\nMaximum time between automatic WAL checkpoints. If this value is specified without units, it is taken as seconds. '
+      + 'The default is five minutes (5min). Increasing this parameter can increase the amount of time needed for crash recovery.\n\ncheckpoint_completion_target (floating point)\n\nSpecifies the target of checkpoint completion.';
+    const answer = buildExtractiveAnswer('What is the default checkpoint_timeout?', [passage(wal, wal, 'runtime-config-wal.html', 'Settings')], { maxSentences: 1 });
+    expect(answer.segments.map((s) => s.text)).toEqual(['The default is five minutes (5min).']);
+    // Debian Policy: the field's format line holds the question's words; the sentence under the heading says how long.
+    const format = passage('Description: single line synopsis\n extended description over several lines', 'Description', 'ch-controlfields.html', '5.6.13. Description');
+    const rule = passage('The single line synopsis should be kept brief—certainly under 80 characters.\n\nDo not include the package name in the synopsis line.', 'The single line', 'ch-binary.html', '3.4.1. The single line synopsis');
+    const stats = { documentCount: 900, documentFrequency: (t: string) => ({ synopsi: 12, line: 300, long: 200, packag: 600 })[t] ?? 1 };
+    expect(buildExtractiveAnswer('How long may the single line synopsis of a package be?', [format, rule], { stats }).segments[0]!.text).toBe('The single line synopsis should be kept brief—certainly under 80 characters.');
+  });
+
+  it('quotes a table row, read with its header and caption, not the header', () => {
+    const table = 'Table 8.9. Date/Time Types\n\nName | Storage Size | Description | Low Value | High Value\n\n'
+      + 'timestamp | 8 bytes | both date and time | 4713 BC | 294276 AD\n\ndate | 4 bytes | date (no time of day) | 4713 BC | 5874897 AD';
+    const answer = buildExtractiveAnswer('What is the storage size of a timestamp?', [passage(table, table, 'datatype-datetime.html', '8.5. Date/Time Types')]);
+    expect(answer.segments[0]!.text).toBe('timestamp | 8 bytes | both date and time | 4713 BC | 294276 AD');
+    expect(answer.segments.map((s) => s.text)).not.toContain('Name | Storage Size | Description | Low Value | High Value');
+  });
+
+  it('prefers prose to a line of code, and a sentence with a figure when the question asks for one', () => {
+    const api = 'json.dump(obj, fp, *, skipkeys=False, ensure_ascii=True)\nIf ensure_ascii is true (the default), the output has all non-ASCII characters escaped.';
+    expect(buildExtractiveAnswer('Does json.dump escape non-ASCII characters?', [passage(api, api, 'json.html', 'json')], { maxSentences: 1 }).segments[0]!.text)
+      .toBe('If ensure_ascii is true (the default), the output has all non-ASCII characters escaped.');
+    // Both name the subject; the one with the figure answers "how many".
+    const gc = 'When there are more than this many loose objects in the repository, git gc will pack them. By default git gc waits for 6700 loose objects before it packs them.';
+    expect(buildExtractiveAnswer('How many loose objects make git gc pack them?', [passage(gc, gc)], { maxSentences: 1 }).segments[0]!.text).toBe('By default git gc waits for 6700 loose objects before it packs them.');
+    expect(buildExtractiveAnswer('Which loose objects make git gc pack them?', [passage(gc, gc)], { maxSentences: 1 }).segments[0]!.text).toMatch(/^When there are/);
+  });
+
+  it('never starts a quote with a PDF heading set over its sentence without a gap', async () => {
+    const pdf = await makePdf([{ lines: ['Chapter 4. Results', 'The trial enrolled 120 patients at five sites between March and October.', 'Each was followed for one year after the first visit.'] }], 'Report');
+    const indexed = await indexFiles([{ id: 'report.pdf', name: 'report.pdf', folder: '', bytes: pdf }]);
+    const question = 'How many patients did the trial enroll?';
+    const passages = await retrievePassages(indexed.search, indexed.source, { text: question }, { k: 5 });
+    const answer = buildExtractiveAnswer(question, passages, { stats: indexed.lexical });
+    expect(answer.segments[0]!.text).toBe('The trial enrolled 120 patients at five sites between March and October.');
   });
 
   it('returns a not-found answer for no passages', () => {

@@ -1,0 +1,142 @@
+/**
+ * The sentences an answer may quote, read from the retrieved passages with what each line is: a sentence
+ * of prose, a table row, a line of code, or a label (a heading, a field or term name, a caption: a short
+ * line without final punctuation). What a sentence says often needs the line above it: "The default is
+ * five minutes (5min)." is about the setting named on its label line, "timestamp … | 294276 AD" about the
+ * column named in its table's header. Each sentence carries that context, for the answer's scoring; the
+ * quote is the sentence alone.
+ */
+import type { Passage } from '../core/types.ts';
+import { splitSentences } from '../text/split-sentences.ts';
+import { tokenize } from '../text/tokenize.ts';
+
+/** What a quotable piece of text is. */
+export type SentenceKind = 'prose' | 'row' | 'code' | 'label';
+
+export interface AnswerSentence {
+  /** Index of its passage in the list given. */
+  passage: number;
+  /** Its range in the passage's window. */
+  start: number;
+  end: number;
+  text: string;
+  kind: SentenceKind;
+  /**
+   * What it is read with: the nearest label line above it in the window, and for a table row the table's
+   * header row (cells named after their column). '' when none.
+   */
+  context: string;
+  /** Cells of a table row paired with their column names ("High Value: 294276 AD"), '' for other kinds. */
+  namedCells: string;
+  /** Inside the chunk the index hit (the passage is the rest of its parent window). */
+  inHit: boolean;
+}
+
+/** Table cells as the parsers write them (HTML, DOCX, Markdown tables): one row a line, cells between " | ". */
+const CELL_SEPARATOR = ' | ';
+/** A label has at most this many words: "checkpoint_timeout (integer)", "Table 8.9. Date/Time Types", "3.4.1. The single line synopsis". */
+const LABEL_WORDS = 8;
+/** Share of a line's visible characters that are code punctuation, from which a line without final punctuation reads as code. */
+const CODE_SYMBOL_SHARE = 0.08;
+
+const TERMINAL = /[\p{Sentence_Terminal}][\p{Pe}\p{Pf}"']*$/u;
+/** Prompts that start lines of code and shell sessions: ">>> ", "... ", "$ ", "% ", "# " before a command. */
+const PROMPT = /^(?:>>>|\.\.\.|[$%]|#(?=\s*[a-z]))\s/;
+const CODE_SYMBOLS = /[=(){}[\]<>;_$#@\\/*&|^~`+]/gu;
+const VISIBLE = /\S/gu;
+
+/** A call or an index right after a name ("sorted(", "student[2]"), an assignment, or a statement's end. */
+const CODE_SHAPE = /[\p{L}\p{N}_][([]|[^=!<>]=[^=]|[;{}]$/u;
+
+/**
+ * Whether a line without final punctuation reads as code: a prompt, or the shape of code (a call, an
+ * index, an assignment, a statement's end) dense with code punctuation. "checkpoint_timeout (integer)"
+ * and "pickle.DEFAULT_PROTOCOL" are labels; "sorted(pairs, key=itemgetter(2))" is code.
+ */
+function isCode(line: string): boolean {
+  if (PROMPT.test(line)) return true;
+  const visible = line.match(VISIBLE)?.length ?? 0;
+  return visible > 0 && CODE_SHAPE.test(line) && (line.match(CODE_SYMBOLS)?.length ?? 0) / visible >= CODE_SYMBOL_SHARE;
+}
+
+/** What a line of a window is ({@link SentenceKind}); '' for a blank line. */
+export function kindOfLine(line: string): SentenceKind | '' {
+  const text = line.trim();
+  if (!text) return '';
+  if (text.includes(CELL_SEPARATOR)) return 'row';
+  if (TERMINAL.test(text)) return 'prose';
+  if (isCode(text)) return 'code';
+  return tokenize(text).length <= LABEL_WORDS ? 'label' : 'prose';
+}
+
+/** "High Value: 294276 AD; Resolution: 1 microsecond": a row's cells after the header's, empty cells left out. */
+function nameCells(row: string, header: string): string {
+  const names = header.split(CELL_SEPARATOR).map((c) => c.trim());
+  return row
+    .split(CELL_SEPARATOR)
+    .map((cell, i) => ({ cell: cell.trim(), name: names[i] ?? '' }))
+    .filter(({ cell }) => cell)
+    .map(({ cell, name }) => (name && name !== cell ? `${name}: ${cell}` : cell))
+    .join('; ');
+}
+
+interface Line {
+  start: number;
+  end: number;
+  kind: SentenceKind;
+}
+
+/** The non-blank lines of a window with their kinds, trimmed. */
+function linesOf(window: string): Line[] {
+  const out: Line[] = [];
+  let at = 0;
+  while (at <= window.length) {
+    const nl = window.indexOf('\n', at);
+    const stop = nl < 0 ? window.length : nl;
+    let start = at;
+    let end = stop;
+    while (start < end && /\s/u.test(window[start]!)) start++;
+    while (end > start && /\s/u.test(window[end - 1]!)) end--;
+    const kind = kindOfLine(window.slice(start, end));
+    if (kind) out.push({ start, end, kind });
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  return out;
+}
+
+/**
+ * Every sentence of every passage, in passage and window order, with its kind and context. A prose line
+ * is cut into sentences (the one splitter, so a quote never stops at "€8." or "Dr."); a row, a line of
+ * code or a label is one piece. Consecutive rows (blank lines between them allowed) are one table whose
+ * first row is its header (kind 'label').
+ */
+export function answerSentences(passages: readonly Passage[]): AnswerSentence[] {
+  const out: AnswerSentence[] = [];
+  passages.forEach((p, passage) => {
+    const w = p.window;
+    let label = '';
+    let header: string | undefined;
+    for (const line of linesOf(w)) {
+      const text = w.slice(line.start, line.end);
+      if (line.kind !== 'row') header = undefined;
+      const inHit = (s: number, e: number) => e > p.hitStart && s < p.hitEnd;
+      if (line.kind === 'prose') {
+        for (const s of splitSentences(w, line.start, line.end)) {
+          out.push({ passage, start: s.start, end: s.end, text: w.slice(s.start, s.end), kind: 'prose', context: label, namedCells: '', inHit: inHit(s.start, s.end) });
+        }
+      } else {
+        const isHeader = line.kind === 'row' && header === undefined;
+        const context = line.kind === 'row' && !isHeader ? [label, header].filter(Boolean).join('\n') : label;
+        const namedCells = line.kind === 'row' && !isHeader ? nameCells(text, header!) : '';
+        // A table's header names its columns: it labels the rows, it states nothing.
+        const kind = isHeader ? 'label' : line.kind;
+        out.push({ passage, start: line.start, end: line.end, text, kind, context, namedCells, inHit: inHit(line.start, line.end) });
+        if (isHeader) header = text;
+      }
+      // A label, a signature or a command line above names what the lines under it are about.
+      if (line.kind === 'label' || line.kind === 'code') label = text;
+    }
+  });
+  return out;
+}
