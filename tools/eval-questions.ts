@@ -3,7 +3,8 @@
  * a question set over real documents (`src/eval/real-questions.ts`). Every file the app reads under the
  * set's folders (inside `--docs`; only the set's `extensions` when it names some) is ingested with the app's own ingest path, as a
  * person dropping those folders would; each question is asked through the app's retrieval (BM25, or
- * with `--model` hybrid BM25 + dense as the app searches once a model is chosen) and its answer; the
+ * with `--model` hybrid BM25 + dense as the app searches once a model is chosen) and its answer (the
+ * extractive answer, or with `--model` the answer by meaning, `generate/encoder-answer.ts`); the
  * figures say how many answerable questions were answered, how many quote the expected fact, and how
  * many unanswerable ones were answered "Not found in your documents.".
  *
@@ -14,6 +15,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { extractiveAnswerer, type Answerer } from '../src/generate/answerer.ts';
+import { createEncoderAnswerer } from '../src/generate/encoder-answer.ts';
 import { indexFiles, type EvalFile } from '../src/eval/evaluate.ts';
 import { evaluateQuestions, parseQuestionSet, type QuestionReport } from '../src/eval/real-questions.ts';
 import { detectType, isSystemFile } from '../src/ingest/file-kinds.ts';
@@ -33,7 +35,7 @@ export interface QuestionEvalArgs {
  * The files under `folders` (inside `root`) the app can read, each named by its path under `root`, in path
  * order; with `extensions`, only files ending so. System files (hidden ones) are left out, as a drop leaves them.
  */
-async function filesUnder(root: string, folders: readonly string[], extensions: readonly string[]): Promise<EvalFile[]> {
+export async function filesUnder(root: string, folders: readonly string[], extensions: readonly string[]): Promise<EvalFile[]> {
   const files: EvalFile[] = [];
   for (const folder of folders) {
     const entries = await readdir(join(root, folder), { recursive: true, withFileTypes: true });
@@ -60,7 +62,7 @@ function printOutcomes(report: QuestionReport): void {
 }
 
 /** Runs the question set and prints its figures (and the JSON line with `--json`). */
-export async function runQuestionEval(args: QuestionEvalArgs, answererFor: (embedder: Awaited<ReturnType<typeof loadFolderEmbedder>> | undefined) => Answerer = () => extractiveAnswerer): Promise<QuestionReport> {
+export async function runQuestionEval(args: QuestionEvalArgs): Promise<QuestionReport> {
   const set = parseQuestionSet(await readFile(args.questions, 'utf8'), args.questions);
   const folderEmbedder = args.model ? await loadFolderEmbedder(args.model, 32, args.dtype) : undefined;
   const key = folderEmbedder && !args.noCache ? modelCacheKey(folderEmbedder.model, weightsOfFolder(args.model!, folderEmbedder.model.dtype)) : undefined;
@@ -71,7 +73,8 @@ export async function runQuestionEval(args: QuestionEvalArgs, answererFor: (embe
   if (missing.length) throw new Error(`${args.docs}: no ${missing.map((q) => q.document).join(', ')}; unpack the set's packages there first (see tools/eval-questions.ts)`);
   process.stderr.write(`questions: indexing ${files.length} files${embedder ? ' (and embedding their chunks)' : ''}\n`);
   const indexed = await indexFiles(files, { mode: embedder ? 'hybrid' : 'bm25' }, embedder);
-  const answerer = answererFor(embedder);
+  // With a model the answer quotes by meaning, as the app's does once an embedding model is chosen.
+  const answerer: Answerer = embedder ? createEncoderAnswerer(embedder) : extractiveAnswerer;
   const report = await evaluateQuestions(indexed, set, answerer);
   printOutcomes(report);
   console.log(`library      ${files.length - indexed.skipped} documents (${indexed.skipped} refused), ${indexed.owners.size} chunks; search ${indexed.mode}${embedder ? ` with ${embedder.model.id}` : ''}`);
@@ -79,7 +82,8 @@ export async function runQuestionEval(args: QuestionEvalArgs, answererFor: (embe
   console.log(`unanswerable ${report.unanswerable}: "Not found" ${pct(report.not_found_rate)}`);
   if (args.json) {
     const { outcomes, ...figures } = report;
-    console.log(JSON.stringify({ questions: args.questions, mode: indexed.mode, model: embedder?.model.id ?? '', ...figures, outcomes: outcomes.map(({ quoted: _quoted, ...o }) => o) }));
+    const answer = embedder ? 'encoder' : 'extractive';
+    console.log(JSON.stringify({ questions: args.questions, mode: indexed.mode, model: embedder?.model.id ?? '', answer, ...figures, outcomes: outcomes.map(({ quoted: _quoted, ...o }) => o) }));
   }
   return report;
 }

@@ -8,7 +8,9 @@
  * (which also reranks any other mode's list when given). When the collection
  * has SciFact's `claims_dev.jsonl`, it also checks that answers cite the documents each claim comes from
  * and quote its rationale sentences. `--unanswerable` asks another collection's questions (any BEIR-style
- * `queries.jsonl`) and counts how often the answer is "Not found in your documents.".
+ * `queries.jsonl`) and counts how often the answer is "Not found in your documents.". With `--model`
+ * (outside bm25 mode) both answer by meaning, as the app does once an embedding model is chosen
+ * (`generate/encoder-answer.ts`); without, the extractive answer by words.
  *
  * `--answers [--generator extractive|quote|<model folder>] [--limit N] [--max-tokens N] [--context-tokens N]`
  * evaluates answers instead, with any answerer (`tools/eval-answers.ts`): the claims of
@@ -30,6 +32,8 @@ import { loadVoy } from './voy-node.ts';
 import { loadFolderEmbedder, loadFolderReranker, weightsOfFolder } from './model-folder.ts';
 import { chooseAnswerer, positiveInt, runAnswerEval, type AnswerEvalArgs } from './eval-answers.ts';
 import { runQuestionEval } from './eval-questions.ts';
+import { extractiveAnswerer } from '../src/generate/answerer.ts';
+import { createEncoderAnswerer } from '../src/generate/encoder-answer.ts';
 
 const { values } = parseArgs({
   options: {
@@ -139,14 +143,17 @@ console.log(`index time   ${report.index_ms} ms`);
 console.log(table(['mode', 'nDCG@10', 'recall@10', 'recall@100', 'MRR@10', 'query p50 ms'], reports.map((r) => [r.mode, r['ndcg@10'].toFixed(4), r['recall@10'].toFixed(4), r['recall@100'].toFixed(4), r['mrr@10'].toFixed(4), String(r.query_p50_ms)])));
 // --answers replaces the extractive answer figures below with those of the answerer chosen.
 const generated = answerArgs && claims ? await runAnswerEval(indexed, claims, collection.corpus, answerArgs, chosen) : undefined;
-const answers = claims && !answerArgs ? await evaluateAnswers(indexed, claims, collection.corpus) : undefined;
+// With a model the answer quotes by meaning, as the app's does once an embedding model is chosen.
+const defaultAnswerer = embedder && indexed.mode !== 'bm25' ? createEncoderAnswerer(embedder) : extractiveAnswerer;
+const answers = claims && !answerArgs ? await evaluateAnswers(indexed, claims, collection.corpus, defaultAnswerer) : undefined;
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 if (answers) {
+  console.log(`answer       ${defaultAnswerer === extractiveAnswerer ? 'extractive (by words)' : `by meaning (${embedder!.model.id})`}`);
   console.log(`answers      ${answers.claims} claims: answered ${pct(answers.answered_rate)} (${answers.sentences_per_answer} sentences each), `
     + `[1] cites a right document ${pct(answers['cite@1'])} (${pct(answers['cite@1_answered'])} of answers), any citation ${pct(answers.cite_any)}, citation precision ${pct(answers.cite_precision)}`);
   console.log(`evidence     ${pct(answers.evidence_sentence_rate)} of quoted sentences are rationale sentences (${answers.evidence_claims} answered claims with rationales)`);
 }
-const unanswerable = values.unanswerable ? await evaluateNotFound(indexed, await loadQueryTexts(values.unanswerable)) : undefined;
+const unanswerable = values.unanswerable ? await evaluateNotFound(indexed, await loadQueryTexts(values.unanswerable), defaultAnswerer) : undefined;
 if (unanswerable) console.log(`not found    ${pct(unanswerable.not_found_rate)} of ${unanswerable.questions} questions from ${values.unanswerable}`);
 if (values.json) {
   const answerFigures = answers && {
@@ -159,6 +166,7 @@ if (values.json) {
     sentences_per_answer: answers.sentences_per_answer,
     evidence_claims: answers.evidence_claims,
     evidence_sentence_rate: answers.evidence_sentence_rate,
+    answer: defaultAnswerer === extractiveAnswerer ? 'extractive' : 'encoder',
   };
   const notFoundFigures = unanswerable && { unanswerable_questions: unanswerable.questions, not_found_rate: unanswerable.not_found_rate };
   const byMode = Object.fromEntries(reports.map((r) => [r.mode, { 'ndcg@10': r['ndcg@10'], 'recall@10': r['recall@10'], 'recall@100': r['recall@100'], 'mrr@10': r['mrr@10'], query_p50_ms: r.query_p50_ms }]));

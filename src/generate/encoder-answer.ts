@@ -1,0 +1,117 @@
+/**
+ * The answer without a text generator when an embedding model is chosen: the extractive answer's
+ * sentences, chosen by how close each is in meaning to the question (cosine of the model's vectors)
+ * instead of by shared words, and "Not found in your documents." when none is close enough. A sentence is
+ * read with its context (the label line above it, a table row with its column names), so "The default is
+ * five minutes (5min)." under "checkpoint_timeout (integer)" answers "What is the default checkpoint
+ * timeout?", and the row "timestamp … | 294276 AD" read as "High Value: 294276 AD" answers "What is the
+ * highest timestamp?".
+ *
+ * The thresholds are calibrated (`npx tsx tools/calibrate-answer.ts --model <folder>`, see
+ * docs/decisions/0014-extractive-answer-and-not-found.md): on SciFact's train claims and the
+ * calibration split of the Debian manuals' questions (answerable), and on Python's FAQ questions asked
+ * of SciFact and that split's unanswerable questions; never on the figures reported.
+ */
+import type { Answer, Passage } from '../core/types.ts';
+import type { Answerer } from './answerer.ts';
+import type { AnswerSentence, SentenceKind } from './answer-sentences.ts';
+import { answerQuoting, distinctBest, rankSentences, type RankedSentence, type TermStatistics } from './extractive-answer.ts';
+
+/** What the answer needs of an embedding model: the question's vector and passages' vectors (L2-normalised). */
+export interface SentenceEncoder {
+  /** The question's vector (with the model's query prefix). */
+  embedQuery(text: string): Promise<Float32Array>;
+  /** One vector per text, `texts.length × dims` floats in input order. */
+  embedChunks(texts: readonly string[]): Promise<Float32Array>;
+}
+
+/**
+ * Most sentences embedded for one question: the nearest to it by words, counting their context (about
+ * 165 sentences are in five passages; in the browser a sentence takes ~10 ms on two threads).
+ */
+export const MAX_ENCODED_SENTENCES = 64;
+
+/**
+ * The relevance rule with a model: an answer quotes a sentence only if its similarity to the question
+ * (cosine, less its kind's penalty) is at least this; when none is, "Not found in your documents.".
+ * Calibrated for bge-small-en-v1.5 (see the module comment).
+ */
+export const MIN_SIMILARITY = 0.7;
+
+/**
+ * Taken from a label's or a line of code's similarity: a heading or a field name reads close to a
+ * question about its subject, but the sentence under it states the fact.
+ */
+export const KIND_PENALTY: Readonly<Record<SentenceKind, number>> = { prose: 0, row: 0, code: 0.03, label: 0.05 };
+
+/** A further sentence is quoted only if its similarity is within this of the best one's. */
+export const SIMILARITY_MARGIN = 0.05;
+
+/** Most sentences quoted (as the extractive answer). */
+const MAX_QUOTES = 3;
+
+/** A sentence with the model's figure. */
+export interface EncodedSentence extends RankedSentence {
+  /** Cosine similarity of the question and the sentence read with its context. */
+  similarity: number;
+  /** The similarity less the kind's penalty: what ranks and decides. */
+  relevance: number;
+}
+
+/** The text a sentence is embedded as: a table row as its named cells, anything else after its context line. */
+export function textToEncode(s: AnswerSentence): string {
+  if (s.kind === 'row' && s.namedCells) return s.context ? `${s.context}\n${s.namedCells}` : s.namedCells;
+  return s.context ? `${s.context}\n${s.text}` : s.text;
+}
+
+const dot = (a: Float32Array, b: Float32Array, offset: number) => {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[offset + i]!;
+  return sum;
+};
+
+/**
+ * The sentences of `passages` that may answer, the {@link MAX_ENCODED_SENTENCES} nearest to the question
+ * by words (their `prior`; then those of the chunks the search hit), each with its similarity to the
+ * question, best first; with `ranked`, every sentence's word figures (reused by the not-found answer).
+ */
+export async function encodeSentences(question: string, passages: readonly Passage[], stats: TermStatistics | undefined, encoder: SentenceEncoder): Promise<{ encoded: EncodedSentence[]; ranked: RankedSentence[] }> {
+  const ranked = rankSentences(question, passages, { stats });
+  // Those that share words with the question (or their context does), nearest first; then the rest of
+  // the chunks the search hit, which a dense search may find by meaning alone.
+  const candidates = ranked
+    .filter((s) => s.answers && (s.prior > 0 || s.inHit))
+    .sort((a, b) => b.prior - a.prior || Number(b.inHit) - Number(a.inHit) || a.passage - b.passage || a.start - b.start)
+    .slice(0, MAX_ENCODED_SENTENCES);
+  if (candidates.length === 0) return { encoded: [], ranked };
+  const [q, vectors] = await Promise.all([encoder.embedQuery(question), encoder.embedChunks(candidates.map(textToEncode))]);
+  const encoded = candidates.map((s, i): EncodedSentence => {
+    const similarity = dot(q, vectors, i * q.length);
+    return { ...s, similarity, relevance: similarity - KIND_PENALTY[s.kind] };
+  });
+  encoded.sort((a, b) => b.relevance - a.relevance || a.passage - b.passage || a.start - b.start);
+  return { encoded, ranked };
+}
+
+export interface EncoderAnswerOptions {
+  /** The relevance rule's threshold. Default {@link MIN_SIMILARITY}; range −1–1. */
+  minSimilarity?: number;
+}
+
+/**
+ * The quoted answer by meaning ({@link encodeSentences}): the most similar sentence, then up to
+ * {@link MAX_QUOTES} in all within {@link SIMILARITY_MARGIN} of it, never the same text twice; "not
+ * found" when the best is below `minSimilarity`.
+ */
+export async function buildEncoderAnswer(question: string, passages: readonly Passage[], stats: TermStatistics | undefined, encoder: SentenceEncoder, options: EncoderAnswerOptions = {}): Promise<Answer> {
+  const { encoded, ranked } = await encodeSentences(question, passages, stats, encoder);
+  const min = options.minSimilarity ?? MIN_SIMILARITY;
+  const best = encoded[0];
+  const chosen = best && best.relevance >= min ? distinctBest(encoded, MAX_QUOTES, (s) => s.relevance >= min && s.relevance >= best.relevance - SIMILARITY_MARGIN) : [];
+  return answerQuoting(question, passages, chosen, ranked);
+}
+
+/** An {@link Answerer} quoting by meaning with `encoder` ({@link buildEncoderAnswer}). */
+export function createEncoderAnswerer(encoder: SentenceEncoder, options: EncoderAnswerOptions = {}): Answerer {
+  return { answer: (question, passages, stats) => buildEncoderAnswer(question, passages, stats, encoder, options) };
+}

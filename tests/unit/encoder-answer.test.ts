@@ -1,0 +1,135 @@
+// The answer by meaning when an embedding model is chosen (src/generate/encoder-answer.ts), over an
+// encoder made for the test: each text is a vector of the concepts it names (words and their synonyms),
+// so sentences that share no word with the question can still be near it, as with a real model. The
+// real model's choices are checked in tests/real/encoder-answer.test.ts.
+import { describe, expect, it } from 'vitest';
+import { asChunkId, asDocId } from '../../src/core/ids.ts';
+import type { Passage } from '../../src/core/types.ts';
+import { buildEncoderAnswer, createEncoderAnswerer, KIND_PENALTY, MAX_ENCODED_SENTENCES, MIN_SIMILARITY, textToEncode, type SentenceEncoder } from '../../src/generate/encoder-answer.ts';
+import { answerSentences } from '../../src/generate/answer-sentences.ts';
+
+function passage(window: string, docName: string, label = 'Settings'): Passage {
+  return {
+    chunkId: asChunkId(`c-${docName}`),
+    score: 1,
+    docId: asDocId(`d-${docName}`),
+    docName,
+    docPath: docName,
+    docType: 'html',
+    block: 0,
+    label,
+    window,
+    windowStart: 0,
+    hitStart: 0,
+    hitEnd: window.length,
+    ranks: [],
+    why: '',
+  };
+}
+
+/** Concepts and the word starts that name them. */
+const CONCEPTS: string[][] = [
+  ['checkpoint'],
+  ['timeout', 'interval', 'time', 'long', 'minute', 'second', 'delay'],
+  ['default', 'usual', 'standard'],
+  ['wal', 'log'],
+  ['timestamp', 'date'],
+  ['high', 'max', 'largest', 'latest'],
+  ['value', 'store', 'hold'],
+  ['crash', 'recovery'],
+  ['cheese', 'fondue', 'recipe'],
+];
+
+/** An encoder over {@link CONCEPTS}, recording what it was asked to embed. */
+function conceptEncoder(): SentenceEncoder & { texts: string[][] } {
+  const vector = (text: string) => {
+    const v = new Float32Array(CONCEPTS.length + 1);
+    v[CONCEPTS.length] = 0.3; // every text shares a little: similarities are never exactly 0
+    for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+      CONCEPTS.forEach((starts, i) => {
+        if (starts.some((s) => word.startsWith(s))) v[i]! += 1;
+      });
+    }
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  };
+  const texts: string[][] = [];
+  return {
+    texts,
+    embedQuery: async (text) => vector(text),
+    embedChunks: async (batch) => {
+      texts.push([...batch]);
+      const out = new Float32Array(batch.length * (CONCEPTS.length + 1));
+      batch.forEach((t, i) => out.set(vector(t), i * (CONCEPTS.length + 1)));
+      return out;
+    },
+  };
+}
+
+const WAL = passage(
+  'checkpoint_timeout (integer)\n\nMaximum time between automatic WAL checkpoints. The default is five minutes (5min). Increasing this parameter can increase the amount of time needed for crash recovery.',
+  'runtime-config-wal.html',
+);
+const TABLE = passage('Table 8.9. Date/Time Types\n\nName | Storage Size | High Value\n\ntimestamp | 8 bytes | 294276 AD\n\ndate | 4 bytes | 5874897 AD', 'datatype-datetime.html', '8.5. Date/Time Types');
+
+describe('the answer by meaning (encoder)', () => {
+  it('quotes the sentence nearest in meaning, read with the label above it, though it shares no word with the question', async () => {
+    const encoder = conceptEncoder();
+    const answer = await buildEncoderAnswer('How long is the usual checkpoint interval?', [WAL], undefined, encoder);
+    expect(answer.found).toBe(true);
+    expect(answer.segments[0]!.text).toBe('The default is five minutes (5min).');
+    // The sentence was read after its field name; the quote is the sentence alone.
+    expect(encoder.texts.flat()).toContain('checkpoint_timeout (integer)\nThe default is five minutes (5min).');
+    expect(answer.citations[0]!.quotes.map(({ start, end }) => WAL.window.slice(start, end))).toContain('The default is five minutes (5min).');
+  });
+
+  it('reads a table row with its column names and quotes the row', async () => {
+    const rows = answerSentences([TABLE]).filter((s) => s.kind === 'row');
+    expect(rows.map(textToEncode)).toEqual(['Table 8.9. Date/Time Types\nName | Storage Size | High Value\nName: timestamp; Storage Size: 8 bytes; High Value: 294276 AD', expect.stringContaining('Name: date')]);
+    const answer = await buildEncoderAnswer('What is the highest timestamp value?', [TABLE], undefined, conceptEncoder());
+    expect(answer.segments[0]!.text).toBe('timestamp | 8 bytes | 294276 AD');
+  });
+
+  it('says "Not found" when no sentence is near enough, keeping the passages as the closest ones', async () => {
+    const answer = await buildEncoderAnswer('Which cheese goes into a fondue recipe?', [WAL, TABLE], undefined, conceptEncoder());
+    expect(answer.found).toBe(false);
+    expect(answer.citations.map((c) => [c.n, c.passage.docName, c.quotes])).toEqual([
+      [1, 'runtime-config-wal.html', []],
+      [2, 'datatype-datetime.html', []],
+    ]);
+    // The same question is answered when the threshold lets anything through.
+    expect((await buildEncoderAnswer('Which cheese goes into a fondue recipe?', [WAL, TABLE], undefined, conceptEncoder(), { minSimilarity: -1 })).found).toBe(true);
+  });
+
+  it('does not let a label win over the sentence under it when the two are about as near', async () => {
+    const window = 'Default checkpoint interval\n\nThe checkpoint interval is five minutes by default.';
+    const answer = await buildEncoderAnswer('What is the default checkpoint interval?', [passage(window, 'a.html')], undefined, conceptEncoder());
+    expect(KIND_PENALTY.label).toBeGreaterThan(0);
+    expect(answer.segments[0]!.text).toBe('The checkpoint interval is five minutes by default.');
+  });
+
+  it('embeds at most MAX_ENCODED_SENTENCES sentences for a question: those nearest by words, then the rest of the hit chunk', async () => {
+    const many = Array.from({ length: 100 }, (_, i) => `Sentence ${i} is about the checkpoint interval of server ${i}.`).join(' ');
+    const encoder = conceptEncoder();
+    await buildEncoderAnswer('What is the checkpoint interval?', [passage(`${many}\n\nNothing here matters at all.`, 'many.html')], undefined, encoder);
+    expect(encoder.texts).toHaveLength(1);
+    expect(encoder.texts[0]).toHaveLength(MAX_ENCODED_SENTENCES);
+    expect(encoder.texts[0]).not.toContain('Nothing here matters at all.');
+    // A sentence sharing no word is read when it is in the chunk the search hit, not otherwise.
+    const window = 'The checkpoint interval is set here.\n\nNothing here matters at all.';
+    const hitFirst = { ...passage(window, 'hit.html'), hitEnd: window.indexOf('Nothing') };
+    const outside = conceptEncoder();
+    await buildEncoderAnswer('What is the checkpoint interval?', [hitFirst], undefined, outside);
+    expect(outside.texts.flat()).toEqual(['The checkpoint interval is set here.']);
+    const inside = conceptEncoder();
+    await buildEncoderAnswer('What is the checkpoint interval?', [passage(window, 'all.html')], undefined, inside);
+    expect(inside.texts.flat()).toEqual(['The checkpoint interval is set here.', 'Nothing here matters at all.']);
+  });
+
+  it('is an Answerer, with the calibrated threshold by default', async () => {
+    expect(MIN_SIMILARITY).toBeGreaterThan(0);
+    const answerer = createEncoderAnswerer(conceptEncoder());
+    const answer = await answerer.answer('How long is the usual checkpoint interval?', [WAL], { documentCount: 1, documentFrequency: () => 1 });
+    expect(answer.segments[0]!.text).toBe('The default is five minutes (5min).');
+  });
+});
