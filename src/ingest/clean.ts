@@ -128,7 +128,7 @@ export function removeRunningLines(pages: string[][], edge = 2, minShare = 0.6):
 
 /** A line ending like this is part of a sentence or ends one: never taken for a heading. */
 const ENDS_SENTENCE_OR_WORD = /[.,;:!?…\-\u00AD\u2010]["'”’)\]]*$/u;
-const STARTS_SENTENCE = /^["'“‘(\[]?[\p{Lu}\p{N}]/u;
+const STARTS_SENTENCE = /^["'“‘([]?[\p{Lu}\p{N}]/u;
 /** A heading line is at most this share of the paragraph's longest line (a wrapped line of prose is near full width). */
 const HEADING_SHARE = 0.6;
 const HEADING_CHARS = 80;
