@@ -1,12 +1,14 @@
 /**
- * `npm run eval -- --questions <set.json> --docs <folder> [--model <folder> [--dtype q8|fp32]] [--json] [--no-cache]`:
+ * `npm run eval -- --questions <set.json> --docs <folder> [--model <folder> [--dtype q8|fp32]] [--conversation] [--json] [--no-cache]`:
  * a question set over real documents (`src/eval/real-questions.ts`). Every file the app reads under the
  * set's folders (inside `--docs`; only the set's `extensions` when it names some) is ingested with the app's own ingest path, as a
  * person dropping those folders would; each question is asked through the app's retrieval (BM25, or
  * with `--model` hybrid BM25 + dense as the app searches once a model is chosen) and its answer (the
  * extractive answer, or with `--model` the answer by meaning, `generate/encoder-answer.ts`); the
  * figures say how many answerable questions were answered, how many quote the expected fact, and how
- * many unanswerable ones were answered "Not found in your documents.".
+ * many unanswerable ones were answered "Not found in your documents.". `--conversation` asks them all in
+ * one conversation, each rewritten by the follow-up rule against the one before (no model), to show that
+ * the rule leaves questions that stand on their own as they are.
  *
  * For Debian's manuals (`tests/fixtures/real-questions/debian-manuals.json`): `apt-get download` the
  * set's `packages` and `dpkg -x` each into one folder (`bench/real-texts.ts` does it into
@@ -16,6 +18,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { extractiveAnswerer, type Answerer } from '../src/generate/answerer.ts';
 import { createEncoderAnswerer } from '../src/generate/encoder-answer.ts';
+import { rewriteByRule } from '../src/question/follow-up.ts';
 import { indexFiles, type EvalFile } from '../src/eval/evaluate.ts';
 import { evaluateQuestions, parseQuestionSet, type QuestionReport } from '../src/eval/real-questions.ts';
 import { detectType, isSystemFile } from '../src/ingest/file-kinds.ts';
@@ -29,6 +32,8 @@ export interface QuestionEvalArgs {
   dtype?: 'q8' | 'fp32';
   json?: boolean;
   noCache?: boolean;
+  /** Asks every question in one conversation, follow-ups rewritten by the rule (no model), as a person trying the app might. */
+  conversation?: boolean;
 }
 
 /**
@@ -75,15 +80,16 @@ export async function runQuestionEval(args: QuestionEvalArgs): Promise<QuestionR
   const indexed = await indexFiles(files, { mode: embedder ? 'hybrid' : 'bm25' }, embedder);
   // With a model the answer quotes by meaning, as the app's does once an embedding model is chosen.
   const answerer: Answerer = embedder ? createEncoderAnswerer(embedder) : extractiveAnswerer;
-  const report = await evaluateQuestions(indexed, set, answerer);
+  const report = await evaluateQuestions(indexed, set, answerer, args.conversation ? { followUp: rewriteByRule } : {});
   printOutcomes(report);
+  if (args.conversation) console.log('conversation every question asked in one conversation, follow-ups rewritten by the rule');
   console.log(`library      ${files.length - indexed.skipped} documents (${indexed.skipped} refused), ${indexed.owners.size} chunks; search ${indexed.mode}${embedder ? ` with ${embedder.model.id}` : ''}`);
   console.log(`answerable   ${report.answerable}: answered ${pct(report.answered_rate)}, fact quoted ${pct(report.fact_quoted_rate)}, document among the 5 passages ${pct(report.document_retrieved_rate)}`);
   console.log(`unanswerable ${report.unanswerable}: "Not found" ${pct(report.not_found_rate)}`);
   if (args.json) {
     const { outcomes, ...figures } = report;
     const answer = embedder ? 'encoder' : 'extractive';
-    console.log(JSON.stringify({ questions: args.questions, mode: indexed.mode, model: embedder?.model.id ?? '', answer, ...figures, outcomes: outcomes.map(({ quoted: _quoted, ...o }) => o) }));
+    console.log(JSON.stringify({ questions: args.questions, mode: indexed.mode, model: embedder?.model.id ?? '', answer, conversation: Boolean(args.conversation), ...figures, outcomes: outcomes.map(({ quoted: _quoted, ...o }) => o) }));
   }
   return report;
 }

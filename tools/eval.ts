@@ -56,15 +56,16 @@ const { values } = parseArgs({
     'context-tokens': { type: 'string' },
     questions: { type: 'string' },
     docs: { type: 'string' },
+    conversation: { type: 'boolean', default: false },
   },
 });
 if (values.questions || values.docs) {
   // A question set over real documents instead of a BEIR collection (tools/eval-questions.ts).
   if (!values.questions || !values.docs || (values.dtype !== undefined && values.dtype !== 'q8' && values.dtype !== 'fp32')) {
-    console.error('usage: npm run eval -- --questions <set.json> --docs <folder> [--model <model folder> [--dtype q8|fp32]] [--json] [--no-cache]');
+    console.error('usage: npm run eval -- --questions <set.json> --docs <folder> [--model <model folder> [--dtype q8|fp32]] [--conversation] [--json] [--no-cache]');
     process.exit(2);
   }
-  await runQuestionEval({ questions: values.questions, docs: values.docs, model: values.model, dtype: values.dtype as 'q8' | 'fp32' | undefined, json: values.json, noCache: values['no-cache'] });
+  await runQuestionEval({ questions: values.questions, docs: values.docs, model: values.model, dtype: values.dtype as 'q8' | 'fp32' | undefined, json: values.json, noCache: values['no-cache'], conversation: values.conversation });
   process.exit(0);
 }
 /** Columns padded to their widest cell, the first left-aligned and the rest right-aligned. */

@@ -103,15 +103,29 @@ export interface QuestionReport {
   outcomes: QuestionOutcome[];
 }
 
+export interface QuestionEvalOptions {
+  /**
+   * Asks every question in one conversation, as a person trying the app might: each is rewritten by this
+   * (`rewriteByRule` from question/follow-up.ts) against the question searched before it. Default: each
+   * question on its own.
+   */
+  followUp?: (question: string, previous: string) => string;
+}
+
 const share = (n: number, of: number) => (of ? Math.round((n / of) * 10_000) / 10_000 : 0);
 
 /**
  * Asks every question of the set through the app's retrieval (5 passages) and `answerer` (default the
- * extractive answer), over the indexed documents (`beirIdOf` maps each document to its path).
+ * extractive answer), over the indexed documents (`beirIdOf` maps each document to its path); with
+ * `options.followUp`, all in one conversation.
  */
-export async function evaluateQuestions(indexed: IndexedCollection, set: QuestionSet, answerer: Answerer = extractiveAnswerer): Promise<QuestionReport> {
+export async function evaluateQuestions(indexed: IndexedCollection, set: QuestionSet, answerer: Answerer = extractiveAnswerer, options: QuestionEvalOptions = {}): Promise<QuestionReport> {
   const outcomes: QuestionOutcome[] = [];
-  const ask = async (question: string) => {
+  let previous: string | undefined;
+  const ask = async (asked: string) => {
+    // In one conversation, each question is first made standalone against the one searched before it.
+    const question = options.followUp && previous !== undefined ? options.followUp(asked, previous) : asked;
+    previous = question;
     const passages = await retrievePassages(indexed.search, indexed.source, queryOf(indexed, question), { k: 5, retrievers: indexed.retrievers });
     return { passages, answer: await answerer.answer(question, passages, indexed.lexical) };
   };

@@ -72,6 +72,21 @@ describe('evaluateQuestions', () => {
     expect(report).toMatchObject({ answerable: 3, answered_rate: 1, fact_quoted_rate: 0.6667, document_retrieved_rate: 1, unanswerable: 1, not_found_rate: 1 });
   });
 
+  it('asks all questions in one conversation with followUp, each against the one searched before it', async () => {
+    const indexed = await indexFiles(FILES);
+    const seen: Array<[string, string]> = [];
+    const followUp = (question: string, previous: string) => {
+      seen.push([question, previous]);
+      return `${question} (stash)`;
+    };
+    const report = await evaluateQuestions(indexed, parseQuestionSet(SET), undefined, { followUp });
+    expect(seen.map(([q]) => q)).toEqual(['Are foreign key constraints enabled by default?', 'What does stash record?', 'When did the Vesuvius volcano erupt?']);
+    expect(seen[1]![1]).toBe('Are foreign key constraints enabled by default? (stash)');
+    // What was searched is the rewritten question; the outcome is still filed under the question asked.
+    expect(report.outcomes.map((o) => o.question)).toEqual(parseQuestionSet(SET).answerable.map((q) => q.question).concat('When did the Vesuvius volcano erupt?'));
+    expect(report.outcomes.find((o) => o.id === 'keys')).toMatchObject({ answered: true, factQuoted: true });
+  });
+
   it('skips a file the app refuses, as the app would', async () => {
     const indexed = await indexFiles([...FILES, file('docs/empty.html', '<html><body></body></html>')]);
     expect(indexed.skipped).toBe(1);
