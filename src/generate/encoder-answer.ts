@@ -15,7 +15,7 @@
 import type { Answer, Passage } from '../core/types.ts';
 import type { Answerer } from './answerer.ts';
 import type { AnswerSentence, SentenceKind } from './answer-sentences.ts';
-import { answerQuoting, distinctBest, rankSentences, type RankedSentence, type TermStatistics } from './extractive-answer.ts';
+import { answerQuoting, buildExtractiveAnswer, distinctBest, rankSentences, type RankedSentence, type TermStatistics } from './extractive-answer.ts';
 
 /** What the answer needs of an embedding model: the question's vector and passages' vectors (L2-normalised). */
 export interface SentenceEncoder {
@@ -96,7 +96,14 @@ export async function encodeSentences(question: string, passages: readonly Passa
 export interface EncoderAnswerOptions {
   /** The relevance rule's threshold. Default {@link MIN_SIMILARITY}; range −1–1. */
   minSimilarity?: number;
+  /**
+   * Longest wait for the sentences' vectors (the embed worker may be busy indexing) before the answer is
+   * the extractive one, by words. Default 10 000 ms, as the question's vector waits; range ≥ 0.
+   */
+  timeoutMs?: number;
 }
+
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * The quoted answer by meaning ({@link encodeSentences}): the most similar sentence, then up to
@@ -111,7 +118,28 @@ export async function buildEncoderAnswer(question: string, passages: readonly Pa
   return answerQuoting(question, passages, chosen, ranked);
 }
 
-/** An {@link Answerer} quoting by meaning with `encoder` ({@link buildEncoderAnswer}). */
+/**
+ * An {@link Answerer} quoting by meaning with `encoder` ({@link buildEncoderAnswer}); when the encoder
+ * fails or takes longer than `options.timeoutMs`, the extractive answer by words.
+ */
 export function createEncoderAnswerer(encoder: SentenceEncoder, options: EncoderAnswerOptions = {}): Answerer {
-  return { answer: (question, passages, stats) => buildEncoderAnswer(question, passages, stats, encoder, options) };
+  return {
+    async answer(question, passages, stats) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      });
+      try {
+        const byMeaning = buildEncoderAnswer(question, passages, stats, encoder, options);
+        byMeaning.catch(() => undefined);
+        const answer = await Promise.race([byMeaning, late]);
+        if (answer) return answer;
+      } catch (err) {
+        console.warn('the answer by meaning failed; answering by words', err);
+      } finally {
+        clearTimeout(timer);
+      }
+      return buildExtractiveAnswer(question, passages, { stats });
+    },
+  };
 }

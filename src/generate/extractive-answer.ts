@@ -63,6 +63,18 @@ export const QUANTITY_BONUS = 0.1;
 const ASKS_QUANTITY = /\bhow (?:many|much|long|big|large|often|far|old|tall|high|wide|deep|fast|heavy|small|short)\b|\bwhat (?:size|port|year|percentage|version|number|amount)\b|\b(?:maximum|minimum|max|min|largest|smallest|highest|lowest|longest|shortest|biggest|limit)\b/iu;
 /** A figure in a sentence: digits, or a number word. */
 const QUANTITY = /\p{Nd}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|trillion|dozen|twice|half)\b/iu;
+/** Numbers that point somewhere rather than measure: "Table 8.9", "see Section 4.2", "Chapter 20". */
+const REFERENCE_NUMBER = /\b(?:table|section|figure|fig|chapter|example|appendix|part|step|version|v|rfc|pep|§)\.?\s*\p{Nd}[\p{Nd}.]*/giu;
+
+/** Whether a question asks for a quantity ("How many…", "How long…", "What is the maximum…"). */
+export function asksForQuantity(question: string): boolean {
+  return ASKS_QUANTITY.test(question);
+}
+
+/** Whether a text states a figure (a number or a number word), references such as "Table 8.9" aside. */
+export function holdsQuantity(text: string): boolean {
+  return QUANTITY.test(text.replace(REFERENCE_NUMBER, ' '));
+}
 
 /**
  * A question term found only in a sentence's context (the label line above it, its table's header, the
@@ -144,7 +156,7 @@ function headingOf(label: string): string {
 
 function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>, question: string, weightedRule: boolean): RankedSentence[] {
   const questionTerms = new Set(termsOf(question));
-  const wantsQuantity = ASKS_QUANTITY.test(question);
+  const wantsQuantity = asksForQuantity(question);
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
   const headings = passages.map((p) => headingOf(p.label));
   return answerSentences(passages).map((s): RankedSentence => {
@@ -159,7 +171,7 @@ function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<strin
     const weighted = total > 0 ? (own.weight + CONTEXT_SHARE * context.weight) / total : 0;
     const counted = weights.size ? (own.matched + CONTEXT_SHARE * context.matched) / weights.size : 0;
     const coverage = own.matched === 0 ? 0 : weightedRule ? weighted : counted;
-    const bonus = (s.inHit ? HIT_BONUS : 0) + (wantsQuantity && QUANTITY.test(s.text) ? QUANTITY_BONUS : 0);
+    const bonus = (s.inHit ? HIT_BONUS : 0) + (wantsQuantity && holdsQuantity(s.text) ? QUANTITY_BONUS : 0);
     const score = own.matched === 0 ? 0 : weighted * KIND_WEIGHT[s.kind] + bonus;
     // A question in the text (an FAQ's heading, a table of contents entry) asks, it does not answer.
     const terminator = terminatorOf(s.text);

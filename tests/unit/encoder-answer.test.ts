@@ -2,11 +2,12 @@
 // encoder made for the test: each text is a vector of the concepts it names (words and their synonyms),
 // so sentences that share no word with the question can still be near it, as with a real model. The
 // real model's choices are checked in tests/real/encoder-answer.test.ts.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { asChunkId, asDocId } from '../../src/core/ids.ts';
 import type { Passage } from '../../src/core/types.ts';
 import { buildEncoderAnswer, createEncoderAnswerer, KIND_PENALTY, MAX_ENCODED_SENTENCES, MIN_SIMILARITY, textToEncode, type SentenceEncoder } from '../../src/generate/encoder-answer.ts';
 import { answerSentences } from '../../src/generate/answer-sentences.ts';
+import { buildExtractiveAnswer } from '../../src/generate/extractive-answer.ts';
 
 function passage(window: string, docName: string, label = 'Settings'): Passage {
   return {
@@ -124,6 +125,17 @@ describe('the answer by meaning (encoder)', () => {
     const inside = conceptEncoder();
     await buildEncoderAnswer('What is the checkpoint interval?', [passage(window, 'all.html')], undefined, inside);
     expect(inside.texts.flat()).toEqual(['The checkpoint interval is set here.', 'Nothing here matters at all.']);
+  });
+
+  it('answers by words when the encoder fails or is too slow (the embed worker busy indexing)', async () => {
+    const question = 'What is the default checkpoint_timeout?';
+    const failing: SentenceEncoder = { embedQuery: () => Promise.reject(new Error('worker died')), embedChunks: () => Promise.reject(new Error('worker died')) };
+    const byWords = buildExtractiveAnswer(question, [WAL], { stats: undefined });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect(await createEncoderAnswerer(failing).answer(question, [WAL], undefined as never)).toEqual(byWords);
+    warn.mockRestore();
+    const never: SentenceEncoder = { embedQuery: () => new Promise(() => undefined), embedChunks: () => new Promise(() => undefined) };
+    expect(await createEncoderAnswerer(never, { timeoutMs: 20 }).answer(question, [WAL], undefined as never)).toEqual(byWords);
   });
 
   it('is an Answerer, with the calibrated threshold by default', async () => {
