@@ -1,6 +1,6 @@
 /**
  * `npx tsx tools/calibrate-answer.ts --scifact <BEIR dir> --docs <folder> --dev <set.json> [--model <folder> [--dtype q8|fp32]] [--claims N] [--json]`:
- * chooses the answer's relevance thresholds, the extractive answer's `minCoverage` and, with a model,
+ * chooses the answer's relevance thresholds, the extractive answer's `minCoverage` (with `CONTEXT_SHARE`) and, with a model,
  * the encoder answer's `MIN_SIMILARITY` (`src/eval/calibrate-answer.ts`), on questions none of the
  * reported figures use:
  *   answerable    SciFact's train claims (the first N with train judgments, default 300) asked of SciFact;
@@ -63,10 +63,12 @@ const groups: CalibrationGroup[] = [
   { name: 'dev-unanswerable', answerable: false, questions: dev.unanswerable.map((q) => q.question), indexed: manuals },
   { name: 'scifact-claims@manuals', answerable: false, questions: claims, indexed: manuals },
 ];
+/** Context shares swept with minCoverage (CONTEXT_SHARE is one of them). */
+const CONTEXT_SHARES = [0, 0.25, 0.5, 0.75, 1];
 const figures: GroupFigures[] = [];
 for (const g of groups) {
   process.stderr.write(`calibrate: ${g.name} (${g.questions.length} questions)\n`);
-  figures.push(await groupFigures(g, embedder));
+  figures.push(await groupFigures(g, embedder, CONTEXT_SHARES));
 }
 
 /** Columns padded to their widest cell. */
@@ -83,5 +85,11 @@ function report(key: 'coverage' | 'similarity', grid: number[], current: number)
   return sweep;
 }
 const coverage = report('coverage', thresholdGrid(0.3, 0.8, 0.025), 0.5);
+console.log('\nminCoverage at each context share: the best threshold, and 0.5');
+const byShare = CONTEXT_SHARES.map((share) => {
+  const sweep = sweepThresholds(figures, 'coverage', thresholdGrid(0.3, 0.8, 0.025), share);
+  return { share, best: sweep[0]!, half: sweep.find((r) => r.threshold === 0.5)! };
+});
+console.log(table(['context share', 'best minCoverage', 'balanced %', 'balanced % at 0.5'], byShare.map((r) => [String(r.share), String(r.best.threshold), pct(r.best.balanced), pct(r.half.balanced)])));
 const similarity = embedder ? report('similarity', thresholdGrid(0.5, 0.9, 0.01), MIN_SIMILARITY) : undefined;
-if (values.json) console.log(JSON.stringify({ mode, model: embedder?.model.id ?? '', groups: figures.map((f) => ({ name: f.name, answerable: f.answerable, questions: f.coverage.length })), coverage: coverage.slice(0, 5), similarity: similarity?.slice(0, 5) }));
+if (values.json) console.log(JSON.stringify({ mode, model: embedder?.model.id ?? '', groups: figures.map((f) => ({ name: f.name, answerable: f.answerable, questions: f.coverage.length })), coverage: coverage.slice(0, 5), byContextShare: byShare, similarity: similarity?.slice(0, 5) }));

@@ -27,20 +27,28 @@ export interface GroupFigures {
   coverage: number[];
   /** Similarity (less the kind's penalty) of the best sentence, with a model; −1 when none was read. */
   similarity: number[];
+  /** The best coverage at other context shares (`contextShare` → one figure per question). */
+  coverageAt: Map<number, number[]>;
 }
 
-/** Each question's best figures, asked as the eval asks (5 passages), with `encoder` when given. */
-export async function groupFigures(group: CalibrationGroup, encoder?: SentenceEncoder): Promise<GroupFigures> {
+/**
+ * Each question's best figures, asked as the eval asks (5 passages), with `encoder` when given;
+ * `coverageAt` holds the best coverage for each context share asked for (`contextShares`).
+ */
+export async function groupFigures(group: CalibrationGroup, encoder?: SentenceEncoder, contextShares: readonly number[] = []): Promise<GroupFigures> {
   const { indexed } = group;
   const coverage: number[] = [];
   const similarity: number[] = [];
+  const coverageAt = new Map<number, number[]>(contextShares.map((c) => [c, []]));
+  const best = (question: string, passages: Parameters<typeof rankSentences>[1], contextShare?: number) =>
+    Math.max(0, ...rankSentences(question, passages, { stats: indexed.lexical, contextShare }).filter((s) => s.answers).map((s) => s.coverage));
   for (const question of group.questions) {
     const passages = await retrievePassages(indexed.search, indexed.source, queryOf(indexed, question), { k: 5, retrievers: indexed.retrievers });
-    const ranked = rankSentences(question, passages, { stats: indexed.lexical });
-    coverage.push(Math.max(0, ...ranked.filter((s) => s.answers).map((s) => s.coverage)));
+    coverage.push(best(question, passages));
+    for (const [share, list] of coverageAt) list.push(best(question, passages, share));
     if (encoder) similarity.push((await encodeSentences(question, passages, indexed.lexical, encoder)).encoded[0]?.relevance ?? -1);
   }
-  return { name: group.name, answerable: group.answerable, coverage, similarity };
+  return { name: group.name, answerable: group.answerable, coverage, similarity, coverageAt };
 }
 
 /** One threshold's outcome: each group's rate (answered for answerable groups, "Not found" for the others) and their mean. */
@@ -57,12 +65,12 @@ const round = (x: number) => Math.round(x * 10_000) / 10_000;
  * The groups' rates at each threshold of `grid`, best balanced first (ties: the lower threshold). A
  * question is answered at threshold t when its figure (`key`) is at least t and above 0 for coverage.
  */
-export function sweepThresholds(groups: readonly GroupFigures[], key: 'coverage' | 'similarity', grid: readonly number[]): SweepRow[] {
+export function sweepThresholds(groups: readonly GroupFigures[], key: 'coverage' | 'similarity', grid: readonly number[], contextShare?: number): SweepRow[] {
   return grid
     .map((threshold): SweepRow => {
       const rates: Record<string, number> = {};
       for (const g of groups) {
-        const figures = g[key];
+        const figures = contextShare === undefined ? g[key] : (g.coverageAt.get(contextShare) ?? []);
         const answered = figures.filter((x) => x >= threshold && (key === 'similarity' || x > 0)).length;
         rates[g.name] = round((g.answerable ? answered : figures.length - answered) / Math.max(1, figures.length));
       }

@@ -27,6 +27,8 @@ export interface ExtractiveOptions {
    * without it); when none does, the answer is "not found". Default 0.5; range 0–1.
    */
   minCoverage?: number;
+  /** What a question term found only in a sentence's context counts. Default {@link CONTEXT_SHARE}; range 0–1. */
+  contextShare?: number;
   /**
    * Collection statistics (the index) for the IDF weights and the relevance rule. Default: document
    * frequency within the retrieved passages, which ranks sentences but is too noisy to weigh the rule by
@@ -154,7 +156,7 @@ function headingOf(label: string): string {
   return label.split(/ › | · /u).at(-1) ?? '';
 }
 
-function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>, question: string, weightedRule: boolean): RankedSentence[] {
+function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>, question: string, weightedRule: boolean, contextShare: number): RankedSentence[] {
   const questionTerms = new Set(termsOf(question));
   const wantsQuantity = asksForQuantity(question);
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
@@ -168,8 +170,8 @@ function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<strin
       if (terms.has(t)) own = { matched: own.matched + 1, weight: own.weight + w };
       else if (around.has(t)) context = { matched: context.matched + 1, weight: context.weight + w };
     }
-    const weighted = total > 0 ? (own.weight + CONTEXT_SHARE * context.weight) / total : 0;
-    const counted = weights.size ? (own.matched + CONTEXT_SHARE * context.matched) / weights.size : 0;
+    const weighted = total > 0 ? (own.weight + contextShare * context.weight) / total : 0;
+    const counted = weights.size ? (own.matched + contextShare * context.matched) / weights.size : 0;
     const coverage = own.matched === 0 ? 0 : weightedRule ? weighted : counted;
     const bonus = (s.inHit ? HIT_BONUS : 0) + (wantsQuantity && holdsQuantity(s.text) ? QUANTITY_BONUS : 0);
     const score = own.matched === 0 ? 0 : weighted * KIND_WEIGHT[s.kind] + bonus;
@@ -235,9 +237,10 @@ function notFound(question: string, passages: readonly Passage[], ranked: readon
  * can answer, best first: what the extractive answer chooses from, exported for the calibration of its
  * relevance rule (`tools/calibrate-answer.ts`).
  */
-export function rankSentences(question: string, passages: readonly Passage[], options: Pick<ExtractiveOptions, 'stats'> = {}): RankedSentence[] {
+export function rankSentences(question: string, passages: readonly Passage[], options: Pick<ExtractiveOptions, 'stats' | 'contextShare'> = {}): RankedSentence[] {
   const passageTerms = passages.map((p) => new Set(termsOf(p.window)));
-  return scoreSentences(passages, weightsOf(contentTermsOf(question), passageTerms, options.stats), question, Boolean(options.stats)).sort(byScore);
+  const weights = weightsOf(contentTermsOf(question), passageTerms, options.stats);
+  return scoreSentences(passages, weights, question, Boolean(options.stats), options.contextShare ?? CONTEXT_SHARE).sort(byScore);
 }
 
 /**
