@@ -45,7 +45,9 @@ export function useQuestionChips(question: string, filter: SearchFilter): Questi
   const [asked, setAsked] = useState('');
   const reading = useQuestionReading(question, filter, removed);
   const kept = (found: readonly QueryChip[] = []) => found.filter((c) => !removed.has(chipKey(c)));
-  const chips = kept(reading.reading?.chips);
+  // Only chips read from the question on screen: a chip of the question before it would filter a
+  // question it was not read from (the next reading arrives a round trip later).
+  const chips = kept(reading.current ? reading.reading?.chips : undefined);
   // The model's chips, once its reading arrives (a step before the answer), while the question is the one it read.
   const read = question.trim() === asked ? chipsOfSteps(asking.value ? askSteps.value : answer.value?.steps) : [];
   const byModel = read.filter((c) => !chips.some((r) => chipKey(r) === chipKey(c)));

@@ -8,7 +8,8 @@ import { documents } from './library-state.ts';
  * The question as the library worker read it while the person types (the chips, the whole-document
  * toggle and its note): the latest reading to arrive, and whether it is of what is on screen now (the
  * question, the filter, the removed chips and the documents). A reading takes a round trip to the worker:
- * until the next arrives, the last one stays, so chips do not flicker at each keystroke.
+ * until the next arrives, the last one stays (the whole-document toggle keeps its state); chips show only
+ * while the reading is current.
  */
 export interface ShownReading {
   reading: QuestionReading | undefined;
