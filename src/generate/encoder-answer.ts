@@ -58,9 +58,16 @@ export interface EncodedSentence extends RankedSentence {
   relevance: number;
 }
 
-/** The text a sentence is embedded as: a table row as its named cells, anything else after its context line. */
+/**
+ * The text a sentence is embedded as: a table row as its cells named by their columns, after the
+ * table's caption or the label above it; anything else after its context line.
+ */
 export function textToEncode(s: AnswerSentence): string {
-  if (s.kind === 'row' && s.namedCells) return s.context ? `${s.context}\n${s.namedCells}` : s.namedCells;
+  if (s.kind === 'row' && s.namedCells) {
+    // The context's last line is the header, which the named cells already carry.
+    const caption = s.context.split('\n').slice(0, -1).join('\n');
+    return caption ? `${caption}\n${s.namedCells}` : s.namedCells;
+  }
   return s.context ? `${s.context}\n${s.text}` : s.text;
 }
 

@@ -34,7 +34,7 @@ const CONCEPTS: string[][] = [
   ['timeout', 'interval', 'time', 'long', 'minute', 'second', 'delay'],
   ['default', 'usual', 'standard'],
   ['wal', 'log'],
-  ['timestamp', 'date'],
+  ['timestamp'],
   ['high', 'max', 'largest', 'latest'],
   ['value', 'store', 'hold'],
   ['crash', 'recovery'],
@@ -86,7 +86,7 @@ describe('the answer by meaning (encoder)', () => {
 
   it('reads a table row with its column names and quotes the row', async () => {
     const rows = answerSentences([TABLE]).filter((s) => s.kind === 'row');
-    expect(rows.map(textToEncode)).toEqual(['Table 8.9. Date/Time Types\nName | Storage Size | High Value\nName: timestamp; Storage Size: 8 bytes; High Value: 294276 AD', expect.stringContaining('Name: date')]);
+    expect(rows.map(textToEncode)).toEqual(['Table 8.9. Date/Time Types\nName: timestamp; Storage Size: 8 bytes; High Value: 294276 AD', 'Table 8.9. Date/Time Types\nName: date; Storage Size: 4 bytes; High Value: 5874897 AD']);
     const answer = await buildEncoderAnswer('What is the highest timestamp value?', [TABLE], undefined, conceptEncoder());
     expect(answer.segments[0]!.text).toBe('timestamp | 8 bytes | 294276 AD');
   });
