@@ -1,7 +1,7 @@
 /**
  * `npx tsx tools/calibrate-answer.ts --scifact <BEIR dir> --docs <folder> --dev <set.json> [--model <folder> [--dtype q8|fp32]] [--claims N] [--json]`:
  * chooses the answer's relevance thresholds, the extractive answer's `minCoverage` (with `CONTEXT_SHARE`) and, with a model,
- * the encoder answer's `MIN_SIMILARITY` (`src/eval/calibrate-answer.ts`), on questions none of the
+ * the encoder answer's `MIN_SIMILARITY` (with `LEXICAL_WEIGHT`; `src/eval/calibrate-answer.ts`), on questions none of the
  * reported figures use:
  *   answerable    SciFact's train claims (the first N with train judgments, default 300) asked of SciFact;
  *                 the calibration split's answerable questions (`--dev`, tests/fixtures/real-questions/debian-manuals-dev.json) asked of its manuals
@@ -21,7 +21,7 @@ import { indexCollection, indexFiles } from '../src/eval/evaluate.ts';
 import { faqQuestions } from '../src/eval/faq-questions.ts';
 import { parseQuestionSet } from '../src/eval/real-questions.ts';
 import { CONTEXT_SHARE } from '../src/generate/extractive-answer.ts';
-import { MIN_SIMILARITY } from '../src/generate/encoder-answer.ts';
+import { LEXICAL_WEIGHT, MIN_SIMILARITY } from '../src/generate/encoder-answer.ts';
 import { filesUnder } from './eval-questions.ts';
 import { loadFolderEmbedder, weightsOfFolder } from './model-folder.ts';
 import { cachingEmbedder, modelCacheKey } from './vector-cache.ts';
@@ -65,10 +65,12 @@ const groups: CalibrationGroup[] = [
 ];
 /** Context shares swept with minCoverage (CONTEXT_SHARE is one of them). */
 const CONTEXT_SHARES = [0, 0.25, 0.5, 0.75, 1];
+/** Lexical weights swept with MIN_SIMILARITY (LEXICAL_WEIGHT is one of them). */
+const LEXICAL_WEIGHTS = [0, 0.05, 0.1, 0.15, 0.2, 0.3];
 const figures: GroupFigures[] = [];
 for (const g of groups) {
   process.stderr.write(`calibrate: ${g.name} (${g.questions.length} questions)\n`);
-  figures.push(await groupFigures(g, embedder, CONTEXT_SHARES));
+  figures.push(await groupFigures(g, embedder, CONTEXT_SHARES, LEXICAL_WEIGHTS));
 }
 
 /** Columns padded to their widest cell. */
@@ -91,5 +93,15 @@ const byShare = CONTEXT_SHARES.map((share) => {
   return { share, best: sweep[0]!, half: sweep.find((r) => r.threshold === 0.5)! };
 });
 console.log(table(['context share', 'best minCoverage', 'balanced %', 'balanced % at 0.5'], byShare.map((r) => [String(r.share), String(r.best.threshold), pct(r.best.balanced), pct(r.half.balanced)])));
-const similarity = embedder ? report('similarity', thresholdGrid(0.5, 0.9, 0.01), MIN_SIMILARITY) : undefined;
-if (values.json) console.log(JSON.stringify({ mode, model: embedder?.model.id ?? '', groups: figures.map((f) => ({ name: f.name, answerable: f.answerable, questions: f.coverage.length })), coverage: coverage.slice(0, 5), byContextShare: byShare, similarity: similarity?.slice(0, 5) }));
+const similarity = embedder ? report('similarity', thresholdGrid(0.5, 1.1, 0.01), MIN_SIMILARITY) : undefined;
+const byWeight = embedder
+  ? LEXICAL_WEIGHTS.map((weight) => {
+      const sweep = sweepThresholds(figures, 'similarity', thresholdGrid(0.5, 1.1, 0.01), weight);
+      return { weight, best: sweep[0]! };
+    })
+  : undefined;
+if (byWeight) {
+  console.log(`\nMIN_SIMILARITY at each lexical weight (LEXICAL_WEIGHT ${LEXICAL_WEIGHT}): the best threshold`);
+  console.log(table(['lexical weight', 'best MIN_SIMILARITY', ...figures.map((f) => `${f.name} %`), 'balanced %'], byWeight.map((r) => [String(r.weight), String(r.best.threshold), ...figures.map((f) => pct(r.best.rates[f.name]!)), pct(r.best.balanced)])));
+}
+if (values.json) console.log(JSON.stringify({ mode, model: embedder?.model.id ?? '', groups: figures.map((f) => ({ name: f.name, answerable: f.answerable, questions: f.coverage.length })), coverage: coverage.slice(0, 5), byContextShare: byShare, similarity: similarity?.slice(0, 5), byLexicalWeight: byWeight }));

@@ -1,13 +1,13 @@
 /**
  * Calibration of the answer's relevance rule: for each question of a group (answerable or not, over an
  * indexed library), the figure the rule compares with its threshold, the best quotable sentence's: its
- * word coverage (the extractive answer's `minCoverage`) and, with a model, its similarity to the question
- * (`MIN_SIMILARITY`). A sweep then says, for each threshold, how many answerable questions would be
+ * word coverage (the extractive answer's `minCoverage`) and, with a model, its relevance (similarity to
+ * the question with `LEXICAL_WEIGHT` × coverage; `MIN_SIMILARITY`). A sweep then says, for each threshold, how many answerable questions would be
  * answered and how many unanswerable ones would be "Not found". `tools/calibrate-answer.ts` runs it.
  */
 import type { SentenceEncoder } from '../generate/encoder-answer.ts';
-import { encodeSentences } from '../generate/encoder-answer.ts';
-import { rankSentences } from '../generate/extractive-answer.ts';
+import { encodeSentences, LEXICAL_WEIGHT } from '../generate/encoder-answer.ts';
+import { rankSentences, statesSomething } from '../generate/extractive-answer.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
 import { queryOf, type IndexedCollection } from './evaluate.ts';
 
@@ -23,32 +23,38 @@ export interface CalibrationGroup {
 export interface GroupFigures {
   name: string;
   answerable: boolean;
-  /** Word coverage of the best quotable sentence (0 when none holds a content term). */
+  /** Word coverage of the best quotable sentence that is not a label (0 when none holds a content term). */
   coverage: number[];
-  /** Similarity (less the kind's penalty) of the best sentence, with a model; −1 when none was read. */
+  /** Relevance of the best sentence that is not a label, with a model; −1 when none was read. */
   similarity: number[];
   /** The best coverage at other context shares (`contextShare` → one figure per question). */
   coverageAt: Map<number, number[]>;
+  /** The best relevance at other lexical weights (`LEXICAL_WEIGHT` → one figure per question), with a model. */
+  similarityAt: Map<number, number[]>;
 }
 
 /**
  * Each question's best figures, asked as the eval asks (5 passages), with `encoder` when given;
  * `coverageAt` holds the best coverage for each context share asked for (`contextShares`).
  */
-export async function groupFigures(group: CalibrationGroup, encoder?: SentenceEncoder, contextShares: readonly number[] = []): Promise<GroupFigures> {
+export async function groupFigures(group: CalibrationGroup, encoder?: SentenceEncoder, contextShares: readonly number[] = [], lexicalWeights: readonly number[] = []): Promise<GroupFigures> {
   const { indexed } = group;
   const coverage: number[] = [];
   const similarity: number[] = [];
   const coverageAt = new Map<number, number[]>(contextShares.map((c) => [c, []]));
+  const similarityAt = new Map<number, number[]>(lexicalWeights.map((w) => [w, []]));
   const best = (question: string, passages: Parameters<typeof rankSentences>[1], contextShare?: number) =>
-    Math.max(0, ...rankSentences(question, passages, { stats: indexed.lexical, contextShare }).filter((s) => s.answers).map((s) => s.coverage));
+    Math.max(0, ...rankSentences(question, passages, { stats: indexed.lexical, contextShare }).filter((s) => s.answers && statesSomething(s)).map((s) => s.coverage));
   for (const question of group.questions) {
     const passages = await retrievePassages(indexed.search, indexed.source, queryOf(indexed, question), { k: 5, retrievers: indexed.retrievers });
     coverage.push(best(question, passages));
     for (const [share, list] of coverageAt) list.push(best(question, passages, share));
-    if (encoder) similarity.push((await encodeSentences(question, passages, indexed.lexical, encoder)).encoded[0]?.relevance ?? -1);
+    if (!encoder) continue;
+    const encoded = (await encodeSentences(question, passages, indexed.lexical, encoder)).encoded.filter(statesSomething);
+    similarity.push(encoded[0]?.relevance ?? -1);
+    for (const [w, list] of similarityAt) list.push(Math.max(-1, ...encoded.map((s) => s.relevance - LEXICAL_WEIGHT * s.coverage + w * s.coverage)));
   }
-  return { name: group.name, answerable: group.answerable, coverage, similarity, coverageAt };
+  return { name: group.name, answerable: group.answerable, coverage, similarity, coverageAt, similarityAt };
 }
 
 /** One threshold's outcome: each group's rate (answered for answerable groups, "Not found" for the others) and their mean. */
@@ -63,14 +69,16 @@ const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /**
  * The groups' rates at each threshold of `grid`, best balanced first (ties: the lower threshold). A
- * question is answered at threshold t when its figure (`key`) is at least t and above 0 for coverage.
+ * question is answered at threshold t when its figure (`key`) is at least t and above 0 for coverage;
+ * `other` picks the figures at another context share (coverage) or lexical weight (similarity).
  */
-export function sweepThresholds(groups: readonly GroupFigures[], key: 'coverage' | 'similarity', grid: readonly number[], contextShare?: number): SweepRow[] {
+export function sweepThresholds(groups: readonly GroupFigures[], key: 'coverage' | 'similarity', grid: readonly number[], other?: number): SweepRow[] {
   return grid
     .map((threshold): SweepRow => {
       const rates: Record<string, number> = {};
       for (const g of groups) {
-        const figures = contextShare === undefined ? g[key] : (g.coverageAt.get(contextShare) ?? []);
+        const at = key === 'coverage' ? g.coverageAt : g.similarityAt;
+        const figures = other === undefined ? g[key] : (at.get(other) ?? []);
         const answered = figures.filter((x) => x >= threshold && (key === 'similarity' || x > 0)).length;
         rates[g.name] = round((g.answerable ? answered : figures.length - answered) / Math.max(1, figures.length));
       }

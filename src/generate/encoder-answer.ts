@@ -15,7 +15,7 @@
 import type { Answer, Passage } from '../core/types.ts';
 import type { Answerer } from './answerer.ts';
 import type { AnswerSentence, SentenceKind } from './answer-sentences.ts';
-import { answerQuoting, buildExtractiveAnswer, distinctBest, rankSentences, type RankedSentence, type TermStatistics } from './extractive-answer.ts';
+import { afterTheStatement, answerQuoting, buildExtractiveAnswer, distinctBest, rankSentences, statesSomething, type RankedSentence, type TermStatistics } from './extractive-answer.ts';
 
 /** What the answer needs of an embedding model: the question's vector and passages' vectors (L2-normalised). */
 export interface SentenceEncoder {
@@ -32,11 +32,11 @@ export interface SentenceEncoder {
 export const MAX_ENCODED_SENTENCES = 64;
 
 /**
- * The relevance rule with a model: an answer quotes a sentence only if its similarity to the question
- * (cosine, less its kind's penalty) is at least this; when none is, "Not found in your documents.".
- * Calibrated for bge-small-en-v1.5 (see the module comment).
+ * The relevance rule with a model: an answer quotes a sentence only if its relevance (cosine to the
+ * question, less its kind's penalty, plus {@link LEXICAL_WEIGHT} × its word coverage) is at least this;
+ * when none is, "Not found in your documents.". Calibrated for bge-small-en-v1.5 (see the module comment).
  */
-export const MIN_SIMILARITY = 0.7;
+export const MIN_SIMILARITY = 0.75;
 
 /**
  * Taken from a label's or a line of code's similarity: a heading or a field name reads close to a
@@ -44,7 +44,15 @@ export const MIN_SIMILARITY = 0.7;
  */
 export const KIND_PENALTY: Readonly<Record<SentenceKind, number>> = { prose: 0, row: 0, code: 0.03, label: 0.05 };
 
-/** A further sentence is quoted only if its similarity is within this of the best one's. */
+/**
+ * What the sentence's word coverage (the extractive answer's relevance figure, 0–1) adds to its
+ * similarity: meaning and words together tell a question about something absent from one the documents
+ * answer better than either alone ("How do I reset a sequence in Oracle Database?" reads close to
+ * PostgreSQL's sequence functions, but "Oracle" is in none of them). Calibrated with MIN_SIMILARITY.
+ */
+export const LEXICAL_WEIGHT = 0.15;
+
+/** A further sentence is quoted only if its relevance is within this of the best one's. */
 export const SIMILARITY_MARGIN = 0.05;
 
 /** Most sentences quoted (as the extractive answer). */
@@ -54,7 +62,7 @@ const MAX_QUOTES = 3;
 export interface EncodedSentence extends RankedSentence {
   /** Cosine similarity of the question and the sentence read with its context. */
   similarity: number;
-  /** The similarity less the kind's penalty: what ranks and decides. */
+  /** The similarity less the kind's penalty, plus {@link LEXICAL_WEIGHT} × the word coverage: what ranks and decides. */
   relevance: number;
 }
 
@@ -82,7 +90,7 @@ const dot = (a: Float32Array, b: Float32Array, offset: number) => {
  * by words (their `prior`; then those of the chunks the search hit), each with its similarity to the
  * question, best first; with `ranked`, every sentence's word figures (reused by the not-found answer).
  */
-export async function encodeSentences(question: string, passages: readonly Passage[], stats: TermStatistics | undefined, encoder: SentenceEncoder): Promise<{ encoded: EncodedSentence[]; ranked: RankedSentence[] }> {
+export async function encodeSentences(question: string, passages: readonly Passage[], stats: TermStatistics | undefined, encoder: SentenceEncoder, lexicalWeight = LEXICAL_WEIGHT): Promise<{ encoded: EncodedSentence[]; ranked: RankedSentence[] }> {
   const ranked = rankSentences(question, passages, { stats });
   // Those that share words with the question (or their context does), nearest first; then the rest of
   // the chunks the search hit, which a dense search may find by meaning alone.
@@ -94,7 +102,7 @@ export async function encodeSentences(question: string, passages: readonly Passa
   const [q, vectors] = await Promise.all([encoder.embedQuery(question), encoder.embedChunks(candidates.map(textToEncode))]);
   const encoded = candidates.map((s, i): EncodedSentence => {
     const similarity = dot(q, vectors, i * q.length);
-    return { ...s, similarity, relevance: similarity - KIND_PENALTY[s.kind] };
+    return { ...s, similarity, relevance: similarity - KIND_PENALTY[s.kind] + lexicalWeight * s.coverage };
   });
   encoded.sort((a, b) => b.relevance - a.relevance || a.passage - b.passage || a.start - b.start);
   return { encoded, ranked };
@@ -113,15 +121,17 @@ export interface EncoderAnswerOptions {
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
- * The quoted answer by meaning ({@link encodeSentences}): the most similar sentence, then up to
- * {@link MAX_QUOTES} in all within {@link SIMILARITY_MARGIN} of it, never the same text twice; "not
- * found" when the best is below `minSimilarity`.
+ * The quoted answer by meaning ({@link encodeSentences}): the most relevant sentence that is not a label,
+ * then up to {@link MAX_QUOTES} in all within {@link SIMILARITY_MARGIN} of it, never the same text twice;
+ * "not found" when that best is below `minSimilarity`.
  */
 export async function buildEncoderAnswer(question: string, passages: readonly Passage[], stats: TermStatistics | undefined, encoder: SentenceEncoder, options: EncoderAnswerOptions = {}): Promise<Answer> {
   const { encoded, ranked } = await encodeSentences(question, passages, stats, encoder);
   const min = options.minSimilarity ?? MIN_SIMILARITY;
-  const best = encoded[0];
-  const chosen = best && best.relevance >= min ? distinctBest(encoded, MAX_QUOTES, (s) => s.relevance >= min && s.relevance >= best.relevance - SIMILARITY_MARGIN) : [];
+  // A label may follow the sentence that answers, never lead it nor answer alone.
+  const best = encoded.find(statesSomething);
+  const keep = (s: EncodedSentence) => s.relevance >= min && s.relevance >= best!.relevance - SIMILARITY_MARGIN;
+  const chosen = best && best.relevance >= min ? distinctBest(afterTheStatement(encoded, best, (s) => s.relevance), MAX_QUOTES, keep) : [];
   return answerQuoting(question, passages, chosen, ranked);
 }
 

@@ -210,14 +210,26 @@ export function distinctBest<T extends AnswerSentence>(ranked: readonly T[], max
 /**
  * The sentences to quote, from any passage: those that clear the relevance rule (`minCoverage`) and are
  * not a heading that only repeats the question, best first, at most `maxSentences`, each scoring at least
- * `minShareOfBest` of the best, never the same text twice.
+ * `minShareOfBest` of the best that is not a label, never the same text twice; none when only labels clear it.
  */
 function chooseSentences(ranked: readonly RankedSentence[], options: ExtractiveOptions): RankedSentence[] {
   const quotable = ranked.filter((s) => s.answers && s.coverage > 0 && s.coverage >= (options.minCoverage ?? 0.5));
-  const best = quotable[0];
+  const best = quotable.find(statesSomething);
   if (!best) return [];
   const floor = best.score * (options.minShareOfBest ?? 0.6);
-  return distinctBest(quotable, options.maxSentences ?? 3, (s) => s.score >= floor);
+  return distinctBest(afterTheStatement(quotable, best, (s) => s.score), options.maxSentences ?? 3, (s) => s.score >= floor);
+}
+
+/**
+ * A label (heading, field name, caption) states nothing: an answer needs a sentence, a row or a line of
+ * code that clears the relevance rule, and "--word-diff[=<mode>]" alone does not answer a question about
+ * Word's dark mode.
+ */
+export const statesSomething = (s: AnswerSentence) => s.kind !== 'label';
+
+/** `ranked` without the labels ranked above `best`: a label may follow the sentence that answers, never lead it. */
+export function afterTheStatement<T extends AnswerSentence>(ranked: readonly T[], best: T, figure: (s: T) => number): T[] {
+  return ranked.filter((s) => statesSomething(s) || figure(s) <= figure(best));
 }
 
 const rangeOf = ({ start, end }: TextRange): TextRange => ({ start, end });

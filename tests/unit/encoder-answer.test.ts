@@ -109,6 +109,14 @@ describe('the answer by meaning (encoder)', () => {
     expect(answer.segments[0]!.text).toBe('The checkpoint interval is five minutes by default.');
   });
 
+  it('never answers with a label alone, however near', async () => {
+    const window = 'Default checkpoint interval of the server\n\nCheese fondue recipe.';
+    const encoder = conceptEncoder();
+    const answer = await buildEncoderAnswer('What is the default checkpoint interval?', [passage(window, 'b.html')], undefined, encoder);
+    expect(encoder.texts.flat()).toContain('Default checkpoint interval of the server');
+    expect(answer.found).toBe(false);
+  });
+
   it('embeds at most MAX_ENCODED_SENTENCES sentences for a question: those nearest by words, then the rest of the hit chunk', async () => {
     const many = Array.from({ length: 100 }, (_, i) => `Sentence ${i} is about the checkpoint interval of server ${i}.`).join(' ');
     const encoder = conceptEncoder();

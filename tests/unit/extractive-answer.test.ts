@@ -200,6 +200,15 @@ describe('buildExtractiveAnswer', () => {
     expect(buildExtractiveAnswer('How long may the single line synopsis of a package be?', [format, rule], { stats }).segments[0]!.text).toBe('The single line synopsis should be kept brief—certainly under 80 characters.');
   });
 
+  it('never answers with a label alone, and never lets one lead the sentence that answers', () => {
+    // A heading that holds the question's words (and more) says nothing about them.
+    const heading = 'Security deposit and rent rules';
+    expect(buildExtractiveAnswer('security deposit rules', [passage(heading, heading)]).found).toBe(false);
+    const window = 'Security deposit rules\nThe landlord returns the deposit within fourteen days.';
+    const answer = buildExtractiveAnswer('security deposit rules', [passage(window, window)], { minShareOfBest: 0 });
+    expect(answer.segments[0]!.text).toBe('The landlord returns the deposit within fourteen days.');
+  });
+
   it('quotes a table row, read with its header and caption, not the header', () => {
     const table = 'Table 8.9. Date/Time Types\n\nName | Storage Size | Description | Low Value | High Value\n\n'
       + 'timestamp | 8 bytes | both date and time | 4713 BC | 294276 AD\n\ndate | 4 bytes | date (no time of day) | 4713 BC | 5874897 AD';
