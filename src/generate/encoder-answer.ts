@@ -12,6 +12,7 @@
  * calibration split of the Debian manuals' questions (answerable), and on Python's FAQ questions asked
  * of SciFact and that split's unanswerable questions; never on the figures reported.
  */
+import { DocQaError } from '../core/errors.ts';
 import type { Answer, Passage } from '../core/types.ts';
 import type { Answerer } from './answerer.ts';
 import type { AnswerSentence, SentenceKind } from './answer-sentences.ts';
@@ -100,8 +101,12 @@ export async function encodeSentences(question: string, passages: readonly Passa
     .slice(0, MAX_ENCODED_SENTENCES);
   if (candidates.length === 0) return { encoded: [], ranked };
   const [q, vectors] = await Promise.all([encoder.embedQuery(question), encoder.embedChunks(candidates.map(textToEncode))]);
+  if (q.length === 0 || vectors.length !== candidates.length * q.length) {
+    throw new DocQaError('model-output-invalid', `encoder answer: ${vectors.length} floats for ${candidates.length} sentences of ${q.length} dimensions`);
+  }
   const encoded = candidates.map((s, i): EncodedSentence => {
     const similarity = dot(q, vectors, i * q.length);
+    if (!Number.isFinite(similarity)) throw new DocQaError('model-output-invalid', `encoder answer: the model gave a similarity of ${similarity}`);
     return { ...s, similarity, relevance: similarity - KIND_PENALTY[s.kind] + lexicalWeight * s.coverage };
   });
   encoded.sort((a, b) => b.relevance - a.relevance || a.passage - b.passage || a.start - b.start);

@@ -1,6 +1,7 @@
 import type { ChunkId } from '../core/ids.ts';
 import type { Answer, AskRequest, AskStep, DocRecord, Passage, SearchFilter } from '../core/types.ts';
 import { extractiveAnswerer, type Answerer, type AnswerOptions } from '../generate/answerer.ts';
+import { createEncoderAnswerer } from '../generate/encoder-answer.ts';
 import { filtersFor } from '../question/filter-step.ts';
 import { rerankText } from '../rerank/rerank.ts';
 import { hybridSearch, type HybridOptions, type RankedSearch } from '../retrieve/hybrid.ts';
@@ -25,7 +26,10 @@ export interface AskOptions extends Omit<AskRequest, 'question' | 'filter'> {
 
 /** How questions are answered: fusion, reranking, and the answerer when no model writes. */
 export interface AskingOptions {
-  /** Answers questions from the retrieved passages when no model does. Default {@link extractiveAnswerer}. */
+  /**
+   * Answers questions from the retrieved passages when no model does. Default: the answer by meaning
+   * while an embedding model is in use, else {@link extractiveAnswerer}.
+   */
   answerer?: Answerer;
   /** Reciprocal Rank Fusion of BM25 and dense hits: k (default 60) and hits asked per retriever. */
   fusion?: HybridOptions;
@@ -101,7 +105,9 @@ export class Asking {
     const { passages, steps } = await passagesFor(question, { ...options, retrieve, generator });
     // The index's term counts weigh the relevance rule: a rare word of the question counts for more.
     const searches = steps.flatMap((s) => (s.type === 'expanded' ? s.queries.slice(1) : s.type === 'hop' && s.hop > 1 ? [s.query] : []));
-    const answerer = this.parts.models.answerer ?? this.parts.options?.answerer ?? extractiveAnswerer;
+    // With an embedding model and no text generator, the answer quotes by meaning (generate/encoder-answer.ts).
+    const embedder = this.parts.models.embedder;
+    const answerer = this.parts.models.answerer ?? this.parts.options?.answerer ?? (embedder ? createEncoderAnswerer(embedder) : extractiveAnswerer);
     const answer = await answerer.answer(question, passages, keeper.lexical, { ...options, searches });
     return steps.length || read.length ? { ...answer, steps: [...read, ...(answer.steps ?? []), ...steps] } : answer;
   }

@@ -135,15 +135,22 @@ describe('the answer by meaning (encoder)', () => {
     expect(inside.texts.flat()).toEqual(['The checkpoint interval is set here.', 'Nothing here matters at all.']);
   });
 
-  it('answers by words when the encoder fails or is too slow (the embed worker busy indexing)', async () => {
+  it('answers by words when the encoder fails, gives broken vectors or is too slow (the embed worker busy indexing)', async () => {
     const question = 'What is the default checkpoint_timeout?';
     const failing: SentenceEncoder = { embedQuery: () => Promise.reject(new Error('worker died')), embedChunks: () => Promise.reject(new Error('worker died')) };
     const byWords = buildExtractiveAnswer(question, [WAL], { stats: undefined });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     expect(await createEncoderAnswerer(failing).answer(question, [WAL], undefined as never)).toEqual(byWords);
     warn.mockRestore();
+    // Vectors of the wrong length, or NaN: refused, and the answer is by words.
+    const broken: SentenceEncoder = { embedQuery: async () => new Float32Array(4).fill(0.5), embedChunks: async (t) => new Float32Array(t.length * 3) };
+    const nan: SentenceEncoder = { embedQuery: async () => new Float32Array(4).fill(Number.NaN), embedChunks: async (t) => new Float32Array(t.length * 4).fill(Number.NaN) };
+    await expect(buildEncoderAnswer(question, [WAL], undefined, broken)).rejects.toMatchObject({ code: 'model-output-invalid' });
+    await expect(buildEncoderAnswer(question, [WAL], undefined, nan)).rejects.toMatchObject({ code: 'model-output-invalid' });
+    expect(await createEncoderAnswerer(nan).answer(question, [WAL], undefined as never)).toEqual(byWords);
     const never: SentenceEncoder = { embedQuery: () => new Promise(() => undefined), embedChunks: () => new Promise(() => undefined) };
     expect(await createEncoderAnswerer(never, { timeoutMs: 20 }).answer(question, [WAL], undefined as never)).toEqual(byWords);
+    warn.mockRestore();
   });
 
   it('is an Answerer, with the calibrated threshold by default', async () => {
