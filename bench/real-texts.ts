@@ -9,7 +9,7 @@
  * `$DOCQA_TEXTS` (default ~/.cache/docqa-texts) once; nothing is committed.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -63,14 +63,14 @@ function unpack(pkg: string, root: string): void {
   mkdirSync(debs, { recursive: true });
   const mark = join(root, '.unpacked', pkg);
   if (existsSync(mark)) return;
-  if (!readdirSync(debs).some((f) => f.startsWith(`${pkg}_`))) {
+  const debOf = () => readdirSync(debs).find((f) => f.startsWith(`${pkg}_`));
+  if (!debOf()) {
     progress(`real texts: apt-get download ${pkg}`);
     execFileSync('apt-get', ['download', pkg], { cwd: debs, stdio: 'ignore' });
   }
-  const deb = readdirSync(debs).find((f) => f.startsWith(`${pkg}_`))!;
-  execFileSync('dpkg', ['-x', join(debs, deb), root]);
+  execFileSync('dpkg', ['-x', join(debs, debOf()!), root]);
   mkdirSync(join(root, '.unpacked'), { recursive: true });
-  execFileSync('touch', [mark]);
+  writeFileSync(mark, '');
 }
 
 async function htmlFiles(dir: string): Promise<string[]> {
