@@ -32,8 +32,11 @@ const POLICY: Record<string, string[]> = {
   // on a canvas; "Open original" is a download link, which img-src does not govern).
   'img-src': ["'self'"],
   // The library worker, the Source dialog's pdf.js worker (modules from the bundle) and the service worker
-  // (`sw.js`). No `blob:`: no worker is started from an object URL.
-  'worker-src': ["'self'"],
+  // (`sw.js`); and `blob:` for llama.cpp's workers alone: wllama (the GGUF engine) starts its worker, and
+  // that worker its threads, from object URLs of script it carries in its bundled module (no option to
+  // name a file instead). An object URL can only be made by script already running in the app, which
+  // script-src keeps to the app's own files; the workers inherit this policy.
+  'worker-src': ["'self'", 'blob:'],
   // No plugins, no <base> rewriting relative URLs, no form posting anywhere.
   'object-src': ["'none'"],
   'base-uri': ["'none'"],

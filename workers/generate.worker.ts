@@ -1,8 +1,10 @@
 import { expose } from 'comlink';
 import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
+import multiThread from '@wllama/wllama/esm/multi-thread/wllama.wasm?url';
+import singleThread from '@wllama/wllama/esm/single-thread/wllama.wasm?url';
 import { installErrorTransfer } from '../src/core/error-transfer.ts';
 import { createGenerateHandler } from '../src/models/generator/generate-handler.ts';
 
 installErrorTransfer();
-// The WASM binary the bundled onnxruntime-web needs, served by the app (never a CDN).
-expose(createGenerateHandler({ wasmUrl }));
+// The WASM binaries the bundled onnxruntime-web and llama.cpp (wllama) need, served by the app (never a CDN).
+expose(createGenerateHandler({ wasmUrl, gguf: { singleThread, multiThread } }));

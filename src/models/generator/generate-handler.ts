@@ -1,16 +1,19 @@
 /**
  * The generate worker's API (`workers/generate.worker.ts`): the model host (`models/host/model-host.ts`)
- * running one transformers.js text-generation model (the WASM fallback when there is no WebGPU for
- * WebLLM), with its files in the shared model cache, plus runs that stream their pieces to a callback and
- * stop on request. Runs and stops do not wait behind other calls (the generator keeps its own queue), so a
+ * running one text-generation model without WebGPU (an ONNX export on transformers.js, or a GGUF file on
+ * llama.cpp in WebAssembly), with its files in the shared model cache, plus runs that stream their
+ * pieces to a callback and stop on request. Runs and stops do not wait behind other calls (the generator keeps its own queue), so a
  * stop reaches a run in progress. Its own worker: writing an answer never waits behind background
  * embedding, nor it behind a long answer.
  */
+import { DocQaError } from '../../core/errors.ts';
 import type { GeneratorModelEntry } from '../generator-catalogue.ts';
 import { createModelHost, type HostOptions, type Runtime } from '../host/model-host.ts';
 import type { LoadedModel, LoadRequest, ModelHostApi } from '../host/protocol.ts';
 import type { GenerateRequest } from './generator.ts';
-import { loadTransformersGenerator, type TransformersGenerator } from './transformers-generator.ts';
+import { loadGgufGenerator, type GgufWasmPaths } from '../gguf/gguf-generator.ts';
+import type { HostedGenerator } from './generation.ts';
+import { loadTransformersGenerator } from './transformers-generator.ts';
 
 export type GeneratorLoadRequest = LoadRequest<GeneratorModelEntry>;
 
@@ -31,19 +34,29 @@ export interface GenerateApi extends ModelHostApi<GeneratorModelEntry, LoadedGen
   stop(run: number): Promise<void>;
 }
 
-export type GenerateHandlerOptions = HostOptions;
+export interface GenerateHandlerOptions extends HostOptions {
+  /** Where the app serves llama.cpp's WebAssembly; without it GGUF models are refused. */
+  gguf?: GgufWasmPaths;
+}
 
-/** The transformers.js generator as the model host runs it: on WASM. */
-export const TEXT_GENERATOR: Runtime<GeneratorModelEntry, TransformersGenerator, { label: string; contextTokens: number }> = {
-  name: 'generate',
-  open: loadTransformersGenerator,
-  device: 'wasm',
-  describe: (model, generator) => ({ label: model.label, contextTokens: generator.model.contextTokens }),
-};
+/** The text generators as the model host runs them, on WASM: by the entry's format, transformers.js or llama.cpp. */
+export function textGenerator(gguf: GgufWasmPaths | undefined): Runtime<GeneratorModelEntry, HostedGenerator, { label: string; contextTokens: number }> {
+  return {
+    name: 'generate',
+    open(model, options) {
+      if (model.format === 'onnx') return loadTransformersGenerator(model, options);
+      if (!gguf) throw new DocQaError('model-unsupported', `generator: ${model.label} is a GGUF model, which runs only in the browser (llama.cpp in WebAssembly)`);
+      const { device: _device, ...rest } = options;
+      return loadGgufGenerator(model, { ...rest, wasm: gguf });
+    },
+    device: 'wasm',
+    describe: (model, generator) => ({ label: model.label, contextTokens: generator.model.contextTokens }),
+  };
+}
 
 /** The generate worker's handler; also usable in-process (Node: CPU, no cache). */
 export function createGenerateHandler(options: GenerateHandlerOptions = {}): GenerateApi {
-  const host = createModelHost(TEXT_GENERATOR, options);
+  const host = createModelHost(textGenerator(options.gguf), options);
   const runs = new Map<number, AbortController>();
   const stopAll = () => {
     for (const run of runs.values()) run.abort();

@@ -24,36 +24,13 @@
  */
 import { AutoModelForCausalLM, StoppingCriteria, Tensor, TextStreamer, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { DocQaError } from '../../core/errors.ts';
-import type { GeneratorModelEntry } from '../generator-catalogue.ts';
+import type { OnnxGeneratorEntry } from '../generator-catalogue.ts';
 import { explainModelLoadError, type LoadOptions, type ModelSource } from '../model-source.ts';
 import { loadPretrained } from '../pretrained.ts';
-import type { ChatMessage, GenerateRequest, Generator } from './generator.ts';
-
-/** `maxTokens` when a request gives none. */
-export const DEFAULT_MAX_TOKENS = 512;
-const MAX_TOKENS_LIMIT = 4096;
-
-/** The instruction `json: true` adds to the system message. */
-export const JSON_INSTRUCTION = 'Reply with one JSON object and nothing else: no text before or after it, no code fence.';
-
-/** How the last generation went (for the context budget's bookkeeping, the bench and tests). */
-export interface GenerationReport {
-  /** Tokens of the prompt after the chat template. */
-  promptTokens: number;
-  /** Tokens the model wrote (the end-of-turn token included when it wrote one). */
-  newTokens: number;
-  /** `end`: the model ended its turn; `max-tokens`: `maxTokens` or the context budget; `aborted`: the signal or a `break`. */
-  stop: 'end' | 'max-tokens' | 'aborted';
-}
-
-export interface TransformersGenerator extends Generator {
-  /** The catalogue entry it was loaded from. */
-  readonly entry: GeneratorModelEntry;
-  /** The last finished generation's report; undefined before the first. */
-  readonly lastGeneration: GenerationReport | undefined;
-  /** Frees the inference session. */
-  dispose(): Promise<void>;
-}
+import type { GenerateRequest } from './generator.ts';
+import { checkGenerateRequest, withJsonInstruction, type GenerationReport, type HostedGenerator } from './generation.ts';
+/** A transformers.js generator: the host's generator interface. */
+export type TransformersGenerator = HostedGenerator;
 
 /** Why a piece of config says the model cannot write text. */
 interface CausalConfig {
@@ -61,7 +38,7 @@ interface CausalConfig {
   architectures?: string[];
 }
 
-function checkConfig(entry: GeneratorModelEntry, config: CausalConfig): void {
+function checkConfig(entry: OnnxGeneratorEntry, config: CausalConfig): void {
   const architectures = config.architectures ?? [];
   if (architectures.length > 0 && !architectures.some((a) => /ForCausalLM$|LMHeadModel$/.test(a))) {
     throw new DocQaError(
@@ -78,7 +55,7 @@ const OUT_OF_MEMORY = /out of memory|\boom\b|bad_alloc|allocation failed|could n
  * Turns a loading or generation failure into a DocQaError a person can act on: a missing file named,
  * an architecture transformers.js cannot generate with, out of memory with what to do.
  */
-export function explainGeneratorError(err: unknown, entry: GeneratorModelEntry, source: ModelSource): DocQaError {
+export function explainGeneratorError(err: unknown, entry: OnnxGeneratorEntry, source: ModelSource): DocQaError {
   if (err instanceof DocQaError) return err;
   const message = err instanceof Error ? err.message : String(err);
   if (OUT_OF_MEMORY.test(message) || (err instanceof RangeError && /memory|buffer/i.test(message))) {
@@ -100,7 +77,7 @@ export function explainGeneratorError(err: unknown, entry: GeneratorModelEntry, 
 }
 
 /**
- * Loads the model's tokenizer and weights from `options.source` and returns a {@link TransformersGenerator}.
+ * Loads the model's tokenizer and weights from `options.source` and returns a {@link HostedGenerator}.
  * Throws DocQaError 'model-files-missing' (naming the file), 'model-unsupported' (not a causal LM, an
  * architecture transformers.js does not run, or no chat template), 'model-out-of-memory', or
  * 'model-output-invalid' (the logits of a test input, computed at load, are NaN or ±Infinity).
@@ -109,7 +86,7 @@ export function explainGeneratorError(err: unknown, entry: GeneratorModelEntry, 
  * const generator = await loadTransformersGenerator(QWEN2_5_0_5B_INSTRUCT, { source: { kind: 'hub' }, onProgress });
  * for await (const piece of generator.stream({ messages, signal })) answer.append(piece);
  */
-export async function loadTransformersGenerator(entry: GeneratorModelEntry, options: LoadOptions): Promise<TransformersGenerator> {
+export async function loadTransformersGenerator(entry: OnnxGeneratorEntry, options: LoadOptions): Promise<HostedGenerator> {
   const { tokenizer, network: model } = await loadPretrained<CausalConfig>(entry, options, {
     modelClass: AutoModelForCausalLM,
     checkConfig: (config) => checkConfig(entry, config),
@@ -126,7 +103,7 @@ export async function loadTransformersGenerator(entry: GeneratorModelEntry, opti
 }
 
 /** Runs the model once on a short input and refuses NaN or infinite logits. */
-async function checkLogits(entry: GeneratorModelEntry, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, source: ModelSource): Promise<void> {
+async function checkLogits(entry: OnnxGeneratorEntry, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, source: ModelSource): Promise<void> {
   const ids = tokenizer.encode('ready', { add_special_tokens: false });
   let logits: Tensor;
   try {
@@ -158,31 +135,7 @@ class StopWhen extends StoppingCriteria {
   }
 }
 
-function checkRequest(request: GenerateRequest): { maxTokens: number; temperature: number } {
-  const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
-  if (!Number.isInteger(maxTokens) || maxTokens < 1 || maxTokens > MAX_TOKENS_LIMIT) {
-    throw new DocQaError('invalid-setting', `generator: maxTokens must be a whole number from 1 to ${MAX_TOKENS_LIMIT}, not ${maxTokens}`);
-  }
-  const temperature = request.temperature ?? 0;
-  if (!Number.isFinite(temperature) || temperature < 0) {
-    throw new DocQaError('invalid-setting', `generator: temperature must be 0 (greedy) or more, not ${temperature}`);
-  }
-  return { maxTokens, temperature };
-}
-
-/**
- * The messages with the JSON instruction added to the first system message (or as a new first system
- * message): one system turn, which every chat template that has a system role accepts (some refuse a
- * system message after the first turn).
- */
-export function withJsonInstruction(messages: readonly ChatMessage[], json: boolean | undefined): ChatMessage[] {
-  if (!json) return [...messages];
-  const first = messages.findIndex((m) => m.role === 'system');
-  if (first < 0) return [{ role: 'system', content: JSON_INSTRUCTION }, ...messages];
-  return messages.map((m, i) => (i === first ? { role: 'system', content: `${m.content}\n\n${JSON_INSTRUCTION}` } : m));
-}
-
-function createGenerator(entry: GeneratorModelEntry, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, source: ModelSource): TransformersGenerator {
+function createGenerator(entry: OnnxGeneratorEntry, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, source: ModelSource): HostedGenerator {
   let queue: Promise<unknown> = Promise.resolve();
   let lastGeneration: GenerationReport | undefined;
   // The budget never exceeds the positions the model was built for (its config's max_position_embeddings):
@@ -193,7 +146,7 @@ function createGenerator(entry: GeneratorModelEntry, tokenizer: PreTrainedTokeni
   if (tokenizer.eos_token_id !== undefined && tokenizer.eos_token_id !== null) eos.add(tokenizer.eos_token_id);
 
   async function* stream(request: GenerateRequest): AsyncGenerator<string> {
-    const { maxTokens, temperature } = checkRequest(request);
+    const { maxTokens, temperature } = checkGenerateRequest(request, 'generator');
     const messages = withJsonInstruction(request.messages, request.json);
     const signal = request.signal;
     if (signal?.aborted) return;

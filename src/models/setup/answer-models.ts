@@ -31,8 +31,8 @@ export function webLlmLabel(id: string): string {
 
 /** One line for a device whose GPU cannot run WebLLM models, and nothing when it can. */
 export function webGpuNote(device: WebGpuDevice): string | undefined {
-  if (!device.webgpu) return 'This browser has no WebGPU, so no model can run on the graphics card here: the model below runs on the processor instead (slower).';
-  if (device.isFallbackAdapter) return 'WebGPU here is a software fallback, far too slow for a language model: the model below runs on the processor instead (slower).';
+  if (!device.webgpu) return 'This browser has no WebGPU, so no model can run on the graphics card here: the models below run on the processor instead (slower).';
+  if (device.isFallbackAdapter) return 'WebGPU here is a software fallback, far too slow for a language model: the models below run on the processor instead (slower).';
   return undefined;
 }
 

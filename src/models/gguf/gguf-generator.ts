@@ -1,0 +1,284 @@
+/**
+ * A GGUF model (llama.cpp's format) run by llama.cpp compiled to WebAssembly (`@wllama/wllama`) behind
+ * the one {@link Generator} interface, on the model host like every other runtime (`generate-handler.ts`).
+ * Browser only: wllama runs llama.cpp in a worker of its own, started from the generate worker.
+ *
+ * - **Files**: the one `.gguf` file read whole from the load's source (hub, mirror, folder, the model
+ *   cache; `model-file.ts`), its header checked first (`gguf-header.ts`): an instruct model (it carries a
+ *   chat template), at most 2 GB (one ArrayBuffer; split files are not offered), and room for its file,
+ *   KV cache and compute buffers in WebAssembly's 4 GB and the device's memory.
+ * - **Prompt**: the messages through the model's own chat template (llama.cpp's `llama_chat_apply_template`).
+ * - **Decoding**: greedy at temperature 0 (the same prompt gives the same text); `json: true` adds the
+ *   JSON instruction, and the caller parses and checks the reply. (llama.cpp can constrain sampling with
+ *   a grammar, but wllama 2.3.5 never advances the grammar past the first token: its `sampling_accept`
+ *   calls `common_sampler_accept(…, accept_grammar = false)`, so a JSON grammar repeats `{` forever.)
+ * - **Streaming and stopping**: each token's bytes are decoded as they come (a character split over two
+ *   tokens waits for its second half); the model's end-of-generation tokens, `maxTokens`, the context
+ *   budget or `signal` end it, keeping what was written.
+ * - **Threads**: llama.cpp's multi-thread build when the page is cross-origin isolated (half the cores,
+ *   at most 4), else the single-thread build.
+ * - One generation at a time (the llama.cpp context is not re-entrant).
+ */
+import { DocQaError } from '../../core/errors.ts';
+import { ggufFileOf, type GgufGeneratorEntry } from '../generator-catalogue.ts';
+import { checkGenerateRequest, withJsonInstruction, type GenerationReport, type HostedGenerator } from '../generator/generation.ts';
+import type { GenerateRequest } from '../generator/generator.ts';
+import { readModelFile } from '../model-file.ts';
+import type { LoadOptions } from '../model-source.ts';
+import { ggufWorkingBytes, readGgufFacts, type GgufFacts } from './gguf-header.ts';
+
+/** Where the app serves llama.cpp's two WebAssembly builds (never a CDN). */
+export interface GgufWasmPaths {
+  /** `@wllama/wllama/esm/single-thread/wllama.wasm` as the app serves it. */
+  singleThread: string;
+  /** The multi-thread build; used only when the page is cross-origin isolated. */
+  multiThread?: string;
+}
+
+/** A single ArrayBuffer's limit, which wllama holds a file in. */
+export const GGUF_MAX_FILE_BYTES = 2 * 1024 ** 3;
+
+/** WebAssembly's 32-bit memory: file, KV cache and compute buffers must fit in it. */
+const WASM_MEMORY_BYTES = 4 * 1024 ** 3;
+
+/** Error messages of running out of memory in llama.cpp's WebAssembly (emscripten) or the browser. */
+const OUT_OF_MEMORY = /out of memory|memory access out of bounds|failed to allocate|Cannot enlarge memory|Aborted\(OOM\)|bad_alloc|Array buffer allocation failed/i;
+
+/** What a load may be told of the device (tests set it; the default reads `navigator`). */
+export interface GgufDevice {
+  /** GiB, as `navigator.deviceMemory` gives it (rounded, at most 8); undefined when the browser does not say. */
+  deviceMemoryGiB?: number;
+  crossOriginIsolated: boolean;
+  hardwareConcurrency: number;
+}
+
+function readDevice(): GgufDevice {
+  const nav = (globalThis as { navigator?: { deviceMemory?: number; hardwareConcurrency?: number } }).navigator;
+  return {
+    ...(typeof nav?.deviceMemory === 'number' ? { deviceMemoryGiB: nav.deviceMemory } : {}),
+    crossOriginIsolated: (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true,
+    hardwareConcurrency: nav?.hardwareConcurrency ?? 1,
+  };
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024).toLocaleString('en')} MB`;
+
+/**
+ * Refuses a GGUF file the engine cannot run, before anything is loaded: too large for one ArrayBuffer,
+ * not an instruct model, or needing more memory than WebAssembly (4 GB) or, by half, the device has.
+ */
+export function checkGgufFits(facts: GgufFacts, fileBytes: number, contextTokens: number, device: Pick<GgufDevice, 'deviceMemoryGiB'>, name: string): void {
+  if (fileBytes > GGUF_MAX_FILE_BYTES) {
+    throw new DocQaError('model-unsupported', `${name} is ${mb(fileBytes)}: the browser holds at most 2 GB in one file; choose a smaller quantisation (Q4 of a model up to 3B parameters)`);
+  }
+  if (!facts.hasChatTemplate) {
+    throw new DocQaError('model-unsupported', `${name} has no chat template: it is a base model, which only continues text; choose an instruct (chat) model`);
+  }
+  const needed = fileBytes + ggufWorkingBytes(facts, contextTokens);
+  if (needed > WASM_MEMORY_BYTES) {
+    throw new DocQaError('model-out-of-memory', `${name} needs about ${mb(needed)} with a ${contextTokens}-token context, more than the 4 GB a web page's WebAssembly can use: choose a smaller model`);
+  }
+  if (device.deviceMemoryGiB !== undefined && needed > (device.deviceMemoryGiB * 1024 ** 3) / 2) {
+    throw new DocQaError(
+      'model-out-of-memory',
+      `${name} needs about ${mb(needed)}, more than half of this device's ${device.deviceMemoryGiB} GB of memory: choose a smaller model, or use the extractive answer`,
+    );
+  }
+}
+
+/** The part of wllama this engine uses (an interface, so its types stay here). */
+interface Engine {
+  loadModel(blobs: Blob[], config: { n_ctx: number; n_threads: number; n_batch?: number }): Promise<void>;
+  formatChat(messages: { role: 'system' | 'user' | 'assistant'; content: string }[], addAssistant: boolean): Promise<string>;
+  tokenize(text: string, special?: boolean): Promise<number[]>;
+  createCompletion(
+    prompt: string,
+    options: {
+      nPredict: number;
+      sampling: { temp: number };
+      abortSignal?: AbortSignal;
+      onNewToken: (token: number, piece: Uint8Array, currentText: string) => void;
+      stream?: false;
+    },
+  ): Promise<string>;
+  getLoadedContextInfo(): { n_ctx: number; n_ctx_train: number };
+  getNumThreads(): number;
+  isMultithread(): boolean;
+  exit(): Promise<void>;
+}
+
+export interface GgufLoadOptions extends LoadOptions {
+  wasm: GgufWasmPaths;
+  /** Default: read from `navigator`. */
+  device?: never;
+  deviceFacts?: GgufDevice;
+}
+
+/**
+ * Runs `load` with `document.baseURI` readable in a worker: wllama resolves its WebAssembly paths against
+ * it (`new URL(path, document.baseURI)`), which only a page has. The stand-in (the worker's own URL)
+ * exists only while the model loads, when nothing else runs in this worker (the host runs one call at a
+ * time), so no other library mistakes the worker for a page.
+ */
+async function withDocumentBase<T>(load: () => Promise<T>): Promise<T> {
+  const scope = globalThis as { document?: unknown; location?: { href: string } };
+  if (scope.document !== undefined || !scope.location) return load();
+  scope.document = { baseURI: scope.location.href };
+  try {
+    return await load();
+  } finally {
+    delete scope.document;
+  }
+}
+
+/** Turns an engine failure into a DocQaError a person can act on. */
+export function explainGgufError(err: unknown, entry: GgufGeneratorEntry): DocQaError {
+  if (err instanceof DocQaError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  if (OUT_OF_MEMORY.test(message) || (err instanceof RangeError && /memory|buffer/i.test(message))) {
+    return new DocQaError('model-out-of-memory', `generator: ${entry.label} ran out of memory (${message.slice(0, 200)}): close other tabs or apps and try again, choose a smaller model, or use the extractive answer`, { cause: err });
+  }
+  if (/load_error|failed to load model|unknown model architecture|error loading model/i.test(message)) {
+    return new DocQaError('model-unsupported', `generator: llama.cpp could not load ${entry.label} (${message.slice(0, 200)}): the file is damaged or its architecture is newer than this app's llama.cpp`, { cause: err });
+  }
+  return new DocQaError('internal', `generator: ${entry.label} failed: ${message.slice(0, 300)}`, { cause: err });
+}
+
+/**
+ * Reads `entry`'s GGUF file from `options.source`, checks it and loads it into llama.cpp.
+ *
+ * @example
+ * const generator = await loadGgufGenerator(SMOLLM2_135M_INSTRUCT, { source: { kind: 'hub' }, wasm, onProgress });
+ */
+export async function loadGgufGenerator(entry: GgufGeneratorEntry, options: GgufLoadOptions): Promise<HostedGenerator> {
+  const file = ggufFileOf(entry);
+  const blob = await readModelFile(entry, file, options);
+  const facts = await readGgufFacts(blob, file);
+  const device = options.deviceFacts ?? readDevice();
+  checkGgufFits(facts, blob.size, entry.contextTokens, device, entry.label);
+  const contextTokens = facts.contextLength ? Math.min(entry.contextTokens, facts.contextLength) : entry.contextTokens;
+  const { Wllama } = await import('@wllama/wllama/esm/index.js');
+  const threads = device.crossOriginIsolated && options.wasm.multiThread ? Math.max(1, Math.min(4, Math.floor(device.hardwareConcurrency / 2))) : 1;
+  const engine = new Wllama(
+    { 'single-thread/wllama.wasm': options.wasm.singleThread, ...(options.wasm.multiThread ? { 'multi-thread/wllama.wasm': options.wasm.multiThread } : {}) },
+    { suppressNativeLog: true, logger: { debug: () => {}, log: () => {}, warn: () => {}, error: (...args: unknown[]) => console.error('llama.cpp:', ...args) } },
+  ) as unknown as Engine;
+  try {
+    await withDocumentBase(() => engine.loadModel([blob], { n_ctx: contextTokens, n_threads: threads }));
+  } catch (err) {
+    await engine.exit().catch(() => undefined);
+    throw explainGgufError(err, entry);
+  }
+  options.onProgress?.({ type: 'ready' });
+  return createGgufGenerator(entry, engine, contextTokens);
+}
+
+function createGgufGenerator(entry: GgufGeneratorEntry, engine: Engine, contextTokens: number): HostedGenerator {
+  let queue: Promise<unknown> = Promise.resolve();
+  let lastGeneration: GenerationReport | undefined;
+
+  async function* stream(request: GenerateRequest): AsyncGenerator<string> {
+    const { maxTokens, temperature } = checkGenerateRequest(request, 'generator');
+    const signal = request.signal;
+    if (signal?.aborted) return;
+    const pieces: string[] = [];
+    let wake: (() => void) | undefined;
+    const notify = () => {
+      wake?.();
+      wake = undefined;
+    };
+    const leave = new AbortController(); // the consumer stopped reading
+    const stopped = () => leave.signal.aborted || (signal?.aborted ?? false);
+    const combined = signal ? AbortSignal.any([signal, leave.signal]) : leave.signal;
+    let finished = false;
+    let failure: unknown;
+    const started = performance.now();
+    let firstPieceAt: number | undefined;
+    const run = queue.then(async () => {
+      if (stopped()) return;
+      let prompt: string;
+      try {
+        prompt = await engine.formatChat(withJsonInstruction(request.messages, request.json), true);
+      } catch (err) {
+        throw new DocQaError('model-unsupported', `generator: ${entry.label}'s chat template refused the conversation: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      }
+      const promptTokens = (await engine.tokenize(prompt, true)).length + 1; // the BOS token llama.cpp may add
+      const room = contextTokens - promptTokens;
+      if (room < 1) {
+        throw new DocQaError('prompt-too-long', `generator: the prompt takes ${promptTokens} tokens, but ${entry.label} is given at most ${contextTokens} (prompt and answer together): send fewer or shorter passages`);
+      }
+      const nPredict = Math.min(maxTokens, room);
+      const decoder = new TextDecoder();
+      let newTokens = 0;
+      await engine.createCompletion(prompt, {
+        nPredict,
+        sampling: { temp: temperature },
+        abortSignal: combined,
+        onNewToken: (_token, piece) => {
+          newTokens++;
+          const text = decoder.decode(piece, { stream: true });
+          if (text && !stopped()) {
+            firstPieceAt ??= performance.now();
+            pieces.push(text);
+            notify();
+          }
+        },
+      });
+      const tail = decoder.decode();
+      if (tail && !stopped()) pieces.push(tail);
+      const now = performance.now();
+      lastGeneration = {
+        promptTokens,
+        newTokens,
+        stop: stopped() ? 'aborted' : newTokens >= nPredict ? 'max-tokens' : 'end',
+        firstPieceMs: Math.round((firstPieceAt ?? now) - started),
+        writeMs: Math.round(now - (firstPieceAt ?? now)),
+      };
+    }).then(
+      () => {
+        finished = true;
+      },
+      (err: unknown) => {
+        finished = true;
+        failure = err;
+      },
+    ).finally(notify);
+    queue = run;
+    const onAbort = () => notify();
+    signal?.addEventListener('abort', onAbort);
+    try {
+      for (;;) {
+        if (stopped()) break;
+        const piece = pieces.shift();
+        if (piece !== undefined) {
+          yield piece;
+          continue;
+        }
+        if (finished) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      await run;
+      if (failure !== undefined && !stopped()) throw explainGgufError(failure, entry);
+    } finally {
+      leave.abort();
+      signal?.removeEventListener('abort', onAbort);
+      await run; // the context is free again before the next stream or dispose
+    }
+  }
+
+  return {
+    entry,
+    model: { id: entry.id, label: entry.label, contextTokens },
+    get lastGeneration() {
+      return lastGeneration;
+    },
+    countTokens: async (text: string) => (await engine.tokenize(text, false)).length,
+    stream,
+    async dispose() {
+      await queue.catch(() => undefined);
+      await engine.exit();
+    },
+  };
+}
