@@ -10,6 +10,7 @@
 import { extractiveAnswerer, type Answerer } from '../src/generate/answerer.ts';
 import { createLlmAnswerer } from '../src/generate/llm-answerer.ts';
 import type { Generator } from '../src/models/generator/generator.ts';
+import { openBrowserGenerator, type BrowserTiming } from './browser-generator.ts';
 import type { BeirDoc, Claim } from '../src/eval/beir.ts';
 import { evaluateGeneratedAnswers, type GeneratedAnswerReport } from '../src/eval/evaluate-generated.ts';
 import type { IndexedCollection } from '../src/eval/evaluate.ts';
@@ -44,6 +45,24 @@ export interface ChosenAnswerer {
   dispose?: () => Promise<void>;
 }
 
+/** A model the eval runs: a transformers.js folder in Node, or a `.gguf` file on llama.cpp in Chromium. */
+export interface ChosenGenerator {
+  generator: Generator;
+  /** The page's timings of each generation (GGUF in Chromium only). */
+  timings?: BrowserTiming[];
+  dispose: () => Promise<void>;
+}
+
+/** `name`: a `.gguf` file (run in Chromium by the app's generate worker) or a transformers.js model folder. */
+export async function chooseGenerator(name: string, contextTokens?: number): Promise<ChosenGenerator> {
+  if (/\.gguf$/i.test(name)) {
+    const opened = await openBrowserGenerator(name, contextTokens ? { contextTokens } : {});
+    return { generator: opened, timings: opened.timings, dispose: () => opened.dispose() };
+  }
+  const loaded = await loadFolderGenerator(name, contextTokens);
+  return { generator: loaded, dispose: () => loaded.dispose() };
+}
+
 export async function chooseAnswerer(args: AnswerEvalArgs): Promise<ChosenAnswerer> {
   const name = args.generator ?? 'extractive';
   if (name === 'extractive') return { answerer: extractiveAnswerer, id: 'extractive', checked: false };
@@ -52,9 +71,7 @@ export async function chooseAnswerer(args: AnswerEvalArgs): Promise<ChosenAnswer
   if (name === 'quote') {
     generator = new QuoteGenerator();
   } else {
-    const loaded = await loadFolderGenerator(name, args.contextTokens);
-    generator = loaded;
-    dispose = () => loaded.dispose();
+    ({ generator, dispose } = await chooseGenerator(name, args.contextTokens));
   }
   return { answerer: createLlmAnswerer({ generator, maxTokens: args.maxTokens }), id: generator.model.id, checked: true, dispose };
 }

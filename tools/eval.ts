@@ -18,6 +18,10 @@
  * text; the figures say how often the answer's Sources include the claim's evidence document and what
  * the citation checker made of the sentences written, with the time per answer.
  *
+ * `--steps --generator <folder>|<file.gguf> [--limit N]` runs the model steps that serve retrieval (follow-up
+ * rewriting, query expansion, filters, the multi-hop judge) on the first N queries and counts the replies
+ * their parsers cannot use (`tools/eval-steps.ts`); a `.gguf` file runs in Chromium on llama.cpp.
+ *
  * `--questions <set.json> --docs <folder> [--model <folder>]` asks a question set over real documents
  * instead (`tools/eval-questions.ts`): answered, fact quoted and "Not found" rates.
  */
@@ -30,7 +34,8 @@ import { fusionGrid, sweepFusion } from '../src/eval/fusion-sweep.ts';
 import { VoyIndex } from '../src/index/voy-index.ts';
 import { loadVoy } from './voy-node.ts';
 import { loadFolderEmbedder, loadFolderReranker, weightsOfFolder } from './model-folder.ts';
-import { chooseAnswerer, positiveInt, runAnswerEval, type AnswerEvalArgs } from './eval-answers.ts';
+import { chooseAnswerer, chooseGenerator, positiveInt, runAnswerEval, type AnswerEvalArgs } from './eval-answers.ts';
+import { evaluateSteps, STEPS } from './eval-steps.ts';
 import { runQuestionEval } from './eval-questions.ts';
 import { extractiveAnswerer } from '../src/generate/answerer.ts';
 import { createEncoderAnswerer } from '../src/generate/encoder-answer.ts';
@@ -50,6 +55,7 @@ const { values } = parseArgs({
     'no-cache': { type: 'boolean', default: false },
     'tune-fusion': { type: 'boolean', default: false },
     answers: { type: 'boolean', default: false },
+    steps: { type: 'boolean', default: false },
     generator: { type: 'string' },
     limit: { type: 'string' },
     'max-tokens': { type: 'string' },
@@ -84,10 +90,36 @@ if (!values.data || !modeOk || (mode !== 'bm25' && !values.model) || (mode === '
   console.error('       with --model and no --mode, every mode (bm25, dense, hybrid; rerank with --reranker) over one embedding; vectors are cached by model and text unless --no-cache');
   console.error('       all, dense, hybrid and rerank need --model: a transformers.js model folder (config.json, tokenizer.json, onnx/)');
   console.error('       rerank needs --reranker: a cross-encoder folder (one-label sequence classification); with another mode, --reranker reranks its top 40');
-  console.error('       --answers [--generator extractive|quote|<model folder>] [--limit N] [--max-tokens N] [--context-tokens N]: evaluate answers over claims_dev.jsonl');
+  console.error('       --answers [--generator extractive|quote|<model folder>|<file.gguf>] [--limit N] [--max-tokens N] [--context-tokens N]: evaluate answers over claims_dev.jsonl');
+  console.error('       --steps --generator <model folder>|<file.gguf> [--limit N]: the JSON steps (rewrite, expansion, filters, judge) on the first N queries (default 20), unusable replies counted');
   process.exit(2);
 }
 const answerFlags = ['generator', 'limit', 'max-tokens', 'context-tokens'] as const;
+if (values.steps) {
+  // The JSON steps on a real model's replies (tools/eval-steps.ts), then stop.
+  if (!values.data || !values.generator) {
+    console.error('usage: npm run eval -- --data <BEIR dir> --steps --generator <model folder>|<file.gguf> [--limit N] [--context-tokens N] [--json]');
+    process.exit(2);
+  }
+  const stepCollection = await loadBeir(values.data, values.split);
+  const chosenGenerator = await chooseGenerator(values.generator, positiveInt('--context-tokens', values['context-tokens']));
+  try {
+    const stepIndexed = await indexCollection(stepCollection, { mode: 'bm25' });
+    const stepQuestions = [...stepCollection.qrels.keys()].map((id) => stepCollection.queries.get(id)!).filter(Boolean).slice(0, positiveInt('--limit', values.limit) ?? 20);
+    const r = await evaluateSteps(stepIndexed, stepQuestions, chosenGenerator.generator, chosenGenerator.timings);
+    const pctOf = (x: number) => `${(x * 100).toFixed(1)} %`;
+    console.log(`steps        ${r.generator}: ${r.questions} questions, unusable replies ${pctOf(r.unusable_reply_rate)} in all`);
+    for (const step of STEPS) {
+      const f = r.steps[step];
+      const timing = f.first_piece_ms_p50 === undefined ? '' : `; first piece p50 ${f.first_piece_ms_p50} ms, ${f.pieces_per_s_p50} pieces/s`;
+      console.log(`  ${step.padEnd(10)} unusable ${pctOf(f.unusable_reply_rate)} (${f.unusable} of ${f.replies})${timing}`);
+    }
+    if (values.json) console.log(JSON.stringify(r));
+  } finally {
+    await chosenGenerator.dispose();
+  }
+  process.exit(0);
+}
 if (!values.answers && answerFlags.some((f) => values[f] !== undefined)) {
   console.error(`--${answerFlags.filter((f) => values[f] !== undefined).join(', --')} need --answers (the answer evaluation)`);
   process.exit(2);

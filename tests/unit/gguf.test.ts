@@ -107,7 +107,7 @@ describe('the checks before a load', () => {
 
 describe('the one-file reader', () => {
   const model = { repo: 'docqa/tiny-gguf', revision: 'main' };
-  const served = (bytes: Uint8Array, status = 200) => async (input: string | URL) => {
+  const served = (bytes: Uint8Array<ArrayBuffer>, status = 200) => async (input: string | URL) => {
     requested.push(String(input));
     return new Response(status === 200 ? bytes : 'Entry not found', { status, headers: status === 200 ? { 'content-length': String(bytes.length) } : {} });
   };

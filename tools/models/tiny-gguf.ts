@@ -83,7 +83,7 @@ class Bytes {
     if (extra) this.push(new Uint8Array(extra));
   }
 
-  bytes(): Uint8Array {
+  bytes(): Uint8Array<ArrayBuffer> {
     const out = new Uint8Array(this.length);
     let at = 0;
     for (const c of this.chunks) {
@@ -149,7 +149,7 @@ export interface TinyGgufOptions {
 }
 
 /** The tiny decoder as GGUF bytes. */
-export function generateTinyGguf(options: TinyGgufOptions = {}): Uint8Array {
+export function generateTinyGguf(options: TinyGgufOptions = {}): Uint8Array<ArrayBuffer> {
   const { tokens, types, imEnd } = tinyGgufVocabulary();
   const spec = { ...TINY_DECODER_SPEC, vocabSize: tokens.length };
   const headSize = spec.hidden / spec.heads;
