@@ -1,7 +1,7 @@
 /**
  * The model steps that serve retrieval, on a real generator's replies: `npm run eval -- --data <BEIR dir>
  * --steps --generator <model> [--limit N]`. Each question (the collection's first N test queries) goes
- * through the four JSON steps as the app builds them, and each reply is read by the app's own parser:
+ * through the four JSON steps as the app builds them (messages, shape, budget), and each reply is read by the app's own parser:
  *
  * - **rewrite** (`question/follow-up.ts`): the question asked as a follow-up of the one before it; unusable
  *   when `parseStandalone` finds no question.
@@ -19,13 +19,14 @@
 import type { DocId } from '../src/core/ids.ts';
 import type { Passage } from '../src/core/types.ts';
 import type { IndexedCollection } from '../src/eval/evaluate.ts';
-import { generateText, type Generator } from '../src/models/generator/generator.ts';
-import { rewriteMessages, parseStandalone } from '../src/question/follow-up.ts';
-import { judgeMessages, parseVerdict } from '../src/question/multi-hop.ts';
-import { expansionMessages, parseJsonObject, parsePhrasings } from '../src/question/query-expansion.ts';
-import { describeLibrary, filterMessages } from '../src/question/read-filters.ts';
+import { generateText, type Generator, type JsonShape } from '../src/models/generator/generator.ts';
+import { rewriteMessages, parseStandalone, STANDALONE_SHAPE } from '../src/question/follow-up.ts';
+import { judgeMessages, parseVerdict, VERDICT_SHAPE } from '../src/question/multi-hop.ts';
+import { expansionMessages, expansionShape, parseJsonObject, parsePhrasings } from '../src/question/query-expansion.ts';
+import { describeLibrary, FILTER_SHAPE, filterMessages } from '../src/question/read-filters.ts';
 import { retrievePassages } from '../src/retrieve/retrieve.ts';
 import type { BrowserTiming } from './browser-generator.ts';
+import { withJsonInstruction } from '../src/models/generator/generation.ts';
 
 export const STEPS = ['rewrite', 'expansion', 'filters', 'judge'] as const;
 export type Step = (typeof STEPS)[number];
@@ -41,6 +42,8 @@ export interface StepFigures {
 
 export interface StepReport {
   generator: string;
+  /** Whether replies were held to JSON of the step's shape (false: `--unconstrained`). */
+  constrained: boolean;
   questions: number;
   unusable_reply_rate: number;
   steps: Record<Step, StepFigures>;
@@ -54,26 +57,38 @@ const median = (xs: number[]): number => {
 };
 
 /** Runs every step over `questions`; `timings` is the browser generator's list (read after each reply). */
-export async function evaluateSteps(indexed: IndexedCollection, questions: readonly string[], generator: Generator, timings?: readonly BrowserTiming[]): Promise<StepReport> {
+export interface StepOptions {
+  /** Browser generator timings (read after each reply). */
+  timings?: readonly BrowserTiming[];
+  /**
+   * Ask as a plain request with the JSON instruction (what `json: true` sent before decoding was held to
+   * JSON): the baseline the constrained replies are compared with.
+   */
+  unconstrained?: boolean;
+}
+
+export async function evaluateSteps(indexed: IndexedCollection, questions: readonly string[], generator: Generator, options: StepOptions = {}): Promise<StepReport> {
+  const { timings, unconstrained = false } = options;
   const results: Record<Step, { usable: boolean; reply: string; timing?: BrowserTiming }[]> = { rewrite: [], expansion: [], filters: [], judge: [] };
   // The collection's first 30 documents, named as the eval indexes them, stand for a library.
   const docs = [...indexed.beirIdOf].slice(0, 30).map(([docId, beirId]) => ({ docId: docId as DocId, name: `${beirId}.md`, folder: '', type: 'markdown' as const, tags: [] }));
   const library = describeLibrary(docs);
   const window = generator.model.contextTokens;
-  const ask = async (step: Step, messages: Parameters<typeof generateText>[1]['messages'], maxTokens: number, usable: (reply: string) => boolean) => {
-    const reply = await generateText(generator, { messages, json: true, temperature: 0, maxTokens });
+  const ask = async (step: Step, messages: Parameters<typeof generateText>[1]['messages'], shape: JsonShape, maxTokens: number, usable: (reply: string) => boolean) => {
+    const request = unconstrained ? { messages: withJsonInstruction(messages, true) } : { messages, json: true, shape };
+    const reply = await generateText(generator, { ...request, temperature: 0, maxTokens });
     results[step].push({ usable: usable(reply), reply, ...(timings?.length ? { timing: timings.at(-1)! } : {}) });
   };
   for (const [i, question] of questions.entries()) {
     process.stderr.write(`steps: ${i + 1}/${questions.length}\n`);
     const previous = questions[(i + questions.length - 1) % questions.length]!;
     const turns = [{ question: previous, answer: 'An earlier answer, cited [1].' }];
-    await ask('rewrite', await rewriteMessages(question, turns, window - 128, (t) => generator.countTokens(t)), 128, (r) => parseStandalone(r) !== undefined);
-    await ask('expansion', expansionMessages(question, 3), 64 + 3 * 48, (r) => parsePhrasings(r, question, 3).length > 0);
-    await ask('filters', filterMessages(question, library, Date.now()), 160, (r) => parseJsonObject(r) !== undefined);
+    await ask('rewrite', await rewriteMessages(question, turns, window - 128, (t) => generator.countTokens(t)), STANDALONE_SHAPE, 128, (r) => parseStandalone(r) !== undefined);
+    await ask('expansion', expansionMessages(question, 3), expansionShape(3), 64 + 3 * 48, (r) => parsePhrasings(r, question, 3).length > 0);
+    await ask('filters', filterMessages(question, library, Date.now()), FILTER_SHAPE, 200, (r) => parseJsonObject(r) !== undefined);
     const hits = await indexed.search({ text: question }, 40);
     const passages: Passage[] = await retrievePassages(async () => hits, indexed.source, { text: question }, { k: 5, retrievers: indexed.retrievers });
-    await ask('judge', await judgeMessages(question, passages, generator, window - 160), 160, (r) => parseVerdict(r) !== undefined);
+    await ask('judge', await judgeMessages(question, passages, generator, window - 160), VERDICT_SHAPE, 160, (r) => parseVerdict(r) !== undefined);
   }
   const steps = Object.fromEntries(
     STEPS.map((step): [Step, StepFigures] => {
@@ -90,5 +105,5 @@ export async function evaluateSteps(indexed: IndexedCollection, questions: reado
   ) as Record<Step, StepFigures>;
   const examples = Object.fromEntries(STEPS.map((step) => [step, results[step].filter((r) => !r.usable).slice(0, 3).map((r) => r.reply.slice(0, 200))])) as Record<Step, string[]>;
   const all = STEPS.flatMap((s) => results[s]);
-  return { generator: generator.model.id, questions: questions.length, unusable_reply_rate: all.length ? all.filter((r) => !r.usable).length / all.length : 0, steps, examples };
+  return { generator: generator.model.id, constrained: !unconstrained, questions: questions.length, unusable_reply_rate: all.length ? all.filter((r) => !r.usable).length / all.length : 0, steps, examples };
 }

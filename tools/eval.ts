@@ -56,6 +56,7 @@ const { values } = parseArgs({
     'tune-fusion': { type: 'boolean', default: false },
     answers: { type: 'boolean', default: false },
     steps: { type: 'boolean', default: false },
+    unconstrained: { type: 'boolean', default: false },
     generator: { type: 'string' },
     limit: { type: 'string' },
     'max-tokens': { type: 'string' },
@@ -98,7 +99,7 @@ const answerFlags = ['generator', 'limit', 'max-tokens', 'context-tokens'] as co
 if (values.steps) {
   // The JSON steps on a real model's replies (tools/eval-steps.ts), then stop.
   if (!values.data || !values.generator) {
-    console.error('usage: npm run eval -- --data <BEIR dir> --steps --generator <model folder>|<file.gguf> [--limit N] [--context-tokens N] [--json]');
+    console.error('usage: npm run eval -- --data <BEIR dir> --steps --generator <model folder>|<file.gguf> [--limit N] [--context-tokens N] [--unconstrained] [--json]');
     process.exit(2);
   }
   const stepCollection = await loadBeir(values.data, values.split);
@@ -106,9 +107,9 @@ if (values.steps) {
   try {
     const stepIndexed = await indexCollection(stepCollection, { mode: 'bm25' });
     const stepQuestions = [...stepCollection.qrels.keys()].map((id) => stepCollection.queries.get(id)!).filter(Boolean).slice(0, positiveInt('--limit', values.limit) ?? 20);
-    const r = await evaluateSteps(stepIndexed, stepQuestions, chosenGenerator.generator, chosenGenerator.timings);
+    const r = await evaluateSteps(stepIndexed, stepQuestions, chosenGenerator.generator, { ...(chosenGenerator.timings ? { timings: chosenGenerator.timings } : {}), unconstrained: values.unconstrained });
     const pctOf = (x: number) => `${(x * 100).toFixed(1)} %`;
-    console.log(`steps        ${r.generator}: ${r.questions} questions, unusable replies ${pctOf(r.unusable_reply_rate)} in all`);
+    console.log(`steps        ${r.generator}${r.constrained ? '' : ' (unconstrained)'}: ${r.questions} questions, unusable replies ${pctOf(r.unusable_reply_rate)} in all`);
     for (const step of STEPS) {
       const f = r.steps[step];
       const timing = f.first_piece_ms_p50 === undefined ? '' : `; first piece p50 ${f.first_piece_ms_p50} ms, ${f.pieces_per_s_p50} pieces/s`;

@@ -57,7 +57,7 @@ export interface ModelsView {
 export interface AnswerModelEntry {
   /** A catalogue id (`wasm`), or web-llm's `model_id` (`webllm`). */
   id: string;
-  /** `wasm`: transformers.js on this device's CPU; `webllm`: WebLLM on the GPU (WebGPU). */
+  /** `wasm`: on this device's CPU (transformers.js or llama.cpp); `webllm`: WebLLM on the GPU (WebGPU). */
   kind: 'wasm' | 'webllm';
   label: string;
   /** BCP 47 codes (`[]`: not stated). */
@@ -204,8 +204,13 @@ export interface AnswerModelsApi {
   use(id: string): Promise<void>;
   /** Back to answers that quote the documents; the model's files stay. */
   stop(): Promise<void>;
-  /** Deletes a model's downloaded files (stopping it first if in use). */
+  /** Deletes a model's downloaded files (stopping it first if in use); an imported file leaves the list. */
   delete(id: string): Promise<void>;
+  /**
+   * Imports a `.gguf` model file from disk (checked first: GGUF, an instruct model, at most 2 GB, room in
+   * memory; refused with the reason, nothing kept), lists it and has it write answers. Nothing is downloaded.
+   */
+  importGguf(file: File): Promise<{ id: string; label: string }>;
 }
 
 /**

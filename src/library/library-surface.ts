@@ -63,6 +63,7 @@ function answerModelsPart(answers: AnswerSetup): Served<AnswerModelsApi> {
     use: (id) => answers.use(id),
     stop: () => answers.stop(),
     delete: (id) => answers.delete(id),
+    importGguf: (file) => answers.importGguf(file),
   };
 }
 

@@ -7,6 +7,7 @@
 import { DocQaError } from '../core/errors.ts';
 import { asModelId, type ModelId } from '../core/ids.ts';
 import { localEntry, type CatalogueEntry } from './catalogue.ts';
+import type { GgufFacts } from './gguf/gguf-header.ts';
 
 /** What every text-generation model entry says, whatever its format. */
 interface GeneratorModelFacts extends CatalogueEntry {
@@ -168,4 +169,27 @@ export function localGgufGenerator(config: LocalGgufConfig): GgufGeneratorEntry 
   checkContext(config.folder, config.contextTokens);
   const { dtype: _unused, ...entry } = localEntry(config.folder, 'gguf', [config.file], config.label ?? config.folder);
   return { format: 'gguf', ...entry, contextTokens: config.contextTokens, languages: config.languages ?? [] };
+}
+
+/** Most tokens an imported GGUF model is given (its own window when smaller), as for the catalogue's. */
+const IMPORTED_CONTEXT = 4096;
+
+/**
+ * The entry of a GGUF file the person imported from disk: kept in the model cache under
+ * `imported-gguf/<name>`, labelled by the model's own name and the file's, with the context its header
+ * states (at most {@link IMPORTED_CONTEXT}). Its id is `gguf:<file name>`: importing the same file again
+ * replaces it.
+ */
+export function importedGgufEntry(fileName: string, bytes: number, facts: Pick<GgufFacts, 'name' | 'contextLength'>): GgufGeneratorEntry {
+  const slug = fileName.normalize('NFC').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 120) || 'model';
+  return {
+    id: asModelId(`gguf:${slug}`),
+    format: 'gguf',
+    label: facts.name && facts.name.trim() ? `${facts.name.trim()} (${fileName})` : fileName,
+    repo: `imported-gguf/${slug}`,
+    revision: 'main',
+    files: [{ path: 'model.gguf', bytes, approximate: false }],
+    contextTokens: Math.min(IMPORTED_CONTEXT, facts.contextLength && facts.contextLength >= 16 ? facts.contextLength : IMPORTED_CONTEXT),
+    languages: [],
+  };
 }

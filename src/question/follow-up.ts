@@ -1,5 +1,5 @@
 import { processTerm, tokenize } from '../text/tokenize.ts';
-import { generateText, type ChatMessage, type Generator } from '../models/generator/generator.ts';
+import { generateText, type ChatMessage, type Generator, type JsonShape } from '../models/generator/generator.ts';
 import { neutralise, quotedTurn, withNewestThatFit, type ConversationTurn } from '../generate/prompt.ts';
 
 /**
@@ -23,6 +23,9 @@ export interface FollowUpOptions {
 
 /** A rewritten question longer than this (characters) is not believed: the question is searched as typed. */
 export const MAX_STANDALONE_CHARS = 500;
+
+/** The reply's shape: `{"question": "…"}`. */
+export const STANDALONE_SHAPE: JsonShape = { type: 'object', properties: { question: { type: 'string', maxLength: MAX_STANDALONE_CHARS } } };
 /** An earlier answer is cut to this many characters in the rewriting prompt (the question matters more). */
 const ANSWER_CHARS = 600;
 /** Most content words the rule adds from the previous question. */
@@ -63,7 +66,7 @@ async function askModel(question: string, turns: readonly ConversationTurn[], ge
   const maxTokens = Math.max(1, Math.min(options.maxTokens ?? 128, Math.floor(generator.model.contextTokens / 4)));
   try {
     const messages = await rewriteMessages(question, turns, generator.model.contextTokens - maxTokens, (t) => generator.countTokens(t));
-    return await generateText(generator, { messages, maxTokens, temperature: 0, json: true, signal: options.signal });
+    return await generateText(generator, { messages, maxTokens, temperature: 0, json: true, shape: STANDALONE_SHAPE, signal: options.signal });
   } catch (err) {
     if (options.signal?.aborted) return undefined;
     // The person asked a question, not for a rewrite: it is searched as typed, and the failure logged.

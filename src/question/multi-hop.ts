@@ -1,5 +1,5 @@
 import type { AskStep, Passage, PassageRef } from '../core/types.ts';
-import { generateText, type ChatMessage, type Generator } from '../models/generator/generator.ts';
+import { generateText, type ChatMessage, type Generator, type JsonShape } from '../models/generator/generator.ts';
 import { countMessageTokens, passageBlock } from '../generate/prompt.ts';
 import { MAX_PHRASING_CHARS, parseJsonObject, queryKey } from './query-expansion.ts';
 
@@ -69,6 +69,12 @@ export function passageRef(p: Passage): PassageRef {
   return { chunkId: p.chunkId, docPath: p.docPath, label: p.label };
 }
 
+/** The verdict's shape: `{"sufficient": …, "missing": "…", "next_query": "…"}`. */
+export const VERDICT_SHAPE: JsonShape = {
+  type: 'object',
+  properties: { sufficient: { type: 'boolean' }, missing: { type: 'string', maxLength: MAX_PHRASING_CHARS }, next_query: { type: 'string', maxLength: MAX_PHRASING_CHARS } },
+};
+
 /** The verdict in a reply, or undefined when the reply is not a JSON object with a boolean `sufficient`. */
 export function parseVerdict(reply: string): Verdict | undefined {
   const value = parseJsonObject(reply);
@@ -114,7 +120,7 @@ export async function judgeMessages(question: string, passages: readonly Passage
 /** The model's verdict on the passages (undefined: its reply could not be read). */
 async function judge(question: string, passages: readonly Passage[], generator: Generator, signal: AbortSignal | undefined): Promise<Verdict | undefined> {
   const messages = await judgeMessages(question, passages, generator, generator.model.contextTokens - VERDICT_TOKENS);
-  return parseVerdict(await generateText(generator, { messages, json: true, temperature: 0, maxTokens: VERDICT_TOKENS, signal }));
+  return parseVerdict(await generateText(generator, { messages, json: true, shape: VERDICT_SHAPE, temperature: 0, maxTokens: VERDICT_TOKENS, signal }));
 }
 
 /**

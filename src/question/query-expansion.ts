@@ -1,4 +1,4 @@
-import { generateText, type ChatMessage, type Generator } from '../models/generator/generator.ts';
+import { generateText, type ChatMessage, type Generator, type JsonShape } from '../models/generator/generator.ts';
 import { neutralise } from '../generate/prompt.ts';
 
 /**
@@ -31,6 +31,11 @@ export function expansionMessages(question: string, count: number): ChatMessage[
     { role: 'system', content: RULES },
     { role: 'user', content: `<question>\n${neutralise(question)}\n</question>\n\nWrite ${count} alternative phrasing${count === 1 ? '' : 's'} of this question as JSON: {"queries": [...]}` },
   ];
+}
+
+/** The reply's shape: `{"queries": ["…", …]}`, at most `count` phrasings. */
+export function expansionShape(count: number): JsonShape {
+  return { type: 'object', properties: { queries: { type: 'array', items: { type: 'string', maxLength: MAX_PHRASING_CHARS }, maxItems: count } } };
 }
 
 /** A text compared as a query: lower case, spaces collapsed, trailing punctuation dropped. */
@@ -92,6 +97,7 @@ export async function expandQuery(question: string, generator: Generator, option
   const reply = await generateText(generator, {
     messages: expansionMessages(question, count),
     json: true,
+    shape: expansionShape(count),
     temperature: 0,
     maxTokens: 64 + count * 48,
     signal: options.signal,

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { AnswerModelEntry } from '../core/library-api.ts';
-import { answerModels, answerModelsNote, answerModelsOpen, answerModelStatus, deleteAnswerModel, refreshAnswerModels, stopAnswerModel, useAnswerModel } from './answer-models-state.ts';
+import { answerModels, answerModelsNote, answerModelsOpen, answerModelStatus, deleteAnswerModel, importAnswerModel, refreshAnswerModels, stopAnswerModel, useAnswerModel } from './answer-models-state.ts';
 import { formatBytes } from './format.ts';
 import { DownloadProgress } from './download-progress.tsx';
 
@@ -57,9 +57,10 @@ function AnswerDownload() {
 }
 
 /**
- * The answer-model chooser: the extractive answer (the default), the model that runs on the processor
- * (WASM), and the WebLLM models this device's GPU can run; download only when the person chooses one,
- * with its size; progress; stop using; delete; the space used.
+ * The answer-model chooser: the extractive answer (the default), the models that run on the processor
+ * (WASM: ONNX and GGUF, and GGUF files imported from disk), and the WebLLM models this device's GPU can
+ * run; download only when the person chooses one, with its size; progress; stop using; delete; import
+ * a .gguf file; the space used.
  */
 export function AnswerModelsDialog() {
   const ref = useRef<HTMLDialogElement>(null);
@@ -128,6 +129,22 @@ export function AnswerModelsDialog() {
       ) : (
         <p>Loading…</p>
       )}
+      <p class="model-import">
+        <label>
+          Import a GGUF model file{' '}
+          <input
+            type="file"
+            accept=".gguf"
+            disabled={busy}
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              e.currentTarget.value = '';
+              if (file) void importAnswerModel(file);
+            }}
+          />
+        </label>
+        <span class="hint"> A .gguf file you already have (LM Studio, Ollama and GPT4All keep them): an instruct model of up to 2 GB. It is kept in this browser and runs on the processor; nothing is downloaded.</span>
+      </p>
       <p>Space used by answer models: {formatBytes(used)}</p>
     </dialog>
   );

@@ -51,3 +51,16 @@ async function act(run: () => Promise<unknown>, done: string): Promise<void> {
 export const useAnswerModel = (id: string, label: string) => act(() => libraryApi()!.answerModels.use(id), `${label} writes the answers now`);
 export const stopAnswerModel = (label: string) => act(() => libraryApi()!.answerModels.stop(), `${label} is off: answers quote your documents`);
 export const deleteAnswerModel = (id: string, label: string) => act(() => libraryApi()!.answerModels.delete(id), `${label}: its files were deleted`);
+
+/** Imports a `.gguf` file chosen by the person; says what came of it in the dialog (the reason when refused). */
+export async function importAnswerModel(file: File): Promise<void> {
+  answerModelsNote.value = `Checking ${file.name}…`;
+  try {
+    const { label } = await libraryApi()!.answerModels.importGguf(file);
+    answerModelsNote.value = `${label} writes the answers now`;
+  } catch (err) {
+    answerModelsNote.value = message(err);
+  } finally {
+    await refreshAnswerModels().catch(() => undefined);
+  }
+}

@@ -7,7 +7,11 @@
 // progress in the notice, and writes the next answer ("Written by …"; its words are random: only who
 // wrote it and that it was checked matter). Stop using goes back to quotes; Delete removes the files.
 // The GGUF model (the tiny decoder as GGUF, laid out as the catalogue's SmolLM2 file) does the same on
-// llama.cpp in WebAssembly.
+// llama.cpp in WebAssembly; a .gguf file imported from disk is checked, kept, listed and used without any
+// download, and a file that is not GGUF is refused with the reason.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askQuestion, waitForIndexed } from '../support/app-page.ts';
 import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
@@ -176,5 +180,38 @@ describe('the answer model', () => {
     expect(await dialog().getByText('Space used by answer models: 0 KB').count()).toBe(1);
     await dialog().getByRole('button', { name: 'Close' }).click();
     expect(offOrigin).toEqual([]);
+  });
+
+  it('imports a .gguf file from disk: checked, kept, listed and used with nothing downloaded; a file that is not GGUF is refused', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gguf-'));
+    try {
+      await writeFile(join(dir, 'notes.gguf'), 'these are not model weights'.repeat(10));
+      await writeFile(join(dir, 'tiny-chat.Q8.gguf'), generateTinyGguf());
+      hub.resetCounts();
+      await page.getByRole('button', { name: 'Choose an answer model' }).click();
+      const input = dialog().getByLabel('Import a GGUF model file');
+      await input.setInputFiles(join(dir, 'notes.gguf'));
+      await expect.poll(() => dialog().locator('.models-note').textContent()).toMatch(/^notes\.gguf: not a GGUF file/);
+      await input.setInputFiles(join(dir, 'tiny-chat.Q8.gguf'));
+      const label = 'docqa tiny decoder (tiny-chat.Q8.gguf)';
+      await expect.poll(() => dialog().locator('.models-note').textContent(), { timeout: 60_000 }).toBe(`${label} writes the answers now`);
+      await expect.poll(notice, { timeout: 60_000 }).toBe(`Answers are written by ${label}, citing your documents.`);
+      const rows = dialog().getByRole('list', { name: 'Answer models' }).getByRole('listitem');
+      expect(await rows.count()).toBe(4);
+      expect(await rows.nth(3).textContent()).toMatch(/^docqa tiny decoder \(tiny-chat\.Q8\.gguf\) In use.*kept in this browser/);
+      await page.screenshot({ path: '/tmp/model-gguf-imported.png' });
+      await dialog().getByRole('button', { name: 'Close' }).click();
+      await askQuestion(page, 'How much is the rent?');
+      expect(await page.getByRole('region', { name: 'Answer' }).locator('.answer-note').last().textContent()).toMatch(/^Written by docqa tiny decoder/);
+      expect(hub.requestCount()).toBe(0);
+      await page.getByRole('button', { name: 'Answer model', exact: true }).click();
+      await dialog().getByRole('button', { name: `Delete ${label}` }).click();
+      await expect.poll(() => dialog().getByRole('list', { name: 'Answer models' }).getByRole('listitem').count()).toBe(3);
+      // Nothing that runs without WebGPU is kept any more.
+      await expect.poll(notice).toBe('Answers quote your documents: this browser has no WebGPU, and no model that runs without it is downloaded.');
+      await dialog().getByRole('button', { name: 'Close' }).click();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

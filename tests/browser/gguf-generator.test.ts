@@ -1,14 +1,15 @@
 // The GGUF engine (llama.cpp in WebAssembly, wllama) in Chromium, through the generate worker's client on
 // the test-only harness page, under the app's CSP and cross-origin isolation: the generated tiny GGUF
 // downloads from a hub-layout mirror with progress and is kept; it writes greedily (the same prompt, the
-// same pieces), stops on request keeping what was written, counts tokens, refuses a prompt over its
-// budget; it loads again from the cache alone with the mirror stopped; a base model (no chat template)
+// same pieces), stops on request keeping what was written, counts tokens, answers JSON requests with
+// JSON (decoding held to one object), refuses a prompt over its budget; it loads again from the cache alone with the mirror stopped; a base model (no chat template)
 // and a file that is not GGUF are refused with what to do. Nothing is fetched from anywhere else (the
 // WebAssembly comes from the app's origin) and the page logs no CSP violation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedGenerator } from '../../src/models/generator/generate-handler.ts';
 import type { GgufGeneratorEntry } from '../../src/models/generator-catalogue.ts';
 import type { LoadProgress, ModelSource } from '../../src/models/model-source.ts';
+import { JsonObjectPrefix } from '../../src/models/generator/json-prefix.ts';
 import { generateTinyGguf, TINY_GGUF_FILE } from '../../tools/models/tiny-gguf.ts';
 import { buildHarness, openHarness, type OpenHarness } from '../support/harness.ts';
 import { startHubServer, type HubServer } from '../support/hub-server.ts';
@@ -98,6 +99,16 @@ describe('the GGUF engine in Chromium (llama.cpp in WebAssembly)', () => {
     expect(stopped.pieces.length).toBeLessThan(whole.pieces.length);
     expect(whole.pieces.join('').startsWith(stopped.pieces.slice(0, 3).join(''))).toBe(true);
     expect(ok(await generate(8)).pieces.length).toBeGreaterThan(0);
+  });
+
+  it('answers a JSON request with JSON, even from random weights: decoding is held to one object', async () => {
+    const request = [{ role: 'user' as const, content: 'Give three phrasings of: When is the rent paid? As JSON {"queries": [...]}' }];
+    const written = ok((await app.page.evaluate((m) => window.harness.generate({ messages: m, maxTokens: 400, json: true }), request)) as Written | Failure);
+    const reply = written.pieces.join('');
+    expect(reply.startsWith('{')).toBe(true);
+    const prefix = new JsonObjectPrefix();
+    expect(prefix.push(new TextEncoder().encode(reply))).toBe(true);
+    if (prefix.complete) expect(typeof JSON.parse(reply)).toBe('object');
   });
 
   it('refuses a prompt longer than its context budget, saying what to do', async () => {

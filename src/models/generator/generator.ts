@@ -19,9 +19,24 @@ export interface GenerateRequest {
   temperature?: number;
   /** Ask for one JSON object (query expansion, the multi-hop judgement); the caller still parses and checks it. */
   json?: boolean;
+  /**
+   * With `json`, the object's shape, for engines that can hold decoding to it (llama.cpp here, WebLLM's
+   * JSON schema); others only ask for JSON. The caller parses and checks the reply all the same.
+   */
+  shape?: JsonShape;
   /** Stops generation: the stream ends (without an error) after the pieces already written. */
   signal?: AbortSignal;
 }
+
+/**
+ * The shape of a JSON value a step wants: an object of named keys (each optional, no others), a string
+ * (up to `maxLength` bytes; `nullable`: or null), a boolean, an array (of `items`, up to `maxItems`).
+ */
+export type JsonShape =
+  | { type: 'object'; properties: Record<string, JsonShape> }
+  | { type: 'string'; maxLength?: number; nullable?: boolean }
+  | { type: 'boolean' }
+  | { type: 'array'; items: JsonShape; maxItems?: number };
 
 export interface GeneratorModel {
   id: string;

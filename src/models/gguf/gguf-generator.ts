@@ -8,10 +8,14 @@
  *   chat template), at most 2 GB (one ArrayBuffer; split files are not offered), and room for its file,
  *   KV cache and compute buffers in WebAssembly's 4 GB and the device's memory.
  * - **Prompt**: the messages through the model's own chat template (llama.cpp's `llama_chat_apply_template`).
- * - **Decoding**: greedy at temperature 0 (the same prompt gives the same text); `json: true` adds the
- *   JSON instruction, and the caller parses and checks the reply. (llama.cpp can constrain sampling with
- *   a grammar, but wllama 2.3.5 never advances the grammar past the first token: its `sampling_accept`
- *   calls `common_sampler_accept(…, accept_grammar = false)`, so a JSON grammar repeats `{` forever.)
+ * - **Decoding**: greedy at temperature 0 (the same prompt gives the same text). `json: true` adds the
+ *   JSON instruction and constrains decoding to one JSON object: at each step the likeliest of the top
+ *   tokens whose bytes keep the reply a prefix of a JSON object of the request's shape, when it gives one
+ *   (`generator/json-prefix.ts`), is taken, and the reply ends when the object closes; so a JSON step always receives well-formed JSON (unless
+ *   `maxTokens` cuts it), which small models otherwise rarely write (SmolLM2-135M answered a JSON
+ *   request with Python). llama.cpp's own grammars would do this inside the sampler, but wllama 2.3.5
+ *   never advances a grammar past the first token (its `sampling_accept` calls
+ *   `common_sampler_accept(…, accept_grammar = false)`), so a JSON grammar repeats `{` forever.
  * - **Streaming and stopping**: each token's bytes are decoded as they come (a character split over two
  *   tokens waits for its second half); the model's end-of-generation tokens, `maxTokens`, the context
  *   budget or `signal` end it, keeping what was written.
@@ -22,10 +26,11 @@
 import { DocQaError } from '../../core/errors.ts';
 import { ggufFileOf, type GgufGeneratorEntry } from '../generator-catalogue.ts';
 import { checkGenerateRequest, withJsonInstruction, type GenerationReport, type HostedGenerator } from '../generator/generation.ts';
-import type { GenerateRequest } from '../generator/generator.ts';
+import type { GenerateRequest, JsonShape } from '../generator/generator.ts';
+import { JsonObjectPrefix } from '../generator/json-prefix.ts';
 import { readModelFile } from '../model-file.ts';
 import type { LoadOptions } from '../model-source.ts';
-import { ggufWorkingBytes, readGgufFacts, type GgufFacts } from './gguf-header.ts';
+import { checkGgufFits, readGgufFacts } from './gguf-header.ts';
 
 /** Where the app serves llama.cpp's two WebAssembly builds (never a CDN). */
 export interface GgufWasmPaths {
@@ -34,12 +39,6 @@ export interface GgufWasmPaths {
   /** The multi-thread build; used only when the page is cross-origin isolated. */
   multiThread?: string;
 }
-
-/** A single ArrayBuffer's limit, which wllama holds a file in. */
-export const GGUF_MAX_FILE_BYTES = 2 * 1024 ** 3;
-
-/** WebAssembly's 32-bit memory: file, KV cache and compute buffers must fit in it. */
-const WASM_MEMORY_BYTES = 4 * 1024 ** 3;
 
 /** Error messages of running out of memory in llama.cpp's WebAssembly (emscripten) or the browser. */
 const OUT_OF_MEMORY = /out of memory|memory access out of bounds|failed to allocate|Cannot enlarge memory|Aborted\(OOM\)|bad_alloc|Array buffer allocation failed/i;
@@ -61,33 +60,15 @@ function readDevice(): GgufDevice {
   };
 }
 
-const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024).toLocaleString('en')} MB`;
-
-/**
- * Refuses a GGUF file the engine cannot run, before anything is loaded: too large for one ArrayBuffer,
- * not an instruct model, or needing more memory than WebAssembly (4 GB) or, by half, the device has.
- */
-export function checkGgufFits(facts: GgufFacts, fileBytes: number, contextTokens: number, device: Pick<GgufDevice, 'deviceMemoryGiB'>, name: string): void {
-  if (fileBytes > GGUF_MAX_FILE_BYTES) {
-    throw new DocQaError('model-unsupported', `${name} is ${mb(fileBytes)}: the browser holds at most 2 GB in one file; choose a smaller quantisation (Q4 of a model up to 3B parameters)`);
-  }
-  if (!facts.hasChatTemplate) {
-    throw new DocQaError('model-unsupported', `${name} has no chat template: it is a base model, which only continues text; choose an instruct (chat) model`);
-  }
-  const needed = fileBytes + ggufWorkingBytes(facts, contextTokens);
-  if (needed > WASM_MEMORY_BYTES) {
-    throw new DocQaError('model-out-of-memory', `${name} needs about ${mb(needed)} with a ${contextTokens}-token context, more than the 4 GB a web page's WebAssembly can use: choose a smaller model`);
-  }
-  if (device.deviceMemoryGiB !== undefined && needed > (device.deviceMemoryGiB * 1024 ** 3) / 2) {
-    throw new DocQaError(
-      'model-out-of-memory',
-      `${name} needs about ${mb(needed)}, more than half of this device's ${device.deviceMemoryGiB} GB of memory: choose a smaller model, or use the extractive answer`,
-    );
-  }
-}
-
 /** The part of wllama this engine uses (an interface, so its types stay here). */
 interface Engine {
+  decode(tokens: number[], options: object): Promise<unknown>;
+  getLogits(topK: number): Promise<Array<{ token: number; p: number }>>;
+  detokenize(tokens: number[]): Promise<Uint8Array>;
+  kvClear(): Promise<void>;
+  isTokenEOG(token: number): boolean;
+  mustAddBosToken(): boolean;
+  getBOS(): number;
   loadModel(blobs: Blob[], config: { n_ctx: number; n_threads: number; n_batch?: number }): Promise<void>;
   formatChat(messages: { role: 'system' | 'user' | 'assistant'; content: string }[], addAssistant: boolean): Promise<string>;
   tokenize(text: string, special?: boolean): Promise<number[]>;
@@ -173,6 +154,64 @@ export async function loadGgufGenerator(entry: GgufGeneratorEntry, options: Gguf
   return createGgufGenerator(entry, engine, contextTokens);
 }
 
+/** Candidates looked at per step of constrained decoding: the top 40, then (if none fits) the top 1,000. */
+const JSON_CANDIDATES = [40, 1000];
+
+/**
+ * How much less likely a token already written among the last {@link PENALTY_WINDOW} becomes
+ * (llama.cpp's `repeat_penalty` on probabilities): without it a small model held to JSON loops inside
+ * a string ("1234567890123…") until its budget runs out.
+ */
+const REPEAT_PENALTY = 1.5;
+const PENALTY_WINDOW = 32;
+
+/**
+ * Writes one JSON object (see the module comment): `onPiece` gets each token's bytes. Returns the tokens
+ * written. Stops when the object closes, at `nPredict`, on `signal`, or when no candidate continues the
+ * object (the reply is then left as it is, for the caller's parser to refuse).
+ */
+async function writeJson(engine: Engine, prompt: string, shape: JsonShape | undefined, nPredict: number, signal: AbortSignal, onPiece: (bytes: Uint8Array) => void): Promise<number> {
+  const tokens = await engine.tokenize(prompt, true);
+  if (engine.mustAddBosToken() && tokens[0] !== engine.getBOS()) tokens.unshift(engine.getBOS());
+  await engine.kvClear();
+  await engine.decode(tokens, {});
+  const pieces = new Map<number, Uint8Array>();
+  const pieceOf = async (token: number) => {
+    let piece = pieces.get(token);
+    if (!piece) pieces.set(token, (piece = await engine.detokenize([token])));
+    return piece;
+  };
+  let state = new JsonObjectPrefix(shape);
+  const recent: number[] = [];
+  let written = 0;
+  while (written < nPredict && !state.complete && !signal.aborted) {
+    let chosen: { token: number; piece: Uint8Array; next: JsonObjectPrefix } | undefined;
+    for (const k of JSON_CANDIDATES) {
+      const candidates = (await engine.getLogits(k))
+        .map(({ token, p }) => ({ token, score: recent.includes(token) ? p / REPEAT_PENALTY : p }))
+        .sort((a, b) => b.score - a.score);
+      for (const { token } of candidates) {
+        if (engine.isTokenEOG(token)) continue;
+        const piece = await pieceOf(token);
+        const next = piece.length > 0 ? state.try(piece) : undefined;
+        if (next) {
+          chosen = { token, piece, next };
+          break;
+        }
+      }
+      if (chosen) break;
+    }
+    if (!chosen) break;
+    state = chosen.next;
+    written++;
+    recent.push(chosen.token);
+    if (recent.length > PENALTY_WINDOW) recent.shift();
+    onPiece(chosen.piece);
+    if (!state.complete) await engine.decode([chosen.token], {});
+  }
+  return written;
+}
+
 function createGgufGenerator(entry: GgufGeneratorEntry, engine: Engine, contextTokens: number): HostedGenerator {
   let queue: Promise<unknown> = Promise.resolve();
   let lastGeneration: GenerationReport | undefined;
@@ -210,20 +249,17 @@ function createGgufGenerator(entry: GgufGeneratorEntry, engine: Engine, contextT
       const nPredict = Math.min(maxTokens, room);
       const decoder = new TextDecoder();
       let newTokens = 0;
-      await engine.createCompletion(prompt, {
-        nPredict,
-        sampling: { temp: temperature },
-        abortSignal: combined,
-        onNewToken: (_token, piece) => {
-          newTokens++;
-          const text = decoder.decode(piece, { stream: true });
-          if (text && !stopped()) {
-            firstPieceAt ??= performance.now();
-            pieces.push(text);
-            notify();
-          }
-        },
-      });
+      const onPiece = (piece: Uint8Array) => {
+        newTokens++;
+        const text = decoder.decode(piece, { stream: true });
+        if (text && !stopped()) {
+          firstPieceAt ??= performance.now();
+          pieces.push(text);
+          notify();
+        }
+      };
+      if (request.json) await writeJson(engine, prompt, request.shape, nPredict, combined, onPiece);
+      else await engine.createCompletion(prompt, { nPredict, sampling: { temp: temperature }, abortSignal: combined, onNewToken: (_token, piece) => onPiece(piece) });
       const tail = decoder.decode();
       if (tail && !stopped()) pieces.push(tail);
       const now = performance.now();

@@ -1,7 +1,7 @@
 /**
  * Reads a GGUF file's header (llama.cpp's format, spec: ggml/docs/gguf.md) without loading the model:
  * what the answer-model manager checks before it keeps a `.gguf` file a person brings, and the engine
- * before it loads one. Pure: bytes in, facts out; runs in Node, workers and tests. A file that is not
+ * before it loads one, with the checks both make ({@link checkGgufFits}). Pure: bytes in, facts out; runs in Node, workers and tests. A file that is not
  * GGUF, is cut short or states absurd sizes is refused with a message that says which.
  *
  * Layout (little-endian): magic `GGUF`, version u32 (2 or 3), tensor count u64, metadata count u64,
@@ -191,3 +191,35 @@ export function ggufWorkingBytes(facts: GgufFacts, contextTokens: number): numbe
   const kvPerToken = layers * 2 * (embedding / heads) * kvHeads * 2;
   return Math.round(kvPerToken * contextTokens + GGUF_COMPUTE_BYTES);
 }
+
+/** A single ArrayBuffer's limit, which wllama holds a file in. */
+export const GGUF_MAX_FILE_BYTES = 2 * 1024 ** 3;
+
+/** WebAssembly's 32-bit memory: file, KV cache and compute buffers must fit in it. */
+const WASM_MEMORY_BYTES = 4 * 1024 ** 3;
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024).toLocaleString('en')} MB`;
+
+/**
+ * Refuses a GGUF file the engine cannot run, before anything is loaded: too large for one ArrayBuffer,
+ * not an instruct model, or needing more memory than WebAssembly (4 GB) or, by half, the device has.
+ */
+export function checkGgufFits(facts: GgufFacts, fileBytes: number, contextTokens: number, device: { deviceMemoryGiB?: number }, name: string): void {
+  if (fileBytes > GGUF_MAX_FILE_BYTES) {
+    throw new DocQaError('model-unsupported', `${name} is ${mb(fileBytes)}: the browser holds at most 2 GB in one file; choose a smaller quantisation (Q4 of a model up to 3B parameters)`);
+  }
+  if (!facts.hasChatTemplate) {
+    throw new DocQaError('model-unsupported', `${name} has no chat template: it is a base model, which only continues text; choose an instruct (chat) model`);
+  }
+  const needed = fileBytes + ggufWorkingBytes(facts, contextTokens);
+  if (needed > WASM_MEMORY_BYTES) {
+    throw new DocQaError('model-out-of-memory', `${name} needs about ${mb(needed)} with a ${contextTokens}-token context, more than the 4 GB a web page's WebAssembly can use: choose a smaller model`);
+  }
+  if (device.deviceMemoryGiB !== undefined && needed > (device.deviceMemoryGiB * 1024 ** 3) / 2) {
+    throw new DocQaError(
+      'model-out-of-memory',
+      `${name} needs about ${mb(needed)}, more than half of this device's ${device.deviceMemoryGiB} GB of memory: choose a smaller model, or use the extractive answer`,
+    );
+  }
+}
+

@@ -1,6 +1,6 @@
 /**
- * The answer-model chooser's list: the WASM model(s) of the generator catalogue, which run on
- * this device's processor, and the WebLLM models `chooseModels` says this device's GPU can run, each with
+ * The answer-model chooser's list: the WASM models of the generator catalogue and the GGUF files
+ * imported from disk, which run on this device's processor, and the WebLLM models `chooseModels` says this device's GPU can run, each with
  * its download size and the space its files take in this browser.
  */
 import type { AnswerModelEntry, AnswerModelsView } from '../../core/library-api.ts';
@@ -8,7 +8,7 @@ import type { Generator } from '../generator/generator.ts';
 import { chooseModels, DEFAULT_FAMILIES, describeModel, type WebGpuDevice, type WebLlmModel } from '../webllm/webllm-models.ts';
 import { OFFERED_RECORDS } from '../webllm/webllm-offered.ts';
 import type { WebLlmLoadProgress } from '../webllm/webllm-progress.ts';
-import { GENERATOR_CATALOGUE } from '../generator-catalogue.ts';
+import { GENERATOR_CATALOGUE, type GeneratorModelEntry } from '../generator-catalogue.ts';
 
 /** What answer setup needs of WebLLM; the library worker's loads web-llm only in `load` and `deleteCached`. */
 export interface WebLlmHost {
@@ -46,9 +46,9 @@ export interface ModelFiles {
  * The entries the chooser lists (WASM first, then WebLLM smallest first), WebGPU's availability, and the
  * WebLLM models offered (`offered`: what `useAnswerModel` accepts).
  */
-export async function describeAnswerModels(parts: { files: ModelFiles; webllm: WebLlmHost; inUse: string | undefined }): Promise<{ entries: AnswerModelEntry[]; webgpu: AnswerModelsView['webgpu']; offered: WebLlmModel[] }> {
+export async function describeAnswerModels(parts: { files: ModelFiles; webllm: WebLlmHost; inUse: string | undefined; imported: readonly GeneratorModelEntry[] }): Promise<{ entries: AnswerModelEntry[]; webgpu: AnswerModelsView['webgpu']; offered: WebLlmModel[] }> {
   const [cached, device] = await Promise.all([parts.files.list().catch(() => []), parts.webllm.device().catch((): WebGpuDevice => ({ webgpu: false, features: [] }))]);
-  const wasm: AnswerModelEntry[] = GENERATOR_CATALOGUE.map((m) => ({
+  const wasm: AnswerModelEntry[] = [...GENERATOR_CATALOGUE, ...parts.imported].map((m) => ({
     id: m.id,
     kind: 'wasm',
     label: m.label,

@@ -9,7 +9,8 @@ import { remoteGenerator, type GeneratorPort } from '../generator/remote-generat
 import { gullibleScript, ScriptedGenerator, type Script } from '../generator/scripted-generator.ts';
 import type { WebLlmLoadProgress } from '../webllm/webllm-progress.ts';
 import type { LoadProgress } from '../model-source.ts';
-import { findGenerator, GENERATOR_CATALOGUE } from '../generator-catalogue.ts';
+import { findGenerator, GENERATOR_CATALOGUE, importedGgufEntry, type GeneratorModelEntry, type GgufGeneratorEntry } from '../generator-catalogue.ts';
+import { checkGgufFits, readGgufFacts } from '../gguf/gguf-header.ts';
 import type { SettingsStore } from '../../store/settings-store.ts';
 import type { WebGpuDevice } from '../webllm/webllm-models.ts';
 import { describeAnswerModels, webGpuNote, webLlmLabel, type ModelFiles, type WebLlmHost } from './answer-models.ts';
@@ -26,6 +27,8 @@ type Chosen = NonNullable<AnswerSetting['generator']>;
 export interface GenerateHost extends GeneratorPort {
   load(request: GeneratorLoadRequest, onProgress?: (event: LoadProgress) => void): Promise<LoadedGenerator>;
   unload(): Promise<void>;
+  /** Keeps files for a model in the model cache (a GGUF file imported from disk). */
+  importFiles(model: Pick<GeneratorModelEntry, 'repo' | 'revision' | 'files'>, files: Array<{ path: string; blob: Blob }>): Promise<unknown>;
 }
 
 export interface AnswerParts {
@@ -138,14 +141,16 @@ export class AnswerSetup {
   private async build(chosen: Chosen, onProgress: (event: WebLlmLoadProgress) => void, signal: AbortSignal): Promise<{ generator: Generator; unload: () => Promise<void> }> {
     if (chosen.kind === 'scripted') return { generator: scripted(chosen), unload: async () => {} };
     if (chosen.kind === 'webllm') {
-      const model = (await describeAnswerModels({ ...this.parts, inUse: undefined })).offered.find((m) => m.id === chosen.model);
+      const model = (await describeAnswerModels({ ...this.parts, inUse: undefined, imported: [] })).offered.find((m) => m.id === chosen.model);
       if (!model) throw new DocQaError('model-unsupported', `${chosen.model} cannot run on this device (no WebGPU, or not enough memory): choose another answer model`);
       const generator = await this.parts.webllm.load(model, { onProgress, signal });
       return { generator, unload: () => generator.unload() };
     }
-    const entry = findGenerator(chosen.model);
-    if (!entry) throw new DocQaError('model-files-missing', `no answer-writing model "${chosen.model}" in the catalogue`);
-    const source = chosen.mirror ? { kind: 'mirror' as const, baseUrl: chosen.mirror } : { kind: 'hub' as const };
+    const imported = (await this.imports()).find((m) => m.id === chosen.model);
+    const entry: GeneratorModelEntry | undefined = findGenerator(chosen.model) ?? imported;
+    if (!entry) throw new DocQaError('model-files-missing', `no answer-writing model "${chosen.model}" in the catalogue or among the imported files: import the file again`);
+    // An imported file is only in the model cache: nothing is fetched for it.
+    const source = imported ? { kind: 'cache' as const } : chosen.mirror ? { kind: 'mirror' as const, baseUrl: chosen.mirror } : { kind: 'hub' as const };
     const loaded = await this.parts.host.load({ model: entry, source }, onProgress);
     const generator = remoteGenerator({ id: loaded.modelId, label: loaded.label, contextTokens: loaded.contextTokens }, this.parts.host);
     return { generator, unload: () => this.parts.host.unload() };
@@ -181,15 +186,44 @@ export class AnswerSetup {
 
   private labelOf(chosen: Chosen): string {
     if (chosen.kind === 'scripted') return 'the scripted generator';
-    if (chosen.kind === 'transformers') return findGenerator(chosen.model)?.label ?? chosen.model;
+    if (chosen.kind === 'transformers') return findGenerator(chosen.model)?.label ?? this.importedLabels.get(chosen.model) ?? chosen.model;
     return webLlmLabel(chosen.model);
+  }
+
+  /** Labels of the imported models, as last read (the status line names the model before its record is read again). */
+  private readonly importedLabels = new Map<string, string>();
+
+  /** The GGUF files imported as answer models. */
+  private async imports(): Promise<GgufGeneratorEntry[]> {
+    const imported = (await this.settings.get('answer-imports')).imported ?? [];
+    for (const m of imported) this.importedLabels.set(m.id, m.label);
+    return imported;
+  }
+
+  /**
+   * Imports a `.gguf` file the person chose (LM Studio, Ollama and GPT4All keep them) as an answer model:
+   * its header read and checked first (a GGUF instruct model, at most 2 GB, room for it in memory:
+   * nothing is kept of a file that fails), the file kept in the model cache, the model listed with the
+   * others, then used. Returns its id and label.
+   */
+  async importGguf(file: File): Promise<{ id: string; label: string }> {
+    const facts = await readGgufFacts(file, file.name);
+    const entry = importedGgufEntry(file.name, file.size, facts);
+    const nav = (globalThis as { navigator?: { deviceMemory?: number } }).navigator;
+    checkGgufFits(facts, file.size, entry.contextTokens, typeof nav?.deviceMemory === 'number' ? { deviceMemoryGiB: nav.deviceMemory } : {}, file.name);
+    await this.parts.host.importFiles(entry, [{ path: entry.files[0]!.path, blob: file }]);
+    const others = (await this.imports()).filter((m) => m.id !== entry.id);
+    await this.settings.put('answer-imports', { imported: [...others, entry] });
+    this.importedLabels.set(entry.id, entry.label);
+    await this.set({ generator: { kind: 'transformers', model: entry.id } });
+    return { id: entry.id, label: entry.label };
   }
 
   /** The chooser's list: the WASM models, the WebLLM models this device can run, space used, the status. */
   async list(): Promise<AnswerModelsView> {
     const { generator } = await this.read();
     const inUse = generator && generator.kind !== 'scripted' ? generator.model : undefined;
-    const { entries, webgpu } = await describeAnswerModels({ ...this.parts, inUse });
+    const { entries, webgpu } = await describeAnswerModels({ ...this.parts, inUse, imported: await this.imports() });
     return { models: entries, webgpu, status: this.state };
   }
 
@@ -197,12 +231,14 @@ export class AnswerSetup {
   async use(id: string): Promise<void> {
     const wasm = findGenerator(id as ModelId);
     let setting: AnswerSetting;
-    if (wasm) {
+    if ((await this.imports()).some((m) => m.id === id)) {
+      setting = { generator: { kind: 'transformers', model: id as ModelId } };
+    } else if (wasm) {
       // Semantic search's mirror (a self-hosted copy of the hub) serves answer models too.
       const { mirror } = await this.settings.get('semantic');
       setting = { generator: { kind: 'transformers', model: wasm.id, ...(mirror ? { mirror } : {}) } };
     } else {
-      const { offered } = await describeAnswerModels({ ...this.parts, inUse: undefined });
+      const { offered } = await describeAnswerModels({ ...this.parts, inUse: undefined, imported: [] });
       if (!offered.some((m) => m.id === id)) throw new DocQaError('model-unsupported', `${id} cannot run on this device: choose another answer model`);
       setting = { generator: { kind: 'webllm', model: id } };
     }
@@ -219,7 +255,13 @@ export class AnswerSetup {
     const { generator } = await this.read();
     if (generator && generator.kind !== 'scripted' && generator.model === id) await this.stop();
     const wasm = findGenerator(id as ModelId);
-    if (wasm) await this.parts.files.delete(wasm.repo);
+    const imports = await this.imports();
+    const imported = imports.find((m) => m.id === id);
+    if (imported) {
+      // An imported file cannot be downloaded again: deleting it removes it from the list too.
+      await this.parts.files.delete(imported.repo);
+      await this.settings.put('answer-imports', { imported: imports.filter((m) => m !== imported) });
+    } else if (wasm) await this.parts.files.delete(wasm.repo);
     else await this.parts.webllm.deleteCached(id);
     if (this.state.state === 'extractive') this.setStatus({ ...this.state, reason: this.state.reason === 'failed' ? 'failed' : await this.idleReason() });
   }

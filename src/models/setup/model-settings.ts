@@ -1,13 +1,14 @@
 /**
  * The settings the model setup keeps in the library database (shared by every tab), one record per key,
- * typed: `semantic` (the embedding model and reranker in use, the mirror, imported folders) and `answer`
- * (which model writes answers). The store holds plain data of any shape (an older version's, a damaged
+ * typed: `semantic` (the embedding model and reranker in use, the mirror, imported folders), `answer`
+ * (which model writes answers) and `answer-imports` (GGUF files imported as answer models). The store holds plain data of any shape (an older version's, a damaged
  * one); each record is checked as it is read, and one that is not of its key's shape reads as no setting.
  */
 import type { ModelId } from '../../core/ids.ts';
 import type { SemanticSettings } from '../../core/library-api.ts';
 import type { SettingsStore } from '../../store/settings-store.ts';
 import type { EmbeddingModel, RerankerModel } from '../catalogue.ts';
+import type { GgufGeneratorEntry } from '../generator-catalogue.ts';
 
 /** The `semantic` record: the page's view of it plus the models imported from folders. */
 export interface StoredSemanticSettings extends SemanticSettings {
@@ -20,8 +21,9 @@ export interface StoredSemanticSettings extends SemanticSettings {
 /**
  * Which model writes answers (settings key `answer`, shared by the tabs):
  * - none (the default): the extractive answer, which quotes the documents;
- * - `transformers`: a catalogue text-generation model in the generate worker (WASM; the fallback where
- *   WebLLM cannot run), its files from `mirror` when set, else huggingface.co;
+ * - `transformers`: a text-generation model in the generate worker (WASM, ONNX or GGUF; the fallback
+ *   where WebLLM cannot run): a catalogue model, its files from `mirror` when set, else huggingface.co,
+ *   or a GGUF file imported from disk (`answer-imports`), from the model cache alone;
  * - `webllm`: a model of web-llm's prebuilt list (`model`: its `model_id`) on WebGPU, in a worker of its own;
  * - `scripted`: fixed replies, for the browser tests and for trying the answer pipeline without a model.
  */
@@ -31,10 +33,16 @@ export type AnswerSetting =
   | { generator: { kind: 'webllm'; model: string } }
   | { generator: { kind: 'scripted'; replies: string[]; json?: string[]; filters?: string[]; delayMs?: number; contextTokens?: number; gullible?: boolean } };
 
+/** The `answer-imports` record: GGUF files the person imported as answer models (kept apart from `answer`, which a stop clears). */
+export interface AnswerImports {
+  imported?: GgufGeneratorEntry[];
+}
+
 /** Every key the model setup keeps, with its record. */
 export interface ModelSettingRecords {
   semantic: StoredSemanticSettings;
   answer: AnswerSetting;
+  'answer-imports': AnswerImports;
 }
 
 export type ModelSettingKey = keyof ModelSettingRecords;
@@ -56,7 +64,9 @@ function isAnswer(value: Record<string, unknown>): boolean {
   return chosen.kind === 'scripted' && Array.isArray(chosen.replies);
 }
 
-const CHECKS: { [K in ModelSettingKey]: (value: Record<string, unknown>) => boolean } = { semantic: isSemantic, answer: isAnswer };
+const isImports = (value: Record<string, unknown>) => optionalArray(value.imported) && ((value.imported as unknown[] | undefined) ?? []).every((m) => isRecord(m) && m.format === 'gguf' && typeof m.id === 'string' && typeof m.repo === 'string' && Array.isArray(m.files));
+
+const CHECKS: { [K in ModelSettingKey]: (value: Record<string, unknown>) => boolean } = { semantic: isSemantic, answer: isAnswer, 'answer-imports': isImports };
 
 /** The model setup's view of the settings store: each key's record, checked on the way in. */
 export class ModelSettings {
