@@ -17,6 +17,7 @@ import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
 import { SettingsStore } from '../../src/store/settings-store.ts';
 import { generateTinyModel } from '../../tools/models/tiny-models.ts';
+import { generateTinyGguf } from '../../tools/models/tiny-gguf.ts';
 import { FakeCache } from '../support/fake-cache.ts';
 import { startHubServer, type HubServer } from '../support/hub-server.ts';
 
@@ -195,5 +196,21 @@ describe('AnswerSetup', () => {
     const next = await library.asking.ask('When is the rent paid?');
     expect(next.found).toBe(true);
     expect(next.generatedBy).toBeUndefined();
+  });
+
+  it('imports a .gguf file: refuses one that is not GGUF or a base model (nothing kept), keeps and lists a chat model, and deletes it from the list', async () => {
+    const { setup, cache } = await setUp(scriptedWebLlm(NO_GPU).host, 'gguf');
+    const file = (name: string, bytes: Uint8Array<ArrayBuffer>) => new File([bytes], name);
+    await expect(setup.importGguf(file('notes.gguf', new TextEncoder().encode('not weights'.repeat(20))))).rejects.toThrow(/^notes\.gguf: not a GGUF file/);
+    await expect(setup.importGguf(file('base.gguf', generateTinyGguf({ withoutChatTemplate: true })))).rejects.toThrow(/has no chat template: it is a base model/);
+    expect(cache.entries.size).toBe(0);
+    // Kept and listed; here (Node) llama.cpp cannot load it, so answers keep quoting, and the status says why.
+    await expect(setup.importGguf(file('tiny chat.gguf', generateTinyGguf()))).rejects.toThrow(/runs only in the browser/);
+    const listed = (await setup.list()).models.find((m) => m.id === 'gguf:tiny-chat.gguf');
+    expect(listed).toMatchObject({ kind: 'wasm', label: 'docqa tiny decoder (tiny chat.gguf)', downloadBytes: generateTinyGguf().length, cachedBytes: generateTinyGguf().length });
+    expect(setup.status).toMatchObject({ state: 'extractive', reason: 'failed', model: 'docqa tiny decoder (tiny chat.gguf)' });
+    await setup.delete('gguf:tiny-chat.gguf');
+    expect((await setup.list()).models.some((m) => m.id === 'gguf:tiny-chat.gguf')).toBe(false);
+    expect(cache.entries.size).toBe(0);
   });
 });

@@ -6,7 +6,8 @@
 import type { ChatCompletionChunk, ChatCompletionRequestStreaming, InitProgressReport } from '@mlc-ai/web-llm';
 import { describe, expect, it, vi } from 'vitest';
 import { DocQaError } from '../../src/core/errors.ts';
-import { estimateTokens, loadWebLlm, type WebLlmDeps, type WebLlmEngine, type WebLlmLoadProgress } from '../../src/models/webllm/webllm-generator.ts';
+import { estimateTokens, jsonSchemaOf, loadWebLlm, type WebLlmDeps, type WebLlmEngine, type WebLlmLoadProgress } from '../../src/models/webllm/webllm-generator.ts';
+import { VERDICT_SHAPE } from '../../src/question/multi-hop.ts';
 
 const MODEL = { id: 'Llama-3.2-1B-Instruct-q4f32_1-MLC', label: 'Llama 3.2 1B Instruct', contextTokens: 4096 };
 
@@ -155,6 +156,19 @@ describe('streaming', () => {
 
     await collect(generator.stream({ messages, json: true, maxTokens: 99_999, temperature: 0.7 }));
     expect(calls.requests[1]).toMatchObject({ max_tokens: 4096, temperature: 0.7, response_format: { type: 'json_object' } });
+
+    // A step's shape goes as the JSON Schema web-llm holds decoding to.
+    await collect(generator.stream({ messages, json: true, shape: VERDICT_SHAPE }));
+    expect(JSON.parse((calls.requests[2] as { response_format: { schema: string } }).response_format.schema)).toEqual({
+      type: 'object',
+      properties: { sufficient: { type: 'boolean' }, missing: { type: 'string', maxLength: 300 }, next_query: { type: 'string', maxLength: 300 } },
+      additionalProperties: false,
+    });
+    expect(jsonSchemaOf({ type: 'object', properties: { from: { type: 'string', maxLength: 10, nullable: true }, tags: { type: 'array', items: { type: 'string' }, maxItems: 2 } } })).toEqual({
+      type: 'object',
+      properties: { from: { type: ['string', 'null'], maxLength: 10 }, tags: { type: 'array', items: { type: 'string' }, maxItems: 2 } },
+      additionalProperties: false,
+    });
   });
 
   it('Stop mid-stream interrupts the engine and ends the stream with what was written', async () => {

@@ -11,7 +11,7 @@
  */
 import type { ChatCompletionChunk, ChatCompletionRequestStreaming, InitProgressReport } from '@mlc-ai/web-llm';
 import { DocQaError } from '../../core/errors.ts';
-import type { GenerateRequest, Generator, GeneratorModel } from '../generator/generator.ts';
+import type { GenerateRequest, Generator, GeneratorModel, JsonShape } from '../generator/generator.ts';
 import { explainWebLlmError } from './webllm-errors.ts';
 import { trackWebLlmProgress, type WebLlmLoadProgress } from './webllm-progress.ts';
 
@@ -195,8 +195,22 @@ function toRequest(request: GenerateRequest): ChatCompletionRequestStreaming {
     messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
     max_tokens: maxTokens,
     temperature: request.temperature ?? 0,
-    ...(request.json ? { response_format: { type: 'json_object' as const } } : {}),
+    ...(request.json ? { response_format: { type: 'json_object' as const, ...(request.shape ? { schema: JSON.stringify(jsonSchemaOf(request.shape)) } : {}) } } : {}),
   };
+}
+
+/** A step's {@link JsonShape} as the JSON Schema web-llm holds decoding to (XGrammar): the same keys, types and bounds, nothing else. */
+export function jsonSchemaOf(shape: JsonShape): Record<string, unknown> {
+  switch (shape.type) {
+    case 'object':
+      return { type: 'object', properties: Object.fromEntries(Object.entries(shape.properties).map(([k, v]) => [k, jsonSchemaOf(v)])), additionalProperties: false };
+    case 'string':
+      return { type: shape.nullable ? ['string', 'null'] : 'string', ...(shape.maxLength !== undefined ? { maxLength: shape.maxLength } : {}) };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'array':
+      return { type: 'array', items: jsonSchemaOf(shape.items), ...(shape.maxItems !== undefined ? { maxItems: shape.maxItems } : {}) };
+  }
 }
 
 /**
