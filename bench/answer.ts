@@ -72,7 +72,7 @@ type Stage = 'rewrite' | 'retrieval' | 'rerank' | 'prompt';
 type Times = Record<Stage, number>;
 
 /** SciFact in BEIR layout, or (without it) a generated corpus of about 5k chunks and questions that match it. */
-async function fixedData(ctx: BenchContext): Promise<{ collection: BeirCollection; queries: string[]; name: string }> {
+export async function fixedData(ctx: BenchContext): Promise<{ collection: BeirCollection; queries: string[]; name: string }> {
   try {
     const collection = await loadBeir(scifactDir(), 'test');
     const queries = [...collection.qrels.keys()].map((id) => collection.queries.get(id)!).filter(Boolean);

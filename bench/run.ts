@@ -11,6 +11,7 @@
  *   npm run bench -- vector --real <dir> the vector index on real embeddings by that model folder (SciFact + Debian manuals)
  *   npm run bench -- rerank                reranking pairs/s (tiny and MiniLM-shaped cross-encoders, Node)
  *   npm run bench -- answer                time before the first token: rewrite, retrieval, rerank, prompt build (Node)
+ *   npm run bench -- answer --generator <file.gguf>   and a real GGUF model in Chromium: first piece and tokens/s by step, load, memory
  */
 import { parseArgs } from 'node:util';
 import { BenchContext } from './context.ts';
@@ -22,6 +23,7 @@ import { benchVector } from './vector.ts';
 import { benchEmbed } from './embed.ts';
 import { benchRerank } from './rerank.ts';
 import { benchAnswer } from './answer.ts';
+import { benchAnswerGenerator } from './answer-generator.ts';
 import { report } from './report.ts';
 import { isMain, progress } from './util.ts';
 
@@ -36,6 +38,8 @@ export interface BenchOptions {
   dtype?: 'q8' | 'fp32';
   /** `--real <folder>`: the vector operation measures real embeddings by this model folder. */
   real?: string;
+  /** `--generator <file.gguf>`: the answer operation times this real model in Chromium too. */
+  generator?: string;
 }
 
 async function runOperation(ctx: BenchContext, op: Operation, options: BenchOptions): Promise<void> {
@@ -67,6 +71,7 @@ async function runOperation(ctx: BenchContext, op: Operation, options: BenchOpti
         break;
       case 'answer':
         await benchAnswer(ctx);
+        if (options.generator) await benchAnswerGenerator(ctx, options.generator);
         break;
     }
   } catch (err) {
@@ -85,7 +90,7 @@ export async function runBench(ops: readonly Operation[], options: BenchOptions 
 }
 
 if (isMain(import.meta.url)) {
-  const { values, positionals } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' }, model: { type: 'string' }, real: { type: 'string' }, dtype: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' }, model: { type: 'string' }, real: { type: 'string' }, dtype: { type: 'string' }, generator: { type: 'string' } }, allowPositionals: true });
   const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
   const only = [...list(values.only), ...positionals.flatMap((p) => list(p))];
   const unknown = [...only, ...list(values.skip)].filter((x) => !(OPERATIONS as readonly string[]).includes(x));
@@ -94,7 +99,7 @@ if (isMain(import.meta.url)) {
     process.exit(2);
   }
   const skip = new Set(list(values.skip));
-  await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)), { model: values.model, real: values.real, dtype: values.dtype === 'fp32' ? 'fp32' : 'q8' });
+  await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)), { model: values.model, real: values.real, generator: values.generator, dtype: values.dtype === 'fp32' ? 'fp32' : 'q8' });
   // Playwright or vite may keep handles open; the figures are out, so end here.
   process.exit();
 }

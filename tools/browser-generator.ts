@@ -43,7 +43,7 @@ function ok<T>(r: T | Failure, what: string): T {
 }
 
 /** Resident bytes of every Chromium process (Linux /proc), 0 where that cannot be read. */
-async function chromiumResidentBytes(): Promise<number> {
+export async function chromiumResidentBytes(): Promise<number> {
   const { readdir } = await import('node:fs/promises');
   let total = 0;
   for (const pid of await readdir('/proc').catch(() => [] as string[])) {

@@ -33,9 +33,9 @@ export function expansionMessages(question: string, count: number): ChatMessage[
   ];
 }
 
-/** The reply's shape: `{"queries": ["…", …]}`, at most `count` phrasings. */
+/** The reply's shape: `{"queries": ["…", …]}`, from one to `count` phrasings (an empty list is no help). */
 export function expansionShape(count: number): JsonShape {
-  return { type: 'object', properties: { queries: { type: 'array', items: { type: 'string', maxLength: MAX_PHRASING_CHARS }, maxItems: count } } };
+  return { type: 'object', properties: { queries: { type: 'array', items: { type: 'string', maxLength: MAX_PHRASING_CHARS }, minItems: 1, maxItems: count } } };
 }
 
 /** A text compared as a query: lower case, spaces collapsed, trailing punctuation dropped. */

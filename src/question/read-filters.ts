@@ -41,7 +41,8 @@ export const FILTER_RULES = [
   'Reply with one JSON object only: {"documents": [], "folders": [], "types": [], "tags": [], "from": null, "to": null}, dates written "YYYY-MM-DD".',
 ].join('\n');
 
-const names: JsonShape = { type: 'array', items: { type: 'string', maxLength: 199 }, maxItems: 20 };
+// At most 8 names a field: a question names a few documents; a small model lists dates until its budget ends.
+const names: JsonShape = { type: 'array', items: { type: 'string', maxLength: 199 }, maxItems: 8 };
 const day: JsonShape = { type: 'string', maxLength: 10, nullable: true };
 /** The reply's shape, as {@link FILTER_RULES} asks for it. */
 export const FILTER_SHAPE: JsonShape = { type: 'object', properties: { documents: names, folders: names, types: names, tags: names, from: day, to: day } };

@@ -74,7 +74,7 @@ describe('JsonObjectPrefix', () => {
 
   it('with a shape: every prefix of an object of that shape passes, in any key order', () => {
     const text = fc.string({ maxLength: 40 });
-    const expansion = fc.record({ queries: fc.array(text, { maxLength: 3 }) }, { requiredKeys: [] });
+    const expansion = fc.record({ queries: fc.array(text, { minLength: 1, maxLength: 3 }) }, { requiredKeys: [] });
     const verdict = fc.record({ sufficient: fc.boolean(), missing: text, next_query: text }, { requiredKeys: [] });
     const filters = fc.record({ documents: fc.array(text, { maxLength: 4 }), from: fc.option(fc.constant('2024-01-31'), { nil: null }) }, { requiredKeys: [] });
     const cases: Array<[fc.Arbitrary<object>, JsonShape]> = [[expansion, expansionShape(3)], [verdict, VERDICT_SHAPE], [filters, FILTER_SHAPE]];
@@ -95,8 +95,9 @@ describe('JsonObjectPrefix', () => {
     expect(fed('{"querx', queries).ok).toBe(false);
     expect(fed('{"queries": ["a", "b", "c"]}', queries)).toEqual({ ok: true, complete: true });
     expect(fed('{"queries": ["a", "b", "c",', queries).ok).toBe(false);
-    expect(fed('{"queries": [], "queries"', queries).ok).toBe(false);
-    expect(fed('{"queries": [],', queries).ok).toBe(false); // no key is left to write
+    expect(fed('{"queries": []', queries).ok).toBe(false); // at least one phrasing
+    expect(fed('{"queries": ["a"], "queries"', queries).ok).toBe(false);
+    expect(fed('{"queries": ["a"],', queries).ok).toBe(false); // no key is left to write
     expect(fed('{"sufficient": "yes"', VERDICT_SHAPE).ok).toBe(false);
     expect(fed('{"sufficient": null', VERDICT_SHAPE).ok).toBe(false);
     expect(fed('{"from": null, "to": "2024-01-31"}', FILTER_SHAPE)).toEqual({ ok: true, complete: true });

@@ -30,13 +30,14 @@ export interface GenerateRequest {
 
 /**
  * The shape of a JSON value a step wants: an object of named keys (each optional, no others), a string
- * (up to `maxLength` bytes; `nullable`: or null), a boolean, an array (of `items`, up to `maxItems`).
+ * (up to `maxLength` bytes; `nullable`: or null), a boolean, an array (of `items`, from `minItems` to
+ * `maxItems`).
  */
 export type JsonShape =
   | { type: 'object'; properties: Record<string, JsonShape> }
   | { type: 'string'; maxLength?: number; nullable?: boolean }
   | { type: 'boolean' }
-  | { type: 'array'; items: JsonShape; maxItems?: number };
+  | { type: 'array'; items: JsonShape; minItems?: number; maxItems?: number };
 
 export interface GeneratorModel {
   id: string;

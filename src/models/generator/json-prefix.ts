@@ -9,7 +9,7 @@
  * tokens bounded ({@link MAX_SPACE} in a row, enough for a newline and indentation: a small model
  * otherwise pads with spaces until its budget runs out), and `complete` once the top object is closed.
  * With a shape, an object takes only its named keys (each once, in any order, none required), each value
- * of its type, strings up to their length, arrays up to their item count.
+ * of its type, strings up to their length, arrays within their item counts.
  */
 import type { JsonShape } from './generator.ts';
 
@@ -171,6 +171,12 @@ export class JsonObjectPrefix {
     return true;
   }
 
+  /** Whether the innermost array holds as many items as its shape's `minItems`. */
+  private enoughItems(): boolean {
+    const top = this.top!;
+    return top.shape?.type !== 'array' || top.items >= (top.shape.minItems ?? 0);
+  }
+
   /** Whether `text` can still grow into a JSON number, and whether it is one already. */
   private static number(text: string): { prefix: boolean; whole: boolean } {
     const whole = /^-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$/.test(text);
@@ -194,6 +200,7 @@ export class JsonObjectPrefix {
         return this.space(b) || this.startValue(b);
       case 'value-or-close':
         if (b === 0x5d) {
+          if (!this.enoughItems()) return false;
           this.stack.pop();
           this.closeValue();
           return true;
@@ -226,7 +233,7 @@ export class JsonObjectPrefix {
           }
           return this.nextItem();
         }
-        if ((b === 0x7d && open === 0x7b) || (b === 0x5d && open === 0x5b)) {
+        if ((b === 0x7d && open === 0x7b) || (b === 0x5d && open === 0x5b && this.enoughItems())) {
           this.stack.pop();
           this.closeValue();
           return true;

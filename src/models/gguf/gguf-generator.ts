@@ -82,7 +82,7 @@ interface Engine {
       stream?: false;
     },
   ): Promise<string>;
-  getLoadedContextInfo(): { n_ctx: number; n_ctx_train: number };
+  getLoadedContextInfo(): { n_ctx: number; n_ctx_train: number; n_vocab: number };
   getNumThreads(): number;
   isMultithread(): boolean;
   exit(): Promise<void>;
@@ -158,6 +158,13 @@ export async function loadGgufGenerator(entry: GgufGeneratorEntry, options: Gguf
 const JSON_CANDIDATES = [40, 1000];
 
 /**
+ * When none of the top 1,000 continues the object (a key the model does not spell, a string it will not
+ * close), the first of these characters that does is written, closers first: an unfinished object always
+ * has one, so a reply stops short only at `maxTokens`.
+ */
+const FALLBACK_CHARACTERS = ['"', '}', ']', ',', ':', ' ', ...'abcdefghijklmnopqrstuvwxyz_0123456789', 'true', 'false'];
+
+/**
  * How much less likely a token already written among the last {@link PENALTY_WINDOW} becomes
  * (llama.cpp's `repeat_penalty` on probabilities): without it a small model held to JSON loops inside
  * a string ("1234567890123…") until its budget runs out.
@@ -181,13 +188,15 @@ async function writeJson(engine: Engine, prompt: string, shape: JsonShape | unde
     if (!piece) pieces.set(token, (piece = await engine.detokenize([token])));
     return piece;
   };
+  const encoder = new TextEncoder();
   let state = new JsonObjectPrefix(shape);
   const recent: number[] = [];
   let written = 0;
   while (written < nPredict && !state.complete && !signal.aborted) {
     let chosen: { token: number; piece: Uint8Array; next: JsonObjectPrefix } | undefined;
     for (const k of JSON_CANDIDATES) {
-      const candidates = (await engine.getLogits(k))
+      // Never more than the vocabulary: wllama 2.3.5 erases past the end of its list for a larger k.
+      const candidates = (await engine.getLogits(Math.min(k, engine.getLoadedContextInfo().n_vocab)))
         .map(({ token, p }) => ({ token, score: recent.includes(token) ? p / REPEAT_PENALTY : p }))
         .sort((a, b) => b.score - a.score);
       for (const { token } of candidates) {
@@ -201,13 +210,19 @@ async function writeJson(engine: Engine, prompt: string, shape: JsonShape | unde
       }
       if (chosen) break;
     }
-    if (!chosen) break;
+    let forced: number[] = [];
+    if (!chosen) {
+      const character = FALLBACK_CHARACTERS.find((c) => state.try(encoder.encode(c)));
+      if (character === undefined) break;
+      forced = await engine.tokenize(character, false);
+      chosen = { token: forced[0] ?? -1, piece: encoder.encode(character), next: state.try(encoder.encode(character))! };
+    }
     state = chosen.next;
-    written++;
+    written += Math.max(1, forced.length);
     recent.push(chosen.token);
     if (recent.length > PENALTY_WINDOW) recent.shift();
     onPiece(chosen.piece);
-    if (!state.complete) await engine.decode([chosen.token], {});
+    if (!state.complete) await engine.decode(forced.length ? forced : [chosen.token], {});
   }
   return written;
 }

@@ -209,7 +209,7 @@ export function jsonSchemaOf(shape: JsonShape): Record<string, unknown> {
     case 'boolean':
       return { type: 'boolean' };
     case 'array':
-      return { type: 'array', items: jsonSchemaOf(shape.items), ...(shape.maxItems !== undefined ? { maxItems: shape.maxItems } : {}) };
+      return { type: 'array', items: jsonSchemaOf(shape.items), ...(shape.minItems !== undefined ? { minItems: shape.minItems } : {}), ...(shape.maxItems !== undefined ? { maxItems: shape.maxItems } : {}) };
   }
 }
 
