@@ -62,3 +62,85 @@ export function withJsonInstruction(messages: readonly ChatMessage[], json: bool
   if (first < 0) return [{ role: 'system', content: JSON_INSTRUCTION }, ...messages];
   return messages.map((m, i) => (i === first ? { role: 'system', content: `${m.content}\n\n${JSON_INSTRUCTION}` } : m));
 }
+
+/** What a generation is given: where its pieces go, whether the caller stopped, and a signal of it. */
+export interface GenerationRun {
+  /** Hands a piece of text to the caller (dropped once the caller stopped). */
+  push(piece: string): void;
+  /** The caller's signal was aborted or the caller left the loop. */
+  stopped(): boolean;
+  /** Aborted when {@link stopped} turns true. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * One generation at a time per loaded model (an ONNX session and a llama.cpp context are not
+ * re-entrant), each streamed to its caller: `stream` runs `generate` after the generations before it and
+ * yields its pieces as they come; it ends at once when `signal` is aborted or the caller leaves the loop
+ * (`break`), keeping the pieces already yielded, and only after the generation has finished, so the model
+ * is free for the next. A failure, unless the caller stopped, is thrown as `explain` words it.
+ */
+export class GenerationQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  /** Resolves once every generation queued so far has finished (before the model is freed). */
+  idle(): Promise<unknown> {
+    return this.tail.catch(() => undefined);
+  }
+
+  async *stream(signal: AbortSignal | undefined, generate: (run: GenerationRun) => Promise<void>, explain: (err: unknown) => Error): AsyncGenerator<string> {
+    const pieces: string[] = [];
+    let wake: (() => void) | undefined;
+    const notify = () => {
+      wake?.();
+      wake = undefined;
+    };
+    const leave = new AbortController(); // the caller stopped reading
+    const stopped = () => leave.signal.aborted || (signal?.aborted ?? false);
+    const combined = signal ? AbortSignal.any([signal, leave.signal]) : leave.signal;
+    let finished = false;
+    let failure: unknown;
+    const push = (piece: string) => {
+      if (stopped()) return;
+      pieces.push(piece);
+      notify();
+    };
+    const run = this.tail
+      .then(async () => {
+        if (!stopped()) await generate({ push, stopped, signal: combined });
+      })
+      .then(
+        () => {
+          finished = true;
+        },
+        (err: unknown) => {
+          finished = true;
+          failure = err;
+        },
+      )
+      .finally(notify);
+    this.tail = run;
+    const onAbort = () => notify();
+    signal?.addEventListener('abort', onAbort);
+    try {
+      for (;;) {
+        if (stopped()) break;
+        const piece = pieces.shift();
+        if (piece !== undefined) {
+          yield piece;
+          continue;
+        }
+        if (finished) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      await run;
+      if (failure !== undefined && !stopped()) throw explain(failure);
+    } finally {
+      leave.abort();
+      signal?.removeEventListener('abort', onAbort);
+      await run; // the model is free again before the next stream or dispose
+    }
+  }
+}

@@ -28,7 +28,7 @@ import type { OnnxGeneratorEntry } from '../generator-catalogue.ts';
 import { explainModelLoadError, type LoadOptions, type ModelSource } from '../model-source.ts';
 import { loadPretrained } from '../pretrained.ts';
 import type { GenerateRequest } from './generator.ts';
-import { checkGenerateRequest, withJsonInstruction, type GenerationReport, type HostedGenerator } from './generation.ts';
+import { checkGenerateRequest, GenerationQueue, withJsonInstruction, type GenerationReport, type HostedGenerator } from './generation.ts';
 /** A transformers.js generator: the host's generator interface. */
 export type TransformersGenerator = HostedGenerator;
 
@@ -136,7 +136,7 @@ class StopWhen extends StoppingCriteria {
 }
 
 function createGenerator(entry: OnnxGeneratorEntry, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, source: ModelSource): HostedGenerator {
-  let queue: Promise<unknown> = Promise.resolve();
+  const generations = new GenerationQueue();
   let lastGeneration: GenerationReport | undefined;
   // The budget never exceeds the positions the model was built for (its config's max_position_embeddings):
   // past them a model's position tables run out (ONNX Runtime fails with a broadcast error).
@@ -164,77 +164,36 @@ function createGenerator(entry: OnnxGeneratorEntry, tokenizer: PreTrainedTokeniz
     }
     const maxNewTokens = Math.min(maxTokens, room);
 
-    const pieces: string[] = [];
-    let wake: (() => void) | undefined;
-    const notify = () => {
-      wake?.();
-      wake = undefined;
-    };
-    let left = false; // the consumer stopped reading
-    const stopped = () => left || (signal?.aborted ?? false);
-    let newTokens = 0;
-    let lastToken: number | undefined;
-    const streamer = new TextStreamer(tokenizer, {
-      skip_prompt: true,
-      skip_special_tokens: true,
-      callback_function: (text: string) => {
-        if (!stopped()) pieces.push(text);
-        notify();
-      },
-      token_callback_function: (tokens: bigint[]) => {
-        newTokens += tokens.length;
-        lastToken = Number(tokens.at(-1));
-      },
-    });
-    let finished = false;
-    let failure: unknown;
-    const run = queue.then(async () => {
-      if (stopped()) return;
-      await model.generate({
-        ...inputs,
-        max_new_tokens: maxNewTokens,
-        do_sample: temperature > 0,
-        ...(temperature > 0 ? { temperature } : {}),
-        streamer,
-        stopping_criteria: [new StopWhen(stopped)],
-      });
-    }).then(
-      () => {
-        finished = true;
+    yield* generations.stream(
+      signal,
+      async ({ push, stopped }) => {
+        let newTokens = 0;
+        let lastToken: number | undefined;
+        const streamer = new TextStreamer(tokenizer, {
+          skip_prompt: true,
+          skip_special_tokens: true,
+          callback_function: push,
+          token_callback_function: (tokens: bigint[]) => {
+            newTokens += tokens.length;
+            lastToken = Number(tokens.at(-1));
+          },
+        });
+        await model.generate({
+          ...inputs,
+          max_new_tokens: maxNewTokens,
+          do_sample: temperature > 0,
+          ...(temperature > 0 ? { temperature } : {}),
+          streamer,
+          stopping_criteria: [new StopWhen(stopped)],
+        });
         lastGeneration = {
           promptTokens,
           newTokens,
           stop: stopped() ? 'aborted' : lastToken !== undefined && eos.has(lastToken) ? 'end' : 'max-tokens',
         };
       },
-      (err: unknown) => {
-        finished = true;
-        failure = err;
-      },
-    ).finally(notify);
-    queue = run;
-    const onAbort = () => notify();
-    signal?.addEventListener('abort', onAbort);
-    try {
-      for (;;) {
-        if (stopped()) break;
-        const piece = pieces.shift();
-        if (piece !== undefined) {
-          yield piece;
-          continue;
-        }
-        if (finished) break;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-      }
-      await run;
-      if (failure !== undefined && !stopped()) throw explainGeneratorError(failure, entry, source);
-    } finally {
-      left = true;
-      signal?.removeEventListener('abort', onAbort);
-      await run; // the session is free again before the next stream or dispose
-    }
+      (err) => explainGeneratorError(err, entry, source),
+    );
   }
 
   return {
@@ -246,7 +205,7 @@ function createGenerator(entry: OnnxGeneratorEntry, tokenizer: PreTrainedTokeniz
     countTokens: async (text: string) => tokenizer.encode(text, { add_special_tokens: false }).length,
     stream,
     async dispose() {
-      await queue.catch(() => undefined);
+      await generations.idle();
       await model.dispose();
     },
   };

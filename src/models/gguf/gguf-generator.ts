@@ -25,7 +25,7 @@
  */
 import { DocQaError } from '../../core/errors.ts';
 import { ggufFileOf, type GgufGeneratorEntry } from '../generator-catalogue.ts';
-import { checkGenerateRequest, withJsonInstruction, type GenerationReport, type HostedGenerator } from '../generator/generation.ts';
+import { checkGenerateRequest, GenerationQueue, withJsonInstruction, type GenerationReport, type HostedGenerator } from '../generator/generation.ts';
 import type { GenerateRequest, JsonShape } from '../generator/generator.ts';
 import { JsonObjectPrefix } from '../generator/json-prefix.ts';
 import { readModelFile } from '../model-file.ts';
@@ -173,13 +173,11 @@ const REPEAT_PENALTY = 1.5;
 const PENALTY_WINDOW = 32;
 
 /**
- * Writes one JSON object (see the module comment): `onPiece` gets each token's bytes. Returns the tokens
+ * Writes one JSON object after the prompt's `tokens` (see the module comment): `onPiece` gets each token's bytes. Returns the tokens
  * written. Stops when the object closes, at `nPredict`, on `signal`, or when no candidate continues the
  * object (the reply is then left as it is, for the caller's parser to refuse).
  */
-async function writeJson(engine: Engine, prompt: string, shape: JsonShape | undefined, nPredict: number, signal: AbortSignal, onPiece: (bytes: Uint8Array) => void): Promise<number> {
-  const tokens = await engine.tokenize(prompt, true);
-  if (engine.mustAddBosToken() && tokens[0] !== engine.getBOS()) tokens.unshift(engine.getBOS());
+async function writeJson(engine: Engine, tokens: number[], shape: JsonShape | undefined, nPredict: number, signal: AbortSignal, onPiece: (bytes: Uint8Array) => void): Promise<number> {
   await engine.kvClear();
   await engine.decode(tokens, {});
   const pieces = new Map<number, Uint8Array>();
@@ -228,95 +226,57 @@ async function writeJson(engine: Engine, prompt: string, shape: JsonShape | unde
 }
 
 function createGgufGenerator(entry: GgufGeneratorEntry, engine: Engine, contextTokens: number): HostedGenerator {
-  let queue: Promise<unknown> = Promise.resolve();
+  const generations = new GenerationQueue();
   let lastGeneration: GenerationReport | undefined;
 
   async function* stream(request: GenerateRequest): AsyncGenerator<string> {
     const { maxTokens, temperature } = checkGenerateRequest(request, 'generator');
     const signal = request.signal;
     if (signal?.aborted) return;
-    const pieces: string[] = [];
-    let wake: (() => void) | undefined;
-    const notify = () => {
-      wake?.();
-      wake = undefined;
-    };
-    const leave = new AbortController(); // the consumer stopped reading
-    const stopped = () => leave.signal.aborted || (signal?.aborted ?? false);
-    const combined = signal ? AbortSignal.any([signal, leave.signal]) : leave.signal;
-    let finished = false;
-    let failure: unknown;
     const started = performance.now();
-    let firstPieceAt: number | undefined;
-    const run = queue.then(async () => {
-      if (stopped()) return;
-      let prompt: string;
-      try {
-        prompt = await engine.formatChat(withJsonInstruction(request.messages, request.json), true);
-      } catch (err) {
-        throw new DocQaError('model-unsupported', `generator: ${entry.label}'s chat template refused the conversation: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-      }
-      const promptTokens = (await engine.tokenize(prompt, true)).length + 1; // the BOS token llama.cpp may add
-      const room = contextTokens - promptTokens;
-      if (room < 1) {
-        throw new DocQaError('prompt-too-long', `generator: the prompt takes ${promptTokens} tokens, but ${entry.label} is given at most ${contextTokens} (prompt and answer together): send fewer or shorter passages`);
-      }
-      const nPredict = Math.min(maxTokens, room);
-      const decoder = new TextDecoder();
-      let newTokens = 0;
-      const onPiece = (piece: Uint8Array) => {
-        newTokens++;
-        const text = decoder.decode(piece, { stream: true });
-        if (text && !stopped()) {
-          firstPieceAt ??= performance.now();
-          pieces.push(text);
-          notify();
+    yield* generations.stream(
+      signal,
+      async ({ push, stopped, signal: stop }) => {
+        let prompt: string;
+        try {
+          prompt = await engine.formatChat(withJsonInstruction(request.messages, request.json), true);
+        } catch (err) {
+          throw new DocQaError('model-unsupported', `generator: ${entry.label}'s chat template refused the conversation: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
         }
-      };
-      if (request.json) await writeJson(engine, prompt, request.shape, nPredict, combined, onPiece);
-      else await engine.createCompletion(prompt, { nPredict, sampling: { temp: temperature }, abortSignal: combined, onNewToken: (_token, piece) => onPiece(piece) });
-      const tail = decoder.decode();
-      if (tail && !stopped()) pieces.push(tail);
-      const now = performance.now();
-      lastGeneration = {
-        promptTokens,
-        newTokens,
-        stop: stopped() ? 'aborted' : newTokens >= nPredict ? 'max-tokens' : 'end',
-        firstPieceMs: Math.round((firstPieceAt ?? now) - started),
-        writeMs: Math.round(now - (firstPieceAt ?? now)),
-      };
-    }).then(
-      () => {
-        finished = true;
-      },
-      (err: unknown) => {
-        finished = true;
-        failure = err;
-      },
-    ).finally(notify);
-    queue = run;
-    const onAbort = () => notify();
-    signal?.addEventListener('abort', onAbort);
-    try {
-      for (;;) {
-        if (stopped()) break;
-        const piece = pieces.shift();
-        if (piece !== undefined) {
-          yield piece;
-          continue;
+        const tokens = await engine.tokenize(prompt, true);
+        if (engine.mustAddBosToken() && tokens[0] !== engine.getBOS()) tokens.unshift(engine.getBOS());
+        const promptTokens = tokens.length;
+        const room = contextTokens - promptTokens;
+        if (room < 1) {
+          throw new DocQaError('prompt-too-long', `generator: the prompt takes ${promptTokens} tokens, but ${entry.label} is given at most ${contextTokens} (prompt and answer together): send fewer or shorter passages`);
         }
-        if (finished) break;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-      }
-      await run;
-      if (failure !== undefined && !stopped()) throw explainGgufError(failure, entry);
-    } finally {
-      leave.abort();
-      signal?.removeEventListener('abort', onAbort);
-      await run; // the context is free again before the next stream or dispose
-    }
+        const nPredict = Math.min(maxTokens, room);
+        const decoder = new TextDecoder();
+        let newTokens = 0;
+        let firstPieceAt: number | undefined;
+        const onPiece = (piece: Uint8Array) => {
+          newTokens++;
+          const text = decoder.decode(piece, { stream: true });
+          if (text) {
+            firstPieceAt ??= performance.now();
+            push(text);
+          }
+        };
+        if (request.json) await writeJson(engine, tokens, request.shape, nPredict, stop, onPiece);
+        else await engine.createCompletion(prompt, { nPredict, sampling: { temp: temperature }, abortSignal: stop, onNewToken: (_token, piece) => onPiece(piece) });
+        const tail = decoder.decode();
+        if (tail) push(tail);
+        const now = performance.now();
+        lastGeneration = {
+          promptTokens,
+          newTokens,
+          stop: stopped() ? 'aborted' : newTokens >= nPredict ? 'max-tokens' : 'end',
+          firstPieceMs: Math.round((firstPieceAt ?? now) - started),
+          writeMs: Math.round(now - (firstPieceAt ?? now)),
+        };
+      },
+      (err) => explainGgufError(err, entry),
+    );
   }
 
   return {
@@ -328,7 +288,7 @@ function createGgufGenerator(entry: GgufGeneratorEntry, engine: Engine, contextT
     countTokens: async (text: string) => (await engine.tokenize(text, false)).length,
     stream,
     async dispose() {
-      await queue.catch(() => undefined);
+      await generations.idle();
       await engine.exit();
     },
   };
