@@ -29,7 +29,7 @@ export type RemoteGenerateRequest = Omit<GenerateRequest, 'signal'>;
 export interface GenerateApi extends ModelHostApi<GeneratorModelEntry, LoadedGenerator> {
   countTokens(text: string): Promise<number>;
   /** Writes the answer of run `run`, each piece to `onPiece`; resolves when it ends (finished or stopped). */
-  generate(run: number, request: RemoteGenerateRequest, onPiece: (piece: string) => void): Promise<void>;
+  generate(run: number, request: RemoteGenerateRequest, onPiece: (piece: string) => unknown): Promise<void>;
   /** Stops run `run` (it keeps what was written). */
   stop(run: number): Promise<void>;
 }
@@ -75,10 +75,15 @@ export function createGenerateHandler(options: GenerateHandlerOptions = {}): Gen
     async generate(run, request, onPiece) {
       const controller = new AbortController();
       runs.set(run, controller);
+      // Across a worker, `onPiece` is a Comlink proxy on a port of its own: its calls are not ordered
+      // with this call's reply, so the last pieces could arrive after the run "ended". Each call is sent
+      // at once (no round trip per piece) and all are awaited before the run resolves.
+      const delivered: unknown[] = [];
       try {
-        for await (const piece of host.current().stream({ ...request, signal: controller.signal })) onPiece(piece);
+        for await (const piece of host.current().stream({ ...request, signal: controller.signal })) delivered.push(onPiece(piece));
       } finally {
         runs.delete(run);
+        await Promise.allSettled(delivered);
       }
     },
     async stop(run) {
