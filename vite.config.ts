@@ -35,9 +35,9 @@ export default defineConfig({
         globPatterns: ['**/*.{js,mjs,css,html,svg,png,wasm,json,webmanifest,bcmap,pfb,ttf}'],
         // ONNX Runtime's 27 MB WASM is needed only once semantic search is set up: the embed worker keeps it
         // in a cache of its own the first time it loads (embed-handler.ts), not every visitor at install.
-        // web-llm (~6 MB, twice: the client the library worker imports when a WebLLM model is chosen, and
-        // the llm worker) likewise: only a person who chooses a WebGPU model downloads it, when they do.
-        globIgnores: ['**/ort-wasm*.wasm', '**/webllm-client-*.js', '**/llm.worker-*.js'],
+        // web-llm (~6 MB, the chunk the generate worker imports on the first WebLLM load) likewise: only a
+        // person who chooses a WebGPU model downloads it, when they do.
+        globIgnores: ['**/ort-wasm*.wasm', '**/webllm-engine-*.js'],
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
       },
     }),

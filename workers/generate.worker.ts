@@ -4,7 +4,9 @@ import multiThread from '@wllama/wllama/esm/multi-thread/wllama.wasm?url';
 import singleThread from '@wllama/wllama/esm/single-thread/wllama.wasm?url';
 import { installErrorTransfer } from '../src/core/error-transfer.ts';
 import { createGenerateHandler } from '../src/models/generator/generate-handler.ts';
+import { lazyWebLlmDeps } from '../src/models/webllm/webllm-runtime.ts';
 
 installErrorTransfer();
-// The WASM binaries the bundled onnxruntime-web and llama.cpp (wllama) need, served by the app (never a CDN).
-expose(createGenerateHandler({ wasmUrl, gguf: { singleThread, multiThread } }));
+// The WASM binaries the bundled onnxruntime-web and llama.cpp (wllama) need, served by the app (never a
+// CDN); web-llm imported on the first WebLLM load (its model libraries come with its models).
+expose(createGenerateHandler({ wasmUrl, gguf: { singleThread, multiThread }, webllm: lazyWebLlmDeps() }));

@@ -17,7 +17,7 @@ import { ParseWorkerClient } from './parse-worker-client.ts';
 import { RerankWorkerClient } from '../models/cross-encoder/rerank-worker-client.ts';
 import { GenerateWorkerClient } from '../models/generator/generate-worker-client.ts';
 import { AnswerSetup } from '../models/setup/answer-setup.ts';
-import { createWebLlmHost } from '../models/webllm/webllm-host.ts';
+import { createWebLlmFacts } from '../models/webllm/webllm-caches.ts';
 import { SemanticSetup, type EmbedHost } from '../models/setup/semantic-setup.ts';
 
 /**
@@ -112,7 +112,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
         list: async () => listCachedModels(await caches.open(MODEL_CACHE_NAME)),
         delete: async (repo) => deleteCachedModel(await caches.open(MODEL_CACHE_NAME), repo),
       },
-      webllm: createWebLlmHost(),
+      webllm: createWebLlmFacts(),
       announce: () => tell({ type: 'answer-setting' }),
       onStatus: (status) => notifyPage({ type: 'answer-model', status }),
     });

@@ -43,8 +43,19 @@ export interface GgufGeneratorEntry extends GeneratorModelFacts {
   format: 'gguf';
 }
 
-/** A text-generation model the model host runs: an ONNX export or a GGUF file. */
-export type GeneratorModelEntry = OnnxGeneratorEntry | GgufGeneratorEntry;
+/**
+ * A model of web-llm's prebuilt list, run by WebLLM on WebGPU (`src/models/webllm/webllm-runtime.ts`).
+ * web-llm downloads and keeps its files itself, in caches of its own: `files` is empty, `repo` is
+ * `web-llm:` and the model's `model_id` (what the host's `deleteCached` takes), `id` the `model_id`.
+ */
+export interface WebLlmGeneratorEntry extends GeneratorModelFacts {
+  format: 'mlc';
+  /** About how much a first load downloads (sizes its progress: web-llm's config has no sizes). */
+  downloadBytes: number;
+}
+
+/** A text-generation model the model host runs: an ONNX export, a GGUF file, or a WebLLM model. */
+export type GeneratorModelEntry = OnnxGeneratorEntry | GgufGeneratorEntry | WebLlmGeneratorEntry;
 
 /** The one `.gguf` file of a GGUF entry. */
 export function ggufFileOf(entry: GgufGeneratorEntry): string {

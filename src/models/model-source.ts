@@ -42,6 +42,11 @@ export interface LoadOptions {
    * transformers.js's `env.fetch` as it is. Ignored for the `cache` source, which never fetches.
    */
   fetch?: (input: string | URL, init?: RequestInit) => Promise<Response>;
+  /**
+   * Stops the load (the host's `stopLoading`): honoured by runtimes whose engine can stop midway
+   * (WebLLM); the others finish their load.
+   */
+  signal?: AbortSignal;
 }
 
 /** What source handling needs to know of a model: where its files are. */

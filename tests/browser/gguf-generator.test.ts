@@ -4,12 +4,16 @@
 // same pieces), stops on request keeping what was written, counts tokens, answers JSON requests with
 // JSON (decoding held to one object), refuses a prompt over its budget; it loads again from the cache alone with the mirror stopped; a base model (no chat template)
 // and a file that is not GGUF are refused with what to do. Nothing is fetched from anywhere else (the
-// WebAssembly comes from the app's origin) and the page logs no CSP violation.
+// WebAssembly comes from the app's origin) and the page logs no CSP violation. WebLLM runs in the same
+// worker (one model host for every engine): a WebLLM load there imports web-llm's chunk and refuses a
+// model web-llm does not list before fetching anything, and the worker goes on with GGUF afterwards (no
+// GPU here: a real web-llm load is for a session with one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedGenerator } from '../../src/models/generator/generate-handler.ts';
 import type { GgufGeneratorEntry } from '../../src/models/generator-catalogue.ts';
 import type { LoadProgress, ModelSource } from '../../src/models/model-source.ts';
 import { JsonObjectPrefix } from '../../src/models/generator/json-prefix.ts';
+import { webLlmEntry } from '../../src/models/webllm/webllm-entry.ts';
 import { generateTinyGguf, TINY_GGUF_FILE } from '../../tools/models/tiny-gguf.ts';
 import { buildHarness, openHarness, type OpenHarness } from '../support/harness.ts';
 import { startHubServer, type HubServer } from '../support/hub-server.ts';
@@ -41,10 +45,9 @@ const MESSAGES = [
   { role: 'user' as const, content: 'Passage: The tenant pays the rent on the first day of each month.\n\nQuestion: When is the rent paid?' },
 ];
 
-describe('the GGUF engine in Chromium (llama.cpp in WebAssembly)', () => {
+describe('the generate worker in Chromium: the GGUF engine (llama.cpp in WebAssembly), and WebLLM beside it', () => {
   let hub: HubServer;
   let app: OpenHarness;
-  const consoleErrors: string[] = [];
   const mirror = (): ModelSource => ({ kind: 'mirror', baseUrl: hub.url });
   const load = (model: GgufGeneratorEntry, source: ModelSource = mirror()) =>
     app.page.evaluate(([m, s]) => window.harness.loadGenerator(m, s), [model, source] as const) as Promise<{ loaded: LoadedGenerator; events: LoadProgress[] } | Failure>;
@@ -62,14 +65,10 @@ describe('the GGUF engine in Chromium (llama.cpp in WebAssembly)', () => {
       ]),
     );
     app = await openHarness();
-    app.page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
-    });
   });
   afterAll(async () => {
-    const allowed = [app?.origin, new URL(hub.url).origin];
-    expect(app?.requests.filter((u) => !allowed.some((o) => o && u.startsWith(o)) && !u.startsWith('blob:') && !u.startsWith('data:'))).toEqual([]);
-    expect(consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e))).toEqual([]);
+    expect(app?.requestsElsewhere([new URL(hub.url).origin])).toEqual([]);
+    expect(app?.cspViolations()).toEqual([]);
     await app?.close();
     await hub?.close();
   });
@@ -133,5 +132,14 @@ describe('the GGUF engine in Chromium (llama.cpp in WebAssembly)', () => {
     expect(await load(entry(NOT_GGUF_REPO))).toEqual({
       error: { code: 'model-unsupported', message: expect.stringMatching(/^tiny-decoder\.gguf: not a GGUF file .*choose a \.gguf model file/) },
     });
+  });
+
+  it('runs WebLLM in the same worker: web-llm is imported there and an unlisted model is refused before anything is fetched; GGUF goes on', async () => {
+    const unknown = { id: 'Not-A-Prebuilt-Model-q4f32_1-MLC', label: 'A model web-llm does not list', contextTokens: 4096, vramMB: 900, downloadBytes: 3e8, languages: ['en'], quantization: 'q4f32_1', f32: true, lowResource: true };
+    const result = await app.page.evaluate(([m]) => window.harness.loadGenerator(m, { kind: 'hub' }), [webLlmEntry(unknown)] as const);
+    expect(result).toEqual({ error: { code: 'model-unsupported', message: `${unknown.label} is not in this version of WebLLM's model list: choose another model` } });
+    expect(app.requests.some((u) => u.startsWith(app.origin) && /webllm-engine/.test(u))).toBe(true);
+    ok(await load(entry(REPO), { kind: 'cache' }));
+    expect(ok(await generate(8)).pieces.length).toBeGreaterThan(0);
   });
 });

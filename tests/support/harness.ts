@@ -20,6 +20,10 @@ export interface OpenHarness {
   origin: string;
   /** Every URL the browser requested (page and workers). */
   requests: string[];
+  /** Console errors of the page and its workers that report a CSP refusal. */
+  cspViolations(): string[];
+  /** Requests to anywhere but the harness and `origins` (blob: and data: URLs aside). */
+  requestsElsewhere(origins: readonly string[]): string[];
   close(): Promise<void>;
 }
 
@@ -32,6 +36,10 @@ export async function openHarness(outDir = 'dist-harness'): Promise<OpenHarness>
   const requests: string[] = [];
   session.context.on('request', (r) => requests.push(r.url()));
   const page = await session.newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
   await page.goto(`${url}embed-harness.html`);
   await page.waitForSelector('body[data-ready="true"]');
   return {
@@ -39,6 +47,11 @@ export async function openHarness(outDir = 'dist-harness'): Promise<OpenHarness>
     session,
     origin: new URL(url).origin,
     requests,
+    cspViolations: () => consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
+    requestsElsewhere(origins) {
+      const allowed = [new URL(url).origin, ...origins];
+      return requests.filter((u) => !allowed.some((o) => u.startsWith(o)) && !u.startsWith('blob:') && !u.startsWith('data:'));
+    },
     async close() {
       await session.close();
       await server.close().catch(() => undefined);

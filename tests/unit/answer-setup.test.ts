@@ -2,14 +2,16 @@
 // in Node with fake-indexeddb: the WASM model downloaded for real from a test hub (the generated tiny
 // decoder laid out as the catalogue's Qwen2.5 entry) by the generate worker's code run in-process,
 // the files kept in a stand-in Cache; WebLLM through a host whose "engine" is the scripted generator
-// (no GPU here; web-llm itself is tested against a mocked engine in webllm-client.test.ts).
+// (no GPU here; web-llm itself is tested against a mocked engine in webllm-engine.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocQaError } from '../../src/core/errors.ts';
 import type { AnswerModelStatus } from '../../src/core/types.ts';
 import { createGenerateHandler } from '../../src/models/generator/generate-handler.ts';
-import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
-import type { WebGpuDevice, WebLlmModel } from '../../src/models/webllm/webllm-models.ts';
-import { AnswerSetup, type WebLlmHost } from '../../src/models/setup/answer-setup.ts';
+import type { WebGpuDevice } from '../../src/models/webllm/webllm-models.ts';
+import { AnswerSetup, type GenerateHost, type WebLlmFacts } from '../../src/models/setup/answer-setup.ts';
+import { createWebLlmDeps, type ReloadableEngine } from '../../src/models/webllm/webllm-engine.ts';
+import type { WebLlmDeps } from '../../src/models/webllm/webllm-generator.ts';
+import type { AppConfig, ChatCompletionChunk } from '@mlc-ai/web-llm';
 import { createLibrary } from '../../src/library/library.ts';
 import { LibraryModels } from '../../src/library/library-models.ts';
 import { deleteCachedModel, listCachedModels } from '../../src/models/model-cache.ts';
@@ -34,24 +36,49 @@ beforeAll(async () => {
 });
 afterAll(() => hub.close());
 
-/** WebLLM as the library worker reaches it; a loaded model writes with the scripted generator. */
-function scriptedWebLlm(device: WebGpuDevice, load?: (model: WebLlmModel, signal: AbortSignal) => Promise<void>, reply: () => string = () => 'The rent is due on the first day of each month [1].') {
+/**
+ * WebLLM as the app runs it: facts read in the library worker (the GPU, the bytes kept) and web-llm's
+ * engine in the generate worker's handler, here a mocked `MLCEngine` whose replies come from `reply`.
+ * `load` runs inside its reload (`unloaded` resolves when the load is stopped, as web-llm's reload
+ * returns once `unload()` aborted its downloads).
+ */
+function scriptedWebLlm(device: WebGpuDevice, load?: (unloaded: Promise<void>) => Promise<void>, reply: () => string = () => 'The rent is due on the first day of each month [1].') {
   const calls = { loads: [] as string[], unloads: 0, deleted: [] as string[] };
-  const host: WebLlmHost = {
+  const facts: WebLlmFacts = {
     device: async () => device,
     cachedBytes: async (m) => (calls.loads.includes(m.id) && !calls.deleted.includes(m.id) ? m.downloadBytes : 0),
-    async load(model, { signal }) {
-      calls.loads.push(model.id);
-      await load?.(model, signal);
-      const generator = new ScriptedGenerator(reply, { model: { id: model.id, label: model.label, contextTokens: model.contextTokens } });
-      return Object.assign(generator, { unload: async () => void calls.unloads++ });
-    },
-    deleteCached: async (id) => void calls.deleted.push(id),
   };
-  return { host, calls };
+  const deps = createWebLlmDeps({
+    appConfig: { model_list: [] } as unknown as AppConfig,
+    makeEngine: () => {
+      let unloaded = () => {};
+      const engine: ReloadableEngine = {
+        async reload(id) {
+          calls.loads.push(id);
+          await load?.(new Promise((resolve) => (unloaded = resolve)));
+        },
+        chat: {
+          completions: {
+            create: async () =>
+              (async function* () {
+                yield { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: reply() }, finish_reason: null, logprobs: null }] } as ChatCompletionChunk;
+              })(),
+          },
+        },
+        interruptGenerate: () => undefined,
+        async unload() {
+          calls.unloads++;
+          unloaded();
+        },
+      };
+      return engine;
+    },
+    deleteModel: async (id) => void calls.deleted.push(id),
+  });
+  return { webllm: { facts, deps }, calls };
 }
 
-async function setUp(webllm: WebLlmHost, name: string) {
+async function setUp(webllm: { facts: WebLlmFacts; deps: WebLlmDeps }, name: string, wrap: (host: GenerateHost) => GenerateHost = (h) => h) {
   const db = await openLibraryDb(`answer-${name}-${Date.now()}`);
   const models = new LibraryModels();
   const library = createLibrary(new LibraryStore(db), () => undefined, { models });
@@ -66,9 +93,9 @@ async function setUp(webllm: WebLlmHost, name: string) {
   const setup = new AnswerSetup({
     models,
     settings,
-    host: createGenerateHandler({ openCache: async () => cache }),
+    host: wrap(createGenerateHandler({ openCache: async () => cache, webllm: webllm.deps })),
     files: { list: () => listCachedModels(cache), delete: (repo) => deleteCachedModel(cache, repo) },
-    webllm,
+    webllm: webllm.facts,
     announce: () => void announced++,
     onStatus: (s) => statuses.push(s),
   });
@@ -78,7 +105,7 @@ async function setUp(webllm: WebLlmHost, name: string) {
 
 describe('AnswerSetup', () => {
   it('without WebGPU: lists the WASM models with their sizes and no WebLLM model, and says why answers quote', async () => {
-    const { setup, library } = await setUp(scriptedWebLlm(NO_GPU).host, 'list');
+    const { setup, library } = await setUp(scriptedWebLlm(NO_GPU).webllm, 'list');
     const view = await setup.list();
     expect(view.webgpu.available).toBe(false);
     expect(view.webgpu.note).toMatch(/^This browser has no WebGPU/);
@@ -95,20 +122,20 @@ describe('AnswerSetup', () => {
   });
 
   it('with WebGPU: offers the models the device can run (f16 variants with shader-f16, f32 without)', async () => {
-    const f16 = await (await setUp(scriptedWebLlm(F16_GPU).host, 'gpu16')).setup.list();
+    const f16 = await (await setUp(scriptedWebLlm(F16_GPU).webllm, 'gpu16')).setup.list();
     expect(f16.webgpu).toEqual({ available: true });
     const gpu = f16.models.filter((m) => m.kind === 'webllm');
     expect(gpu.length).toBeGreaterThan(0);
     expect(gpu.every((m) => m.id.includes('q4f16'))).toBe(true);
     expect(f16.status).toEqual({ state: 'extractive', reason: 'none' });
-    const f32 = await (await setUp(scriptedWebLlm({ ...F16_GPU, features: [] }).host, 'gpu32')).setup.list();
+    const f32 = await (await setUp(scriptedWebLlm({ ...F16_GPU, features: [] }).webllm, 'gpu32')).setup.list();
     const gpu32 = f32.models.filter((m) => m.kind === 'webllm');
     expect(gpu32.length).toBeGreaterThan(0);
     expect(gpu32.every((m) => m.id.includes('q4f32'))).toBe(true);
   });
 
   it('downloads the WASM model from the mirror, writes answers with it, stops, and deletes its files', async () => {
-    const { setup, library, settings, statuses, announced } = await setUp(scriptedWebLlm(NO_GPU).host, 'wasm');
+    const { setup, library, settings, statuses, announced } = await setUp(scriptedWebLlm(NO_GPU).webllm, 'wasm');
     await settings.put('semantic', { mirror: hub.url });
     hub.resetCounts();
     await setup.use(QWEN);
@@ -132,7 +159,7 @@ describe('AnswerSetup', () => {
   });
 
   it('a model that fails to load leaves answers quoting the documents, with the reason', async () => {
-    const { setup, library, settings } = await setUp(scriptedWebLlm(NO_GPU).host, 'fail');
+    const { setup, library, settings } = await setUp(scriptedWebLlm(NO_GPU).webllm, 'fail');
     await settings.put('semantic', { mirror: hub.url });
     hub.cut('onnx-community/Qwen2.5-0.5B-Instruct/onnx/model_quantized.onnx');
     try {
@@ -147,9 +174,9 @@ describe('AnswerSetup', () => {
     }
   });
 
-  it('a WebLLM model: loads in its own host, writes answers, unloads on stop, and its files can be deleted', async () => {
-    const { host, calls } = scriptedWebLlm(F16_GPU);
-    const { setup, library } = await setUp(host, 'webllm');
+  it('a WebLLM model: loads in the generate worker, writes answers, unloads on stop, and its files can be deleted', async () => {
+    const { webllm, calls } = scriptedWebLlm(F16_GPU);
+    const { setup, library } = await setUp(webllm, 'webllm');
     const offered = (await setup.list()).models.find((m) => m.kind === 'webllm')!;
     await setup.use(offered.id);
     expect(calls.loads).toEqual([offered.id]);
@@ -167,11 +194,11 @@ describe('AnswerSetup', () => {
   it('choosing quotes while a WebLLM model downloads stops the download; questions were answered by quoting meanwhile', async () => {
     let started: () => void = () => {};
     const loading = new Promise<void>((resolve) => (started = resolve));
-    const { host } = scriptedWebLlm(F16_GPU, (_model, signal) => {
+    const { webllm, calls } = scriptedWebLlm(F16_GPU, (unloaded) => {
       started();
-      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DocQaError('cancelled', 'loading stopped'))));
+      return unloaded;
     });
-    const { setup, library } = await setUp(host, 'abort');
+    const { setup, library } = await setUp(webllm, 'abort');
     const offered = (await setup.list()).models.find((m) => m.kind === 'webllm')!;
     const choosing = setup.use(offered.id);
     await loading;
@@ -180,17 +207,19 @@ describe('AnswerSetup', () => {
     await setup.stop();
     await choosing;
     expect(setup.status).toEqual({ state: 'extractive', reason: 'none' });
+    // web-llm's downloads were ended (its engine unloaded mid-load).
+    expect(calls.unloads).toBeGreaterThanOrEqual(1);
   });
 
-  it('a WebLLM model lost while writing (its worker died): that answer says so, the next ones quote, and the notice says why', async () => {
-    const lostMessage = 'Qwen2.5 0.5B Instruct (4-bit) ran out of GPU memory (the device was lost): close other tabs or choose a smaller model';
-    const { host, calls } = scriptedWebLlm(F16_GPU, undefined, () => {
-      throw new DocQaError('gpu-out-of-memory', lostMessage);
+  it('a WebLLM model lost while writing (the GPU device was lost): that answer says so, the next ones quote, and the notice says why', async () => {
+    const { webllm, calls } = scriptedWebLlm(F16_GPU, undefined, () => {
+      throw Object.assign(new Error('Device was lost'), { name: 'DeviceLostError' });
     });
-    const { setup, library } = await setUp(host, 'lost');
+    const { setup, library } = await setUp(webllm, 'lost');
     const offered = (await setup.list()).models.find((m) => m.kind === 'webllm')!;
     await setup.use(offered.id);
     await expect(library.asking.ask('When is the rent paid?')).rejects.toMatchObject({ code: 'gpu-out-of-memory' });
+    const lostMessage = `${offered.label} ran out of GPU memory (the device was lost): close other tabs or choose a smaller model`;
     await expect.poll(() => setup.status).toEqual({ state: 'extractive', reason: 'failed', model: offered.label, message: lostMessage });
     expect(calls.unloads).toBe(1);
     const next = await library.asking.ask('When is the rent paid?');
@@ -198,8 +227,30 @@ describe('AnswerSetup', () => {
     expect(next.generatedBy).toBeUndefined();
   });
 
+  it('the generate worker stopped while writing (out of memory): that answer says so, the next ones quote, and the notice says why', async () => {
+    const stoppedMessage = 'generate worker stopped (out of memory?): load the model again';
+    const { webllm } = scriptedWebLlm(F16_GPU);
+    let died = false;
+    // As the worker's client reports it (`models/host/lazy-worker.ts`): every call fails once the worker is gone.
+    const dying = (host: GenerateHost): GenerateHost =>
+      Object.assign(Object.create(host) as GenerateHost, {
+        generate: (run: number, request: Parameters<GenerateHost['generate']>[1], onPiece: (piece: string) => void) =>
+          died ? Promise.reject(new DocQaError('internal', stoppedMessage)) : host.generate(run, request, onPiece),
+      });
+    const { setup, library } = await setUp(webllm, 'died', dying);
+    const offered = (await setup.list()).models.find((m) => m.kind === 'webllm')!;
+    await setup.use(offered.id);
+    expect((await library.asking.ask('When is the rent paid?')).generatedBy).toBe(offered.label);
+    died = true;
+    await expect(library.asking.ask('When is the rent paid?')).rejects.toMatchObject({ code: 'internal', message: stoppedMessage });
+    await expect.poll(() => setup.status).toEqual({ state: 'extractive', reason: 'failed', model: offered.label, message: stoppedMessage });
+    const next = await library.asking.ask('When is the rent paid?');
+    expect(next.found).toBe(true);
+    expect(next.generatedBy).toBeUndefined();
+  });
+
   it('imports a .gguf file: refuses one that is not GGUF or a base model (nothing kept), keeps and lists a chat model, and deletes it from the list', async () => {
-    const { setup, cache } = await setUp(scriptedWebLlm(NO_GPU).host, 'gguf');
+    const { setup, cache } = await setUp(scriptedWebLlm(NO_GPU).webllm, 'gguf');
     const file = (name: string, bytes: Uint8Array<ArrayBuffer>) => new File([bytes], name);
     await expect(setup.importGguf(file('notes.gguf', new TextEncoder().encode('not weights'.repeat(20))))).rejects.toThrow(/^notes\.gguf: not a GGUF file/);
     await expect(setup.importGguf(file('base.gguf', generateTinyGguf({ withoutChatTemplate: true })))).rejects.toThrow(/has no chat template: it is a base model/);

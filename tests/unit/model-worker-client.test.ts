@@ -21,6 +21,7 @@ function fakeApi(): ModelHostApi<HostedModel> {
       await onProgress?.({ type: 'ready' });
       return LOADED;
     },
+    stopLoading: async () => undefined,
     unload: () => new Promise<void>(() => {}),
     takeDeviceNotice: async () => undefined,
     listCached: async () => [],

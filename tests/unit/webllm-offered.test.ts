@@ -3,7 +3,7 @@
 import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import { OFFERED_RECORDS, offeredRecords } from '../../src/models/webllm/webllm-offered.ts';
-import { cachedBytesUnder } from '../../src/models/webllm/webllm-host.ts';
+import { cachedBytesUnder } from '../../src/models/webllm/webllm-caches.ts';
 
 describe('OFFERED_RECORDS', () => {
   it("equals the installed web-llm's records for the offered families (regenerate it when web-llm is upgraded)", () => {

@@ -1,7 +1,8 @@
 /**
  * The generate worker's API (`workers/generate.worker.ts`): the model host (`models/host/model-host.ts`)
- * running one text-generation model without WebGPU (an ONNX export on transformers.js, or a GGUF file on
- * llama.cpp in WebAssembly), with its files in the shared model cache, plus runs that stream their
+ * running one text-generation model (an ONNX export on transformers.js, a GGUF file on llama.cpp in
+ * WebAssembly, both with their files in the shared model cache, or a WebLLM model on WebGPU, whose files
+ * web-llm keeps), plus runs that stream their
  * pieces to a callback and stop on request. Runs and stops do not wait behind other calls (the generator keeps its own queue), so a
  * stop reaches a run in progress. Its own worker: writing an answer never waits behind background
  * embedding, nor it behind a long answer.
@@ -14,6 +15,8 @@ import type { GenerateRequest } from './generator.ts';
 import { loadGgufGenerator, type GgufWasmPaths } from '../gguf/gguf-generator.ts';
 import type { HostedGenerator } from './generation.ts';
 import { loadTransformersGenerator } from './transformers-generator.ts';
+import type { WebLlmDeps } from '../webllm/webllm-generator.ts';
+import { openWebLlm, webLlmFiles } from '../webllm/webllm-runtime.ts';
 
 export type GeneratorLoadRequest = LoadRequest<GeneratorModelEntry>;
 
@@ -37,26 +40,36 @@ export interface GenerateApi extends ModelHostApi<GeneratorModelEntry, LoadedGen
 export interface GenerateHandlerOptions extends HostOptions {
   /** Where the app serves llama.cpp's WebAssembly; without it GGUF models are refused. */
   gguf?: GgufWasmPaths;
+  /** web-llm's engine (the worker's: `lazyWebLlmDeps()`; tests: a mocked one); without it WebLLM models are refused. */
+  webllm?: WebLlmDeps;
 }
 
-/** The text generators as the model host runs them, on WASM: by the entry's format, transformers.js or llama.cpp. */
-export function textGenerator(gguf: GgufWasmPaths | undefined): Runtime<GeneratorModelEntry, HostedGenerator, { label: string; contextTokens: number }> {
+/**
+ * The text generators as the model host runs them, by the entry's format: transformers.js (WASM unless
+ * the load asks for WebGPU), llama.cpp (WASM) or WebLLM (WebGPU; its files its own).
+ */
+export function textGenerator(gguf: GgufWasmPaths | undefined, webllm?: WebLlmDeps): Runtime<GeneratorModelEntry, HostedGenerator, { label: string; contextTokens: number }> {
   return {
     name: 'generate',
     open(model, options) {
       if (model.format === 'onnx') return loadTransformersGenerator(model, options);
-      if (!gguf) throw new DocQaError('model-unsupported', `generator: ${model.label} is a GGUF model, which runs only in the browser (llama.cpp in WebAssembly)`);
       const { device: _device, ...rest } = options;
+      if (model.format === 'mlc') {
+        if (!webllm) throw new DocQaError('webgpu-unavailable', `generator: ${model.label} is a WebLLM model, which runs only in a browser with WebGPU`);
+        return openWebLlm(webllm, model, rest);
+      }
+      if (!gguf) throw new DocQaError('model-unsupported', `generator: ${model.label} is a GGUF model, which runs only in the browser (llama.cpp in WebAssembly)`);
       return loadGgufGenerator(model, { ...rest, wasm: gguf });
     },
     device: 'wasm',
     describe: (model, generator) => ({ label: model.label, contextTokens: generator.model.contextTokens }),
+    ...(webllm ? { ownFiles: webLlmFiles(webllm) } : {}),
   };
 }
 
 /** The generate worker's handler; also usable in-process (Node: CPU, no cache). */
 export function createGenerateHandler(options: GenerateHandlerOptions = {}): GenerateApi {
-  const host = createModelHost(textGenerator(options.gguf), options);
+  const host = createModelHost(textGenerator(options.gguf, options.webllm), options);
   const runs = new Map<number, AbortController>();
   const stopAll = () => {
     for (const run of runs.values()) run.abort();

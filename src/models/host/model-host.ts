@@ -43,6 +43,12 @@ export interface Runtime<M extends HostedModel, R extends Disposable, X extends 
   readonly probe?: { warmUp(instance: R): Promise<unknown>; timed(instance: R): Promise<unknown> };
   /** What a load answers besides the host's fields (an encoder's `dims`). */
   describe(model: M, instance: R): X;
+  /**
+   * For a runtime that downloads and keeps some models' files itself (WebLLM, in web-llm's own caches):
+   * which `repo`s are its own, and how to delete one's files (returning the bytes freed). The host binds
+   * no cache to loads of those models, and `deleteCached` of their repo comes here.
+   */
+  readonly ownFiles?: { owns(repo: string): boolean; delete(repo: string): Promise<number> };
 }
 
 type Fetch = NonNullable<LoadOptions['fetch']>;
@@ -91,6 +97,8 @@ export function createModelHost<M extends HostedModel, R extends Disposable, X e
   /** How to load the current model again on WASM (set by each load). */
   let reopenOnWasm: (() => Promise<R>) | undefined;
   let queue: Promise<unknown> = Promise.resolve();
+  /** Aborted by `stopLoading`: the load in progress. */
+  let loading: AbortController | undefined;
   const serial = <T>(run: () => Promise<T>): Promise<T> => {
     const next = queue.then(run, run);
     queue = next.catch(() => undefined);
@@ -125,9 +133,11 @@ export function createModelHost<M extends HostedModel, R extends Disposable, X e
       if (wasm) wasm.numThreads = threads; // read once, when the worker's first session starts
       await prepareWasmRuntime(options.wasmUrl);
     }
-    const bound = cacheForLoad(await cacheOnce, model, source);
+    const bound = runtime.ownFiles?.owns(model.repo) ? undefined : cacheForLoad(await cacheOnce, model, source);
+    const controller = new AbortController();
+    loading = controller;
     const open = (device: 'wasm' | 'webgpu' | undefined, progress?: (e: LoadProgress) => void) =>
-      runtime.open(model, { source, fetch: baseFetch, ...(bound ? { cache: bound } : {}), ...(device ? { device } : {}), ...(progress ? { onProgress: progress } : {}) });
+      runtime.open(model, { source, fetch: baseFetch, signal: controller.signal, ...(bound ? { cache: bound } : {}), ...(device ? { device } : {}), ...(progress ? { onProgress: progress } : {}) });
 
     await instance?.dispose().catch(() => undefined);
     instance = undefined;
@@ -154,7 +164,16 @@ export function createModelHost<M extends HostedModel, R extends Disposable, X e
   }
 
   const api: ModelHostApi<M, LoadedModel & X> = {
-    load: (request, onProgress) => serial(() => load(request, onProgress)),
+    load: (request, onProgress) =>
+      serial(async () => {
+        try {
+          return await load(request, onProgress);
+        } finally {
+          loading = undefined;
+        }
+      }),
+    // Not queued: it reaches the load in progress.
+    stopLoading: async () => loading?.abort(),
     unload: () =>
       serial(async () => {
         await instance?.dispose();
@@ -168,6 +187,7 @@ export function createModelHost<M extends HostedModel, R extends Disposable, X e
       }),
     deleteCached: (repo, revision) =>
       serial(async () => {
+        if (runtime.ownFiles?.owns(repo)) return runtime.ownFiles.delete(repo);
         const opened = await cacheOnce;
         return opened ? deleteCachedModel(opened, repo, revision) : 0;
       }),

@@ -24,6 +24,11 @@ export class ModelWorkerClient<M extends HostedModel, L extends LoadedModel, Api
     return this.call((api) => api.load(request, onProgress ? proxy(onProgress) : undefined) as Promise<L>);
   }
 
+  /** Stops the load in progress where its runtime can (WebLLM); see `ModelHostApi.stopLoading`. */
+  stopLoading(): Promise<void> {
+    return this.call((api) => api.stopLoading());
+  }
+
   /** Frees the model's session (its files stay cached). */
   unload(): Promise<void> {
     return this.call((api) => api.unload());

@@ -58,6 +58,11 @@ export interface LoadedModel {
 export interface ModelHostApi<M extends HostedModel, L extends LoadedModel = LoadedModel> {
   /** Loads `request.model`, replacing the model loaded before; `onProgress` gets per-file and total bytes. */
   load(request: LoadRequest<M>, onProgress?: (event: LoadProgress) => void): Promise<L>;
+  /**
+   * Stops the load in progress, if its runtime can stop midway (WebLLM: its downloads end, nothing
+   * partial is kept, and the load rejects as `cancelled`); other loads finish. Never waits behind it.
+   */
+  stopLoading(): Promise<void>;
   /** Frees the loaded model's session; its files stay cached. */
   unload(): Promise<void>;
   /** Says, once, that the device changed since the load (WebGPU stopped working: now WASM), and why. */

@@ -4,23 +4,12 @@
  * its download size and the space its files take in this browser.
  */
 import type { AnswerModelEntry, AnswerModelsView } from '../../core/library-api.ts';
-import type { Generator } from '../generator/generator.ts';
 import { chooseModels, DEFAULT_FAMILIES, describeModel, type WebGpuDevice, type WebLlmModel } from '../webllm/webllm-models.ts';
 import { OFFERED_RECORDS } from '../webllm/webllm-offered.ts';
-import type { WebLlmLoadProgress } from '../webllm/webllm-progress.ts';
+import type { WebLlmFacts } from '../webllm/webllm-caches.ts';
 import { GENERATOR_CATALOGUE, type GeneratorModelEntry } from '../generator-catalogue.ts';
 
-/** What answer setup needs of WebLLM; the library worker's loads web-llm only in `load` and `deleteCached`. */
-export interface WebLlmHost {
-  /** This device's WebGPU adapter and memory (`describeWebGpu(navigator)`). */
-  device(): Promise<WebGpuDevice>;
-  /** Bytes web-llm keeps for this model (0: not downloaded). */
-  cachedBytes(model: WebLlmModel): Promise<number>;
-  /** Loads the model in WebLLM's worker (downloading what is not cached); `signal` stops the load. */
-  load(model: WebLlmModel, options: { onProgress: (event: WebLlmLoadProgress) => void; signal: AbortSignal }): Promise<Generator & { unload(): Promise<void> }>;
-  /** Deletes every file web-llm keeps for this model. */
-  deleteCached(modelId: string): Promise<void>;
-}
+export type { WebLlmFacts } from '../webllm/webllm-caches.ts';
 
 /** The label the chooser shows for a WebLLM model id (the id itself when it is not offered). */
 export function webLlmLabel(id: string): string {
@@ -46,7 +35,7 @@ export interface ModelFiles {
  * The entries the chooser lists (WASM first, then WebLLM smallest first), WebGPU's availability, and the
  * WebLLM models offered (`offered`: what `useAnswerModel` accepts).
  */
-export async function describeAnswerModels(parts: { files: ModelFiles; webllm: WebLlmHost; inUse: string | undefined; imported: readonly GeneratorModelEntry[] }): Promise<{ entries: AnswerModelEntry[]; webgpu: AnswerModelsView['webgpu']; offered: WebLlmModel[] }> {
+export async function describeAnswerModels(parts: { files: ModelFiles; webllm: WebLlmFacts; inUse: string | undefined; imported: readonly GeneratorModelEntry[] }): Promise<{ entries: AnswerModelEntry[]; webgpu: AnswerModelsView['webgpu']; offered: WebLlmModel[] }> {
   const [cached, device] = await Promise.all([parts.files.list().catch(() => []), parts.webllm.device().catch((): WebGpuDevice => ({ webgpu: false, features: [] }))]);
   const wasm: AnswerModelEntry[] = [...GENERATOR_CATALOGUE, ...parts.imported].map((m) => ({
     id: m.id,

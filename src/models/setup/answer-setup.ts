@@ -7,18 +7,18 @@ import type { GeneratorLoadRequest, LoadedGenerator } from '../generator/generat
 import type { Generator } from '../generator/generator.ts';
 import { remoteGenerator, type GeneratorPort } from '../generator/remote-generator.ts';
 import { gullibleScript, ScriptedGenerator, type Script } from '../generator/scripted-generator.ts';
-import type { WebLlmLoadProgress } from '../webllm/webllm-progress.ts';
 import type { LoadProgress } from '../model-source.ts';
 import { findGenerator, GENERATOR_CATALOGUE, importedGgufEntry, type GeneratorModelEntry, type GgufGeneratorEntry } from '../generator-catalogue.ts';
 import { checkGgufFits, readGgufFacts } from '../gguf/gguf-header.ts';
 import type { SettingsStore } from '../../store/settings-store.ts';
 import type { WebGpuDevice } from '../webllm/webllm-models.ts';
-import { describeAnswerModels, webGpuNote, webLlmLabel, type ModelFiles, type WebLlmHost } from './answer-models.ts';
+import { describeAnswerModels, webGpuNote, webLlmLabel, type ModelFiles, type WebLlmFacts } from './answer-models.ts';
 import type { LibraryModels } from '../../library/library-models.ts';
-import { progressReporter } from '../host/model-loading.ts';
+import { isWorkerRestart, progressReporter } from '../host/model-loading.ts';
+import { webLlmEntry, webLlmRepo } from '../webllm/webllm-entry.ts';
 import { ModelSettings, type AnswerSetting } from './model-settings.ts';
 
-export type { WebLlmHost } from './answer-models.ts';
+export type { WebLlmFacts } from './answer-models.ts';
 export type { AnswerSetting } from './model-settings.ts';
 
 type Chosen = NonNullable<AnswerSetting['generator']>;
@@ -26,7 +26,11 @@ type Chosen = NonNullable<AnswerSetting['generator']>;
 /** What answer setup needs of the generate worker (`models/generator/generate-worker-client.ts`). */
 export interface GenerateHost extends GeneratorPort {
   load(request: GeneratorLoadRequest, onProgress?: (event: LoadProgress) => void): Promise<LoadedGenerator>;
+  /** Stops a WebLLM load in progress (its partial download deleted); other loads finish. */
+  stopLoading(): Promise<void>;
   unload(): Promise<void>;
+  /** Deletes a model's files: WebLLM's (`web-llm:<model_id>`) are web-llm's to delete, in the generate worker. */
+  deleteCached(repo: string): Promise<number>;
   /** Keeps files for a model in the model cache (a GGUF file imported from disk). */
   importFiles(model: Pick<GeneratorModelEntry, 'repo' | 'revision' | 'files'>, files: Array<{ path: string; blob: Blob }>): Promise<unknown>;
 }
@@ -35,12 +39,12 @@ export interface AnswerParts {
   /** The library's models: the generator (and the answerer over it) is set there. */
   models: LibraryModels;
   settings: SettingsStore;
-  /** The generate worker (transformers.js models). */
+  /** The generate worker: every answer model runs there (transformers.js, llama.cpp, WebLLM). */
   host: GenerateHost;
   /** Where the WASM model's files are kept (listed for the space used, deleted on Delete). */
   files: ModelFiles;
-  /** WebGPU, web-llm's caches and web-llm itself (`models/webllm/webllm-host.ts`). */
-  webllm: WebLlmHost;
+  /** This device's WebGPU and the bytes web-llm keeps, read without loading web-llm (`models/webllm/webllm-caches.ts`). */
+  webllm: WebLlmFacts;
   /** Tells the other tabs the setting changed (they call `start` again). Default: nothing. */
   announce?: () => void;
   /** What writes answers now, each time it changes (the page's notice). Default: nothing. */
@@ -55,7 +59,7 @@ interface Current {
 
 /**
  * The library worker's side of answer writing: reads the setting, builds the generator (loading a model
- * in the generate worker or WebLLM's worker when one is chosen), and gives the library an answerer over
+ * in the generate worker when one is chosen), and gives the library an answerer over
  * it (`generate/llm-answerer.ts`). While a model loads, and when none is chosen or it fails to load,
  * answers quote the documents, and {@link status} says why.
  */
@@ -96,7 +100,7 @@ export class AnswerSetup {
     // A load in progress is stopped (WebLLM) or awaited (the generate worker loads one model at a time).
     this.loading?.controller.abort();
     await this.loading?.done.catch(() => undefined);
-    await this.release(generator?.kind === 'transformers');
+    await this.release(generator !== undefined && generator.kind !== 'scripted');
     if (!generator) {
       this.setStatus({ state: 'extractive', reason: await this.idleReason() });
       return;
@@ -117,9 +121,7 @@ export class AnswerSetup {
     const report = progressReporter((download) => {
       if (!signal.aborted) this.setStatus({ state: 'loading', model: label, download });
     });
-    const onProgress = (event: WebLlmLoadProgress) => {
-      if (event.type !== 'stage') report(event);
-    };
+    const onProgress = (event: LoadProgress) => report(event);
     try {
       const loaded = await this.build(chosen, onProgress, signal);
       if (signal.aborted) {
@@ -138,22 +140,34 @@ export class AnswerSetup {
     }
   }
 
-  private async build(chosen: Chosen, onProgress: (event: WebLlmLoadProgress) => void, signal: AbortSignal): Promise<{ generator: Generator; unload: () => Promise<void> }> {
+  private async build(chosen: Chosen, onProgress: (event: LoadProgress) => void, signal: AbortSignal): Promise<{ generator: Generator; unload: () => Promise<void> }> {
     if (chosen.kind === 'scripted') return { generator: scripted(chosen), unload: async () => {} };
+    const request = await this.loadRequest(chosen);
+    const stop = () => void this.parts.host.stopLoading().catch(() => undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    let loaded: LoadedGenerator;
+    try {
+      loaded = await this.parts.host.load(request, onProgress);
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
+    const generator = remoteGenerator({ id: loaded.modelId, label: loaded.label, contextTokens: loaded.contextTokens }, this.parts.host);
+    return { generator, unload: () => this.parts.host.unload() };
+  }
+
+  /** What the generate worker loads for `chosen`: a WebLLM model on WebGPU (if this device can run it), else a catalogue or imported entry on WASM. */
+  private async loadRequest(chosen: Exclude<Chosen, { kind: 'scripted' }>): Promise<GeneratorLoadRequest> {
     if (chosen.kind === 'webllm') {
       const model = (await describeAnswerModels({ ...this.parts, inUse: undefined, imported: [] })).offered.find((m) => m.id === chosen.model);
       if (!model) throw new DocQaError('model-unsupported', `${chosen.model} cannot run on this device (no WebGPU, or not enough memory): choose another answer model`);
-      const generator = await this.parts.webllm.load(model, { onProgress, signal });
-      return { generator, unload: () => generator.unload() };
+      return { model: webLlmEntry(model), source: { kind: 'hub' }, device: 'webgpu' };
     }
     const imported = (await this.imports()).find((m) => m.id === chosen.model);
     const entry: GeneratorModelEntry | undefined = findGenerator(chosen.model) ?? imported;
     if (!entry) throw new DocQaError('model-files-missing', `no answer-writing model "${chosen.model}" in the catalogue or among the imported files: import the file again`);
     // An imported file is only in the model cache: nothing is fetched for it.
     const source = imported ? { kind: 'cache' as const } : chosen.mirror ? { kind: 'mirror' as const, baseUrl: chosen.mirror } : { kind: 'hub' as const };
-    const loaded = await this.parts.host.load({ model: entry, source }, onProgress);
-    const generator = remoteGenerator({ id: loaded.modelId, label: loaded.label, contextTokens: loaded.contextTokens }, this.parts.host);
-    return { generator, unload: () => this.parts.host.unload() };
+    return { model: entry, source };
   }
 
   /**
@@ -172,7 +186,7 @@ export class AnswerSetup {
     const current = this.current;
     this.current = undefined;
     this.parts.models.setGenerator(undefined);
-    if (!current || (keepWorker && current.key.startsWith('transformers:'))) return;
+    if (!current || (keepWorker && !current.key.startsWith('scripted:'))) return;
     await current.unload().catch((err: unknown) => console.warn('answer model: unload failed', err));
   }
 
@@ -262,7 +276,7 @@ export class AnswerSetup {
       await this.parts.files.delete(imported.repo);
       await this.settings.put('answer-imports', { imported: imports.filter((m) => m !== imported) });
     } else if (wasm) await this.parts.files.delete(wasm.repo);
-    else await this.parts.webllm.deleteCached(id);
+    else await this.parts.host.deleteCached(webLlmRepo(id));
     if (this.state.state === 'extractive') this.setStatus({ ...this.state, reason: this.state.reason === 'failed' ? 'failed' : await this.idleReason() });
   }
 
@@ -276,7 +290,10 @@ export class AnswerSetup {
 /** Codes of generation errors after which the model cannot write again (it must be loaded anew). */
 const LOST = new Set<DocQaError['code']>(['gpu-out-of-memory', 'webgpu-unavailable']);
 
-/** `generator`, telling `lost` when a stream fails in a way the model does not recover from. */
+/**
+ * `generator`, telling `lost` when a stream fails in a way the model does not recover from: the GPU was
+ * lost, or the generate worker stopped (out of memory; a fresh one holds no model).
+ */
 function onLost(generator: Generator, lost: (err: DocQaError) => void): Generator {
   return {
     model: generator.model,
@@ -285,7 +302,7 @@ function onLost(generator: Generator, lost: (err: DocQaError) => void): Generato
       try {
         yield* generator.stream(request);
       } catch (err) {
-        if (err instanceof DocQaError && LOST.has(err.code)) lost(err);
+        if (err instanceof DocQaError && (LOST.has(err.code) || isWorkerRestart(err))) lost(err);
         throw err;
       }
     },

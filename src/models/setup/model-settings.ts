@@ -24,7 +24,7 @@ export interface StoredSemanticSettings extends SemanticSettings {
  * - `transformers`: a text-generation model in the generate worker (WASM, ONNX or GGUF; the fallback
  *   where WebLLM cannot run): a catalogue model, its files from `mirror` when set, else huggingface.co,
  *   or a GGUF file imported from disk (`answer-imports`), from the model cache alone;
- * - `webllm`: a model of web-llm's prebuilt list (`model`: its `model_id`) on WebGPU, in a worker of its own;
+ * - `webllm`: a model of web-llm's prebuilt list (`model`: its `model_id`) on WebGPU, in the generate worker like the others;
  * - `scripted`: fixed replies, for the browser tests and for trying the answer pipeline without a model.
  */
 export type AnswerSetting =

@@ -1,9 +1,9 @@
 /**
- * The WebLLM generator: {@link Generator} over web-llm's engine, which runs the model on
- * WebGPU in a worker of its own. The engine is injected: the app creates it in `workers/llm.worker.ts`
- * through `webllm-client.ts`; tests pass a mocked engine (no GPU here). Loading reports progress
- * (`webllm-progress.ts`), failures become DocQaErrors with a way out (`webllm-errors.ts`), and a download
- * that fails or is stopped leaves nothing behind.
+ * The WebLLM generator: {@link Generator} over web-llm's engine, which runs the model on WebGPU. The
+ * engine is injected: the app makes it in the generate worker (`webllm-engine.ts`, reached through the
+ * model host's WebLLM runtime, `webllm-runtime.ts`); tests pass a mocked engine (no GPU here). Loading
+ * reports progress (`webllm-progress.ts`), failures become DocQaErrors with a way out
+ * (`webllm-errors.ts`), and a download that fails or is stopped leaves nothing behind.
  *
  * @example
  * const generator = await loadWebLlm(createWebLlmDeps(), { model, onProgress });
@@ -25,7 +25,7 @@ export interface WebLlmEngine {
   unload(): Promise<void>;
 }
 
-/** How the adapter reaches web-llm; `webllm-client.ts` makes the app's. */
+/** How the adapter reaches web-llm; `webllm-engine.ts` makes the app's. */
 export interface WebLlmDeps {
   /**
    * An engine with `modelId` loaded (downloaded first if not cached), reporting with web-llm's
@@ -36,15 +36,10 @@ export interface WebLlmDeps {
   deleteCachedModel(modelId: string): Promise<void>;
 }
 
-/** An engine and how to let go of it (the app terminates its worker). */
+/** An engine and what else to let go of after its `unload()`. */
 export interface LoadedEngine {
   engine: WebLlmEngine;
   dispose(): void;
-  /**
-   * Rejects when the engine's worker dies after the load (an uncaught error, out of memory): a request
-   * in flight then fails instead of waiting forever for a reply that will not come. Default: never.
-   */
-  died?: Promise<never>;
 }
 
 export interface WebLlmLoadOptions {
@@ -118,12 +113,9 @@ export class WebLlmGenerator implements Generator {
     const { signal } = request;
     if (signal?.aborted) return;
     const engine = this.engine();
-    const died = this.loaded?.died;
-    // A worker that dies mid-request never answers: its death ends the wait (and the stream) with an error.
-    const orDeath = <T>(step: Promise<T>): Promise<T> => (died ? Promise.race([step, died]) : step);
     let chunks: AsyncIterable<ChatCompletionChunk>;
     try {
-      chunks = await orDeath(engine.chat.completions.create(toRequest(request)));
+      chunks = await engine.chat.completions.create(toRequest(request));
     } catch (err) {
       if (signal?.aborted) return;
       throw explainWebLlmError(err, this.model, 'generate');
@@ -149,7 +141,7 @@ export class WebLlmGenerator implements Generator {
     });
     try {
       while (!signal?.aborted) {
-        const next = orDeath(iterator.next());
+        const next = iterator.next();
         const result = signal ? await Promise.race([next, aborted]) : await next;
         if (result === 'aborted') {
           next.catch(() => undefined); // settles once the engine stops; nothing waits for it
@@ -170,7 +162,7 @@ export class WebLlmGenerator implements Generator {
     }
   }
 
-  /** Frees the GPU memory and the engine's worker; the files stay cached. */
+  /** Frees the GPU memory; the files stay cached. */
   async unload(): Promise<void> {
     const loaded = this.loaded;
     this.loaded = undefined;
