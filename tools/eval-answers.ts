@@ -94,7 +94,7 @@ export async function runAnswerEval(indexed: IndexedCollection, claims: readonly
     console.log(`answers      ${r.answer_generator}: ${r.answer_claims} claims with evidence, answered ${pct(r.answered_rate)} (${r.sentences_per_answer} sentences, ${r.sources_per_answer} sources each)`);
     console.log(`evidence     Sources include an evidence document ${pct(r.cited_evidence_rate)} (${pct(r.cited_evidence_rate_answered)} of answers); citation precision ${pct(r.citation_precision)}; rationale sentences ${pct(r.evidence_sentence_rate)} of quotes`);
     if (checked) {
-      console.log(`checker      ${pct(r.cited_sentence_rate)} of sentences cited, ${pct(r.supported_sentence_rate)} of those supported; removed ${r.removed_citations_per_answer} citations per answer (${r.removed_no_such_passage} no such passage, ${r.removed_not_supported} not supported)`);
+      console.log(`checker      ${pct(r.cited_sentence_rate)} of sentences cited, ${pct(r.supported_sentence_rate)} of those supported, ${pct(r.attributed_sentence_rate)} cited by the checker; removed ${r.removed_citations_per_answer} citations per answer (${r.removed_no_such_passage} no such passage, ${r.removed_not_supported} not supported)`);
     }
     console.log(`answer time  p50 ${r.ms_per_answer_p50} ms, p95 ${r.ms_per_answer_p95} ms per answer (retrieval p50 ${r.retrieve_ms_p50} ms)`);
     return r;

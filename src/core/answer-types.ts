@@ -67,6 +67,11 @@ export interface AnswerSegment {
    */
   quotes?: TextRange[];
   /**
+   * Its citation was found by the checker: the model wrote none here that holds, and one passage holds
+   * most of what the sentence says (`generate/citations.ts`).
+   */
+  attributed?: boolean;
+  /**
    * A sentence written by a model that no passage it cites supports (checked citations,
    * `generate/citations.ts`): shown marked, so a reader knows not to trust it.
    */

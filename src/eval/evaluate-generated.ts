@@ -23,6 +23,8 @@ export interface SentenceVerdict {
   cited: boolean;
   /** At least one of its citations was kept by the checker. */
   supported: boolean;
+  /** Cited by the checker: the writer's citations (if any) did not hold, and one passage states it. */
+  attributed: boolean;
 }
 
 /** What one claim's answer comes to, for scoring. */
@@ -67,6 +69,8 @@ export interface GeneratedAnswerReport {
   cited_sentence_rate: number | null;
   /** Share of the cited sentences with at least one citation the checker kept. Null for extractive. */
   supported_sentence_rate: number | null;
+  /** Share of the sentences written that the checker cited itself (the writer's citations, if any, did not hold). Null for extractive. */
+  attributed_sentence_rate: number | null;
   /** Citations the checker removed, per claim asked. Null for extractive. */
   removed_citations_per_answer: number | null;
   /** Of those removed in all: [n] with no passage n given, and passage n not supporting the sentence. */
@@ -108,6 +112,7 @@ export function scoreOutcomes(generator: string, outcomes: readonly ClaimOutcome
     sentences_per_answer: mean(sum(found, (o) => o.sentences.length), found.length),
     cited_sentence_rate: checked ? share(cited.length, sentences.length) : null,
     supported_sentence_rate: checked ? share(cited.filter((s) => s.supported).length, cited.length) : null,
+    attributed_sentence_rate: checked ? share(sentences.filter((s) => s.attributed).length, sentences.length) : null,
     removed_citations_per_answer: checked ? mean(removed.noSuchPassage + removed.notSupported, outcomes.length) : null,
     removed_no_such_passage: checked ? removed.noSuchPassage : null,
     removed_not_supported: checked ? removed.notSupported : null,
@@ -129,11 +134,14 @@ const simple = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').t
 export function verdictsOf(answer: Answer, written: string): SentenceVerdict[] {
   if (answer.found) {
     const removedFrom = new Set((answer.removedCitations ?? []).map((r) => r.sentence));
-    return answer.segments.map((s) => ({ cited: s.cite !== undefined || removedFrom.has(s.text), supported: s.cite !== undefined }));
+    return answer.segments.map((s) => {
+      const kept = s.cite !== undefined && !s.attributed;
+      return { cited: kept || removedFrom.has(s.text), supported: kept, attributed: s.attributed === true };
+    });
   }
   return parseCitedSentences(written)
     .filter((s) => !simple(s.text).startsWith(simple(NOT_FOUND)))
-    .map((s) => ({ cited: s.cites.length > 0, supported: false }));
+    .map((s) => ({ cited: s.cites.length > 0, supported: false, attributed: false }));
 }
 
 export interface GeneratedEvalOptions {

@@ -19,6 +19,19 @@ import type { TermStatistics } from './extractive-answer.ts';
  */
 export const DEFAULT_MIN_SUPPORT = 0.4;
 
+/**
+ * Default share of a sentence's content terms one passage must hold for the checker to cite it where
+ * the model cited nothing that holds (small models often write no `[n]` at all). Higher than
+ * {@link DEFAULT_MIN_SUPPORT}: the checker searches every passage given, all on the question's topic,
+ * where a model's own citation names one. Chosen on SciFact dev claims restated without citations
+ * (decision 0018): at 0.6, 59 % of them are cited and 82 % of those citations are evidence documents
+ * (0.5: 78 % and 75 %; 0.7: 34 % and 89 %).
+ */
+export const DEFAULT_ATTRIBUTE_AT = 0.6;
+
+/** A sentence needs this many content terms to be cited by the checker: a fragment ("Other pets") matches too much. */
+export const MIN_ATTRIBUTE_TERMS = 3;
+
 /** A sentence of a model's answer with the citations written in it. */
 export interface WrittenSentence {
   /** The sentence without its `[n]` marks (and the spaces before them). */
@@ -124,6 +137,11 @@ export function overlapShare(terms: ReadonlyMap<string, number>, other: Readonly
 export interface CheckOptions {
   /** Share of the sentence's content terms a cited passage must hold. Default {@link DEFAULT_MIN_SUPPORT}; range 0–1. */
   minSupport?: number;
+  /**
+   * Share the best passage must hold to be cited for a sentence left without a citation that holds (the
+   * citation is then `attributed`). Default {@link DEFAULT_ATTRIBUTE_AT}; above 1: never.
+   */
+  attributeAt?: number;
   /** Collection statistics for IDF weights (the lexical index). Default: every term weighs 1. */
   stats?: TermStatistics;
 }
@@ -136,6 +154,8 @@ export interface Support {
   share: number;
   /** That run (one sentence, or two adjacent ones, inside a kept range), as a range of `passage.window`. */
   quote: TextRange;
+  /** Cited by the checker, not the model: the model wrote no citation here that holds. */
+  attributed?: true;
 }
 
 export interface CheckedSentence {
@@ -203,8 +223,10 @@ function supportIn(terms: ReadonlyMap<string, number>, passage: PassageSentences
 /**
  * Checks every sentence of a model's answer against the passages it was given: a `[n]` with no passage n
  * is removed ('no-such-passage'); one whose passage holds less than `minSupport` of the sentence's content
- * terms (in its best one or two adjacent sentences) is removed ('not-supported'); a sentence left with no
- * citation is `unsupported`. Each citation that holds names those sentences (for the Source dialog).
+ * terms (in its best one or two adjacent sentences) is removed ('not-supported'). A sentence left with no
+ * citation is cited to the passage that holds the most of it when that is at least `attributeAt`
+ * (`attributed`), else it is `unsupported`. Each citation that holds names those sentences (for the
+ * Source dialog).
  *
  * @example
  * checkCitations('Rent is due monthly [1]. Pets are welcome [9].', context.passages)
@@ -213,6 +235,7 @@ function supportIn(terms: ReadonlyMap<string, number>, passage: PassageSentences
  */
 export function checkCitations(answer: string, passages: readonly ContextPassage[], options: CheckOptions = {}): CheckedSentence[] {
   const min = options.minSupport ?? DEFAULT_MIN_SUPPORT;
+  const attributeAt = options.attributeAt ?? DEFAULT_ATTRIBUTE_AT;
   const byN = new Map(passages.map((p) => [p.n, p]));
   const sentencesByN = new Map<number, PassageSentences>();
   const sentencesOf = (n: number) => {
@@ -232,6 +255,14 @@ export function checkCitations(answer: string, passages: readonly ContextPassage
       const { share, quote } = supportIn(terms, sentencesOf(n));
       if (quote && share >= min) support.push({ n, share, quote });
       else removed.push({ n, reason: 'not-supported', sentence: text });
+    }
+    if (support.length === 0 && terms.size >= MIN_ATTRIBUTE_TERMS && attributeAt <= 1) {
+      let best: Support | undefined;
+      for (const p of passages) {
+        const { share, quote } = supportIn(terms, sentencesOf(p.n));
+        if (quote && share >= attributeAt && (!best || share > best.share)) best = { n: p.n, share, quote, attributed: true };
+      }
+      if (best) support.push(best);
     }
     return { text, support, removed, unsupported: support.length === 0 && terms.size > 0 };
   });

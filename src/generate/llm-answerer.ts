@@ -16,6 +16,8 @@ export interface LlmAnswererOptions {
   minRerankScore?: number;
   /** Share of a sentence's content terms a cited passage must hold (`citations.ts`). Default 0.4; 0–1. */
   minSupport?: number;
+  /** Share one passage must hold to be cited where the model cited nothing that holds (`citations.ts`). Default 0.6; above 1: never. */
+  attributeAt?: number;
   /** Share of the prompt's room (after the rules, question and answer) earlier turns may take. Default 0.25; 0–1. */
   turnShare?: number;
 }
@@ -130,6 +132,7 @@ export function answerOf(sentences: readonly CheckedSentence[], passages: readon
     if (cites.length) segment.cite = cites[0];
     if (cites.length > 1) segment.cites = cites;
     if (cites.length) segment.quotes = s.support.map(({ quote }) => ({ ...quote }));
+    if (s.support.length && s.support.every((x) => x.attributed)) segment.attributed = true;
     if (s.unsupported) segment.unsupported = true;
     return segment;
   });
@@ -145,7 +148,8 @@ export function answerOf(sentences: readonly CheckedSentence[], passages: readon
  * (`prompt.ts`) → the generator's stream (each piece to `onText`; `signal` stops it, keeping what was
  * written) → checked citations (`citations.ts`) → an `Answer` whose Sources are only the passages cited by a
  * sentence they support, renumbered in order of first use. Removed citations are listed with the reason;
- * a sentence no citation supports is `unsupported`. When the model says "Not found in your documents."
+ * a sentence left without one is cited to the passage that states it (`attributed`) or, when none does,
+ * is `unsupported`. When the model says "Not found in your documents."
  * (and nothing it wrote is supported), when it wrote nothing, or when no passage clears the relevance
  * threshold (then the model is not asked), the answer is not found, with the closest passages as the
  * extractive answer gives them. A generator's error (out of memory, device lost) is thrown as it is.
@@ -174,7 +178,7 @@ export function createLlmAnswerer(options: LlmAnswererOptions): Answerer {
       const text = await writeStream(generator, { messages, maxTokens, temperature: options.temperature ?? 0, signal }, call.onText);
       const stopped = signal?.aborted === true ? { stopped: true } : {};
 
-      const checked = checkCitations(text, context.passages, { stats, minSupport: options.minSupport });
+      const checked = checkCitations(text, context.passages, { stats, minSupport: options.minSupport, attributeAt: options.attributeAt });
       const removedCitations: RemovedCitation[] = checked.flatMap((s) => s.removed);
       const supported = checked.some((s) => s.support.length > 0);
       const said = checked.filter((s) => !saysNotFound(s.text));

@@ -8,6 +8,9 @@ import { answerOf, saysNotFound, writeStream } from './llm-answerer.ts';
 import { buildMapMessages, buildReduceMessages, notesBlock, NOTHING_RELEVANT } from './map-reduce-prompt.ts';
 import { buildMessages, countMessageTokens, passageBlock, questionTooLong } from './prompt.ts';
 
+/** `attributeAt` above 1: the checker cites nothing a model did not. */
+const NEVER = 2;
+
 /**
  * A question about a whole document answered by a model over every section, within its
  * context window: when the whole document fits one prompt, one ordinary answer over all of it; else
@@ -155,7 +158,9 @@ async function mapParts(run: Run, parts: readonly Part[]): Promise<string[]> {
   for (const [i, part] of parts.entries()) {
     if (signal?.aborted) break;
     const text = await writeStream(generator, request(run, buildMapMessages(run.question, part, { part: i + 1, parts: parts.length, docName }), run.noteTokens));
-    const note = text.trim() === NOTHING_RELEVANT ? '' : keptNotes(checkCitations(text, part, { stats, minSupport }));
+    // Notes keep only what the model cited and its part supports: the checker cites nothing itself here
+    // (a note's fact must not move to a neighbouring section); the final answer is checked against all.
+    const note = text.trim() === NOTHING_RELEVANT ? '' : keptNotes(checkCitations(text, part, { stats, minSupport, attributeAt: NEVER }));
     if (note) notes.push(note);
     if (!signal?.aborted) run.options.onProgress?.(i + 1, parts.length);
   }
@@ -199,7 +204,7 @@ async function reduceRounds(run: Run, notes: string[], limit: number): Promise<s
     for (const group of groups) {
       if (run.options.signal?.aborted) return notes;
       const text = await writeStream(run.options.generator, request(run, buildReduceMessages(run.question, group, false), run.noteTokens));
-      const note = keptNotes(checkCitations(text, run.all, { stats: run.options.stats, minSupport: run.options.minSupport }));
+      const note = keptNotes(checkCitations(text, run.all, { stats: run.options.stats, minSupport: run.options.minSupport, attributeAt: NEVER }));
       if (note) next.push(note);
     }
     notes = next;

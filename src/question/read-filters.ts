@@ -7,8 +7,11 @@
  * library's real metadata (case-insensitive: a file name with or without its extension, a path, a folder
  * or its last part; a tag with or without "#"; a type or its usual name); unknown values are dropped, and
  * a reply that cannot be used (not JSON, wrong shapes) gives no filter. Never throws for a bad reply.
+ * What is left must be grounded in the question ({@link groundedChips}): a small model fills every field
+ * it is shown (SmolLM2-135M named both documents of a two-document library, their folder and one type for
+ * "When is the rent paid?"), and such chips narrow the search the person never asked to narrow.
  */
-import { fieldFor, pathOfDoc, rangeChip, TYPE_LABELS, type DateRange, type QueryableDoc, type QueryChip } from '../core/query-filters.ts';
+import { chipHolds, fieldFor, pathOfDoc, rangeChip, TYPE_LABELS, type DateRange, type QueryableDoc, type QueryChip } from '../core/query-filters.ts';
 import type { DocType } from '../core/types.ts';
 import { generateText, type ChatMessage, type Generator, type JsonShape } from '../models/generator/generator.ts';
 import { neutralise } from '../generate/prompt.ts';
@@ -153,6 +156,38 @@ export function matchFilters(reading: FilterReading, docs: readonly QueryableDoc
   return chips;
 }
 
+/** Words that name each type, as a question says them ("the PDFs", "my Word files", "web pages"). */
+const TYPE_WORDS: Record<DocType, RegExp> = {
+  pdf: /\bpdfs?\b/iu,
+  docx: /\b(?:word|docx?)\b/iu,
+  markdown: /\b(?:markdown|md)\b/iu,
+  html: /\b(?:html?|web ?pages?|websites?|pages? saved)\b/iu,
+  text: /\b(?:text files?|txt|plain text|notes? files?)\b/iu,
+};
+
+/** A time the question speaks of: a year, a month or season, or a word of time ("last week", "since", "recent"). */
+const TIME_WORDS =
+  /\b(?:\d{4}|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|spring|summer|autumn|fall|winter|today|yesterday|recent(?:ly)?|latest|newest|oldest|last|past|since|before|after|ago|until|during|days?|weeks?|months?|years?|quarters?|dated|added)\b/iu;
+
+/**
+ * The chips of a model's reading that the question grounds: a type only when the question names a type
+ * ({@link TYPE_WORDS}), a date range only when it speaks of a time ({@link TIME_WORDS}), and documents or
+ * folders only when together they leave out some document of a library of several (naming them all
+ * restricts nothing). Tags stay: they are the person's own words. English words only: a question in
+ * another language keeps the model's types and dates only when it names "PDF", "Word" or a year.
+ */
+export function groundedChips(chips: readonly QueryChip[], question: string, docs: readonly QueryableDoc[]): QueryChip[] {
+  const places = chips.filter((c) => c.kind === 'document' || c.kind === 'folder');
+  const named = (d: QueryableDoc) => places.some((c) => chipHolds(c, [d]));
+  const placesRestrict = docs.length < 2 || docs.some((d) => !named(d));
+  return chips.filter((c) => {
+    if (c.kind === 'type') return TYPE_WORDS[c.type].test(question);
+    if (c.kind === 'date') return TIME_WORDS.test(question);
+    if (c.kind === 'document' || c.kind === 'folder') return placesRestrict;
+    return true;
+  });
+}
+
 /**
  * The filters the model reads from `question`, matched against `docs` (see the module comment). A reply
  * that cannot be used gives none; a generator that cannot run throws its own error.
@@ -174,5 +209,5 @@ export async function readFiltersWithModel(question: string, generator: Generato
     maxTokens: 200,
     signal: options.signal,
   });
-  return matchFilters(parseFilterReply(reply), docs);
+  return groundedChips(matchFilters(parseFilterReply(reply), docs), question, docs);
 }

@@ -94,6 +94,7 @@ function AnswerBody({ a }: { a: Answer | undefined }) {
         <div class="generated" onClick={(e) => onCitationClick(e, a)} dangerouslySetInnerHTML={{ __html: renderMarkdown(answerMarkdown(a)) }} />
         <p class="answer-note">
           Written by {a.generatedBy} from the sources below{a.stopped ? '; stopped before it finished' : ''}.
+          {a.segments.some((s) => s.attributed) && ' Where the model cited nothing, the citation is the source that states the sentence.'}
           {a.segments.some((s) => s.unsupported) && ' Marked sentences are not supported by any source.'}
           {a.removedCitations?.length ? ` ${a.removedCitations.length} citation${a.removedCitations.length > 1 ? 's' : ''} removed: ${a.removedCitations.map((r) => `[${r.n}] ${REMOVED_WHY[r.reason]}`).join('; ')}.` : ''}
         </p>

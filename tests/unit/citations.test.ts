@@ -41,10 +41,22 @@ describe('checkCitations', () => {
   });
 
   it('removes and reports a citation of a passage that was not given, and marks the sentence unsupported', () => {
-    const [s] = checkCitations('The tenant pays the rent monthly [9].', passages);
+    const [s] = checkCitations('The tenant pays the rent monthly [9].', passages, { attributeAt: 2 });
     expect(s!.support).toEqual([]);
     expect(s!.removed).toEqual([{ n: 9, reason: 'no-such-passage', sentence: 'The tenant pays the rent monthly.' }]);
     expect(s!.unsupported).toBe(true);
+  });
+
+  it('cites the passage that states a sentence left without a citation that holds (attributed), and only one that states most of it', () => {
+    const [wrong, none, little, fragment] = checkCitations('The tenant pays the rent monthly [9]. The tenant pays the rent on the first day. The tenant keeps a parrot in the garden shed. Other pets', passages);
+    // The model's [9] named no passage: it stays reported, and the passage that says it is cited instead.
+    expect(wrong).toMatchObject({ removed: [{ n: 9, reason: 'no-such-passage' }], support: [{ n: 1, attributed: true }], unsupported: false });
+    expect(passages[0]!.passage.window.slice(wrong!.support[0]!.quote.start, wrong!.support[0]!.quote.end)).toContain('first day of each month');
+    expect(none).toMatchObject({ support: [{ n: 1, attributed: true }], removed: [], unsupported: false });
+    // Under the threshold: marked, not cited.
+    expect(little).toMatchObject({ support: [], unsupported: true });
+    // Too few words to tell which passage says it.
+    expect(fragment).toMatchObject({ support: [], unsupported: true });
   });
 
   it('removes a citation of a passage that does not say it, and marks a sentence without citations', () => {

@@ -10,15 +10,17 @@ import { QuoteGenerator } from '../../src/eval/quote-generator.ts';
 import { extractiveAnswerer } from '../../src/generate/answerer.ts';
 import { createLlmAnswerer } from '../../src/generate/llm-answerer.ts';
 
-const yes = { cited: true, supported: true };
-const removed = { cited: true, supported: false };
-const bare = { cited: false, supported: false };
+const yes = { cited: true, supported: true, attributed: false };
+const removed = { cited: true, supported: false, attributed: false };
+const bare = { cited: false, supported: false, attributed: false };
+/** Written without a citation; the checker cited the passage that states it. */
+const found = { cited: false, supported: false, attributed: true };
 
 const OUTCOMES: ClaimOutcome[] = [
   // Cites its evidence document and another; one sentence lost its citation, one never had one.
   { evidenceDocs: ['d1'], found: true, citedDocs: ['d1', 'd2'], sentences: [yes, removed, bare], removed: { noSuchPassage: 0, notSupported: 1 }, quotes: 2, rationaleQuotes: 1, ms: 10, retrieveMs: 1 },
-  // Answered from the wrong document; a citation to a passage that was never given was removed.
-  { evidenceDocs: ['d3'], found: true, citedDocs: ['d2'], sentences: [yes], removed: { noSuchPassage: 1, notSupported: 0 }, quotes: 1, rationaleQuotes: 0, ms: 30, retrieveMs: 2 },
+  // Answered from the wrong document; a citation to a passage that was never given was removed; one sentence cited by the checker.
+  { evidenceDocs: ['d3'], found: true, citedDocs: ['d2'], sentences: [yes, found], removed: { noSuchPassage: 1, notSupported: 0 }, quotes: 1, rationaleQuotes: 0, ms: 30, retrieveMs: 2 },
   // Not found: what the model wrote was cited but unsupported.
   { evidenceDocs: ['d2'], found: false, citedDocs: [], sentences: [removed], removed: { noSuchPassage: 0, notSupported: 1 }, quotes: 0, rationaleQuotes: 0, ms: 20, retrieveMs: 3 },
 ];
@@ -34,9 +36,10 @@ describe('scoreOutcomes', () => {
       cited_evidence_rate_answered: 0.5,
       citation_precision: 0.3333, // d1 of the 3 Sources d1, d2, d2
       sources_per_answer: 1.5,
-      sentences_per_answer: 2,
-      cited_sentence_rate: 0.8, // 4 of the 5 sentences written carry a citation
+      sentences_per_answer: 2.5,
+      cited_sentence_rate: 0.6667, // 4 of the 6 sentences written carry a citation
       supported_sentence_rate: 0.5, // 2 of those 4 kept one
+      attributed_sentence_rate: 0.1667, // 1 of the 6 was cited by the checker
       removed_citations_per_answer: 1,
       removed_no_such_passage: 1,
       removed_not_supported: 2,
@@ -57,14 +60,14 @@ describe('scoreOutcomes', () => {
 
 describe('verdictsOf', () => {
   const base = { question: 'q', citations: [] };
-  it('reads a found answer’s segments: kept citation, removed citation, none written', () => {
+  it('reads a found answer’s segments: kept citation, removed citation, none written, cited by the checker', () => {
     const answer: Answer = {
       ...base,
       found: true,
-      segments: [{ text: 'A holds.', cite: 1 }, { text: 'B was cited wrongly.', unsupported: true }, { text: 'C says more.', unsupported: true }],
+      segments: [{ text: 'A holds.', cite: 1 }, { text: 'B was cited wrongly.', unsupported: true }, { text: 'C says more.', unsupported: true }, { text: 'D states a passage.', cite: 1, attributed: true }],
       removedCitations: [{ n: 3, reason: 'not-supported', sentence: 'B was cited wrongly.' }],
     };
-    expect(verdictsOf(answer, 'ignored')).toEqual([yes, removed, bare]);
+    expect(verdictsOf(answer, 'ignored')).toEqual([yes, removed, bare, found]);
   });
 
   it('reads what the model wrote when the answer was not found, less the not-found sentence', () => {

@@ -17,8 +17,9 @@ const DOCS: QueryableDoc[] = [
 ];
 
 const QUESTION = "What does the landlord's contract say about pets?";
-const read = (reply: string, docs = DOCS) => readFiltersWithModel(QUESTION, new ScriptedGenerator([reply]), docs, { now: NOW });
-const labels = async (reply: string) => (await read(reply)).map((c) => `${c.kind}:${c.label}`);
+const read = (reply: string, docs = DOCS, question = QUESTION) => readFiltersWithModel(question, new ScriptedGenerator([reply]), docs, { now: NOW });
+const labels = async (reply: string, question = QUESTION) => (await read(reply, DOCS, question)).map((c) => `${c.kind}:${c.label}`);
+const DATED = 'What did the letters from 2023 say about the rent, and the ones added since November?';
 
 describe('readFiltersWithModel', () => {
   it('reads the document the question describes, by the name the model gives', async () => {
@@ -32,7 +33,7 @@ describe('readFiltersWithModel', () => {
     expect(await labels('{"documents": ["./rules.docx"]}')).toEqual(['document:rules.docx']);
     expect(await labels('{"folders": ["guides/"]}')).toEqual(['folder:docs/guides']);
     expect(await labels('{"documents": ["guides"]}')).toEqual(['folder:docs/guides']);
-    expect(await labels('{"types": ["Word documents", "PDF"], "tags": ["#tax", "housing"]}')).toEqual(['type:Word', 'type:PDF', 'tag:#Tax', 'tag:#housing']);
+    expect(await labels('{"types": ["Word documents", "PDF"], "tags": ["#tax", "housing"]}', 'What do my Word files and PDFs say about pets?')).toEqual(['type:Word', 'type:PDF', 'tag:#Tax', 'tag:#housing']);
   });
 
   it('drops values the library does not have: a document it lacks is no filter', async () => {
@@ -48,13 +49,26 @@ describe('readFiltersWithModel', () => {
   });
 
   it('reads a date range, on the documents\' own dates when some is in it, else when they were added', async () => {
-    const [dated] = await read('{"from": "2023-01-01", "to": "2023-12-31"}');
+    const [dated] = await read('{"from": "2023-01-01", "to": "2023-12-31"}', DOCS, DATED);
     expect(dated).toMatchObject({ kind: 'date', field: 'dated', from: day(2023, 1, 1), before: day(2024, 1, 1), label: 'dated 2023' });
-    expect(await labels('{"from": "2024-11"}')).toEqual(['date:added since 1 Nov 2024']);
+    expect(await labels('{"from": "2024-11"}', DATED)).toEqual(['date:added since 1 Nov 2024']);
     // The documents' own dates: one without (lease.md) is left out.
-    expect(await labels('{"from": "2010-01-01"}')).toEqual(['date:dated since 1 Jan 2010']);
+    expect(await labels('{"from": "2010-01-01"}', DATED)).toEqual(['date:dated since 1 Jan 2010']);
     // No document in the range either way: no filter.
-    expect(await read('{"to": "2010-01-01"}')).toEqual([]);
+    expect(await read('{"to": "2010-01-01"}', DOCS, DATED)).toEqual([]);
+  });
+
+  it('keeps only what the question grounds: no type it does not name, no date when it speaks of no time, no documents that are the whole library', async () => {
+    // What SmolLM2-135M read from "When is the rent paid?" in a two-document library: every name it was shown.
+    const two = DOCS.slice(0, 2);
+    const everything = '{"documents": ["docs/lease.md", "docs/guides/Renting Guide.pdf"], "folders": ["docs"], "types": ["markdown"], "tags": [], "from": "2024-01-01", "to": null}';
+    expect(await read(everything, two, 'When is the rent paid?')).toEqual([]);
+    // One of the two documents is a restriction; "markdown" and a year in the question ground the rest.
+    expect((await read('{"documents": ["lease.md"], "types": ["markdown"], "from": "2024-11-01"}', two, 'In the markdown notes added since November, when is the rent paid?')).map((c) => c.kind)).toEqual(['document', 'type', 'date']);
+    // A one-document library: naming it is kept (the chip says what was searched).
+    expect(await labels('{"documents": ["lease.md"]}')).toEqual(['document:docs/lease.md']);
+    // Tags are the person's own words: kept.
+    expect(await labels('{"tags": ["housing"]}', 'When is the rent paid?')).toEqual(['tag:#housing']);
   });
 
   it('lists the library\'s real names when they fit the budget, and quotes the question as data', async () => {
