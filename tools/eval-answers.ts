@@ -3,7 +3,9 @@
  * [--max-tokens N] [--context-tokens N]`: which answerer writes the answers, and the lines it prints.
  * `extractive` is the app's extractive answer (the default); `quote` is the deterministic baseline of
  * `src/eval/quote-generator.ts` (not a model: it quotes the best sentence of each top passage with its
- * [n], which measures the citation checker and the context without a model); anything else is a
+ * [n], which measures the citation checker and the context without a model); `restate` writes the
+ * question back as the answer with no citation (a paraphrase of the evidence for SciFact's claims: it
+ * measures the checker's own citations, `attributed_sentence_rate` and `citation_precision`); anything else is a
  * transformers.js text-generation model folder, loaded with the app's `loadTransformersGenerator`. Both
  * generators write through the app's LLM answerer (context, prompt, checked citations).
  */
@@ -15,10 +17,11 @@ import type { BeirDoc, Claim } from '../src/eval/beir.ts';
 import { evaluateGeneratedAnswers, type GeneratedAnswerReport } from '../src/eval/evaluate-generated.ts';
 import type { IndexedCollection } from '../src/eval/evaluate.ts';
 import { QuoteGenerator } from '../src/eval/quote-generator.ts';
+import { ScriptedGenerator } from '../src/models/generator/scripted-generator.ts';
 import { loadFolderGenerator } from './model-folder.ts';
 
 export interface AnswerEvalArgs {
-  /** 'extractive' (default), 'quote', or a model folder. */
+  /** 'extractive' (default), 'quote', 'restate', or a model folder or `.gguf` file. */
   generator?: string;
   /** Claims to evaluate (the first N with evidence). Default all. */
   limit?: number;
@@ -70,6 +73,8 @@ export async function chooseAnswerer(args: AnswerEvalArgs): Promise<ChosenAnswer
   let dispose: (() => Promise<void>) | undefined;
   if (name === 'quote') {
     generator = new QuoteGenerator();
+  } else if (name === 'restate') {
+    generator = new ScriptedGenerator((messages) => /^Question: (.*)$/mu.exec(messages.at(-1)?.content ?? '')?.[1] ?? '', { model: { id: 'restate', label: 'restate' } });
   } else {
     ({ generator, dispose } = await chooseGenerator(name, args.contextTokens));
   }

@@ -12,7 +12,7 @@
  * (outside bm25 mode) both answer by meaning, as the app does once an embedding model is chosen
  * (`generate/encoder-answer.ts`); without, the extractive answer by words.
  *
- * `--answers [--generator extractive|quote|<model folder>] [--limit N] [--max-tokens N] [--context-tokens N]`
+ * `--answers [--generator extractive|quote|restate|<model folder>] [--limit N] [--max-tokens N] [--context-tokens N]`
  * evaluates answers instead, with any answerer (`tools/eval-answers.ts`): the claims of
  * `claims_dev.jsonl` that have evidence documents (the first N with `--limit`), asked as the question
  * text; the figures say how often the answer's Sources include the claim's evidence document and what
@@ -91,7 +91,7 @@ if (!values.data || !modeOk || (mode !== 'bm25' && !values.model) || (mode === '
   console.error('       with --model and no --mode, every mode (bm25, dense, hybrid; rerank with --reranker) over one embedding; vectors are cached by model and text unless --no-cache');
   console.error('       all, dense, hybrid and rerank need --model: a transformers.js model folder (config.json, tokenizer.json, onnx/)');
   console.error('       rerank needs --reranker: a cross-encoder folder (one-label sequence classification); with another mode, --reranker reranks its top 40');
-  console.error('       --answers [--generator extractive|quote|<model folder>|<file.gguf>] [--limit N] [--max-tokens N] [--context-tokens N]: evaluate answers over claims_dev.jsonl');
+  console.error('       --answers [--generator extractive|quote|restate|<model folder>|<file.gguf>] [--limit N] [--max-tokens N] [--context-tokens N]: evaluate answers over claims_dev.jsonl');
   console.error('       --steps --generator <model folder>|<file.gguf> [--limit N]: the JSON steps (rewrite, expansion, filters, judge) on the first N queries (default 20), unusable replies counted');
   process.exit(2);
 }
