@@ -156,32 +156,25 @@ export function matchFilters(reading: FilterReading, docs: readonly QueryableDoc
   return chips;
 }
 
-/** Words that name each type, as a question says them ("the PDFs", "my Word files", "web pages"). */
-const TYPE_WORDS: Record<DocType, RegExp> = {
-  pdf: /\bpdfs?\b/iu,
-  docx: /\b(?:word|docx?)\b/iu,
-  markdown: /\b(?:markdown|md)\b/iu,
-  html: /\b(?:html?|web ?pages?|websites?|pages? saved)\b/iu,
-  text: /\b(?:text files?|txt|plain text|notes? files?)\b/iu,
-};
-
 /** A time the question speaks of: a year, a month or season, or a word of time ("last week", "since", "recent"). */
 const TIME_WORDS =
   /\b(?:\d{4}|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|spring|summer|autumn|fall|winter|today|yesterday|recent(?:ly)?|latest|newest|oldest|last|past|since|before|after|ago|until|during|days?|weeks?|months?|years?|quarters?|dated|added)\b/iu;
 
 /**
- * The chips of a model's reading that the question grounds: a type only when the question names a type
- * ({@link TYPE_WORDS}), a date range only when it speaks of a time ({@link TIME_WORDS}), and documents or
+ * The chips of a model's reading that the question grounds: a type only when a word of the question
+ * names it (`TYPE_NAMES`: "pdf", "word", "markdown", "web", "text", …), a date range only when it speaks of a time ({@link TIME_WORDS}), and documents or
  * folders only when together they leave out some document of a library of several (naming them all
  * restricts nothing). Tags stay: they are the person's own words. English words only: a question in
  * another language keeps the model's types and dates only when it names "PDF", "Word" or a year.
  */
 export function groundedChips(chips: readonly QueryChip[], question: string, docs: readonly QueryableDoc[]): QueryChip[] {
+  // The types the question's words name, by the same names a reply's types are read with.
+  const typesNamed = new Set(question.toLowerCase().split(/[^\p{L}\p{N}]+/u).flatMap((w) => (Object.hasOwn(TYPE_NAMES, w) ? [TYPE_NAMES[w]!] : [])));
   const places = chips.filter((c) => c.kind === 'document' || c.kind === 'folder');
   const named = (d: QueryableDoc) => places.some((c) => chipHolds(c, [d]));
   const placesRestrict = docs.length < 2 || docs.some((d) => !named(d));
   return chips.filter((c) => {
-    if (c.kind === 'type') return TYPE_WORDS[c.type].test(question);
+    if (c.kind === 'type') return typesNamed.has(c.type);
     if (c.kind === 'date') return TIME_WORDS.test(question);
     if (c.kind === 'document' || c.kind === 'folder') return placesRestrict;
     return true;
