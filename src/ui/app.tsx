@@ -12,6 +12,7 @@ import { keepOriginals, setKeepOriginals } from './preferences.ts';
 import { startLibrary } from './start-library.ts';
 import { storage } from './storage-state.ts';
 import { StorageNotices } from './storage-notices.tsx';
+import { setTheme, theme, THEME_LABELS, type Theme } from './theme.ts';
 
 
 /** The skip link moves focus into the question box itself, not just the page to it. */
@@ -33,18 +34,33 @@ export function App() {
         Skip to Ask a question
       </a>
       <header class="top">
-        <h1>DocQA</h1>
-        <p class="tagline">Ask your documents. Nothing leaves this device.</p>
-        {s && (
-          <p class="storage">
-            Storage: {formatBytes(s.usage)} used of {formatBytes(s.quota)} available
-            {s.persisted ? ' (persistent)' : ' (may be cleared by the browser when space runs low)'}
-          </p>
-        )}
-        <label class="setting">
-          <input type="checkbox" checked={keepOriginals.value} onChange={(e) => void setKeepOriginals(e.currentTarget.checked)} /> Keep original files
-          <span class="hint"> (to show PDF pages and open the file itself; uses more storage)</span>
-        </label>
+        <div class="top-line">
+          <h1>DocQA</h1>
+          <p class="tagline">Ask your documents. Nothing leaves this device.</p>
+        </div>
+        <details class="settings">
+          <summary>Settings</summary>
+          {s && (
+            <p class="storage">
+              Storage: {formatBytes(s.usage)} used of {formatBytes(s.quota)} available
+              {s.persisted ? ' (persistent)' : ' (may be cleared by the browser when space runs low)'}
+            </p>
+          )}
+          <label class="setting">
+            <input type="checkbox" checked={keepOriginals.value} onChange={(e) => void setKeepOriginals(e.currentTarget.checked)} /> Keep original files
+            <span class="hint"> (to show PDF pages and open the file itself; uses more storage)</span>
+          </label>
+          <label class="setting">
+            Colours
+            <select value={theme.value} onChange={(e) => setTheme(e.currentTarget.value as Theme)}>
+              {Object.entries(THEME_LABELS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </details>
       </header>
       <StorageNotices />
       <main class="layout" aria-busy={!loaded.value}>

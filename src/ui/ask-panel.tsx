@@ -9,7 +9,8 @@ import { CurrentQuestion, EarlierTurns, NewConversationButton, SearchedFor } fro
 import { askInConversation } from './conversation-state.ts';
 import { Filters } from './filters.tsx';
 import { QueryChips, useQuestionChips } from './query-chips.tsx';
-import { QuestionQueue, queueQuestion } from './question-queue.tsx';
+import { useFollowAnswer } from './follow-answer.ts';
+import { askingQuestion, QuestionQueue, queueQuestion } from './question-queue.tsx';
 import { SemanticStatus } from './semantic-status.tsx';
 import { WholeDocument, wholeDocumentOn } from './whole-document.tsx';
 
@@ -20,6 +21,7 @@ export function AskPanel() {
   const read = useQuestionChips(question, filter);
   const { chips, byModel } = read;
   const input = useRef<HTMLInputElement>(null);
+  const turn = useFollowAnswer(askingQuestion.value);
   const ask = (options: { filterChips?: QueryChip[]; redo?: boolean } = {}) => {
     if (!question.trim()) return;
     read.setAsked(question.trim());
@@ -47,7 +49,7 @@ export function AskPanel() {
           ask();
         }}
       >
-        <input ref={input} type="text" aria-label="Ask a question" placeholder="Ask a question about your documents" value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
+        <input ref={input} type="text" aria-label="Ask a question" placeholder="Ask about your documents" value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
         {/* Never disabled while answering: Enter submits only while this is enabled, and a question asked now waits its turn. */}
         <button type="submit">Ask</button>
         {asking.value && (
@@ -69,10 +71,12 @@ export function AskPanel() {
         </p>
       )}
       <EarlierTurns />
-      <CurrentQuestion />
-      <QuestionQueue />
-      <SearchedFor filter={read.filter} />
-      <AnswerView />
+      <div class="turn" ref={turn}>
+        <CurrentQuestion />
+        <QuestionQueue />
+        <SearchedFor filter={read.filter} />
+        <AnswerView />
+      </div>
     </div>
   );
 }

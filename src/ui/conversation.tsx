@@ -9,24 +9,31 @@ function compactText(a: Answer): string {
   return a.segments.map((s) => s.text.trim()).join(' ');
 }
 
-/** The earlier questions of the conversation on show, each with its answer, compact, oldest first. */
+/** The earlier questions of the conversation on show, each with its answer, compact, oldest first; they can be folded away. */
 export function EarlierTurns() {
   const turns = earlier.value;
+  const [folded, setFolded] = useState(false);
   if (!turns.length) return null;
+  const count = `${turns.length} earlier question${turns.length === 1 ? '' : 's'}`;
   return (
     <section class="earlier" aria-label="Earlier in this conversation">
-      <ol>
-        {turns.map((a, i) => (
-          <li key={i}>
-            <p class="earlier-question">
-              <bdi>{typedQuestion(a)}</bdi>
-            </p>
-            <p class="earlier-answer">
-              <bdi>{compactText(a)}</bdi>
-            </p>
-          </li>
-        ))}
-      </ol>
+      <button type="button" class="link" aria-expanded={!folded} onClick={() => setFolded(!folded)}>
+        {folded ? `Show ${count}` : `Hide ${count}`}
+      </button>
+      {!folded && (
+        <ol>
+          {turns.map((a, i) => (
+            <li key={i}>
+              <p class="earlier-question">
+                <bdi>{typedQuestion(a)}</bdi>
+              </p>
+              <p class="earlier-answer">
+                <bdi>{compactText(a)}</bdi>
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
     </section>
   );
 }

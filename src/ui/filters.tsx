@@ -78,12 +78,14 @@ export function Filters({ onChange }: { onChange: (f: SearchFilter) => void }) {
       tags: next.tag ? [next.tag] : undefined,
     });
   };
+  // No filter before there is a document, and none that offers nothing to choose (no tags yet).
+  if (!docs.length) return null;
   return (
     <div class="filters">
       <FilterSelect label="Only in document" all="All documents" value={picked.doc ?? ''} onPick={pick('doc')} choices={choices.doc} />
-      <FilterSelect label="Only in folder" all="All folders" value={picked.folder ?? ''} onPick={pick('folder')} choices={choices.folder} />
+      {choices.folder.length > 0 && <FilterSelect label="Only in folder" all="All folders" value={picked.folder ?? ''} onPick={pick('folder')} choices={choices.folder} />}
       <FilterSelect label="Only of type" all="All types" value={picked.type ?? ''} onPick={pick('type')} choices={choices.type} />
-      <FilterSelect label="Only with tag" all="All tags" value={picked.tag ?? ''} onPick={pick('tag')} choices={choices.tag} />
+      {choices.tag.length > 0 && <FilterSelect label="Only with tag" all="All tags" value={picked.tag ?? ''} onPick={pick('tag')} choices={choices.tag} />}
     </div>
   );
 }

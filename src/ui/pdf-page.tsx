@@ -11,14 +11,20 @@ const ASSETS = 'pdfjs/';
 const BASE_SCALE = 1.25;
 /** The page's margin on either side, in CSS pixels (`.pdf-page` in styles.css: 1rem). */
 const PAGE_MARGIN = 16;
+/** The steps of Zoom in and Zoom out; a page opens at 100 %, or at the zoom that fits its width when narrower. */
 const ZOOMS = [0.25, 0.375, 0.5, 0.75, 1, 1.25, 1.5, 2, 3];
-/** 100 %: the zoom a page opens at when it fits. */
-const FULL = ZOOMS.indexOf(1);
+const MIN_ZOOM = ZOOMS[0]!;
+const MAX_ZOOM = ZOOMS.at(-1)!;
 
-/** The largest zoom up to 100 % at which a page `width` pixels wide (at 100 %) fits in `room` pixels. */
-function fittingZoom(width: number, room: number): number {
-  for (let i = FULL; i > 0; i--) if (width * ZOOMS[i]! <= room) return i;
-  return 0;
+/** The zoom at which a page `width` pixels wide (at 100 %) fills `room` pixels: 100 % at most, 25 % at least. */
+export function fittingZoom(width: number, room: number): number {
+  return Math.max(MIN_ZOOM, Math.min(1, room / width));
+}
+
+/** The next step of {@link ZOOMS} above (`dir` 1) or below (-1) `zoom`, which may lie between steps (a fitted page). */
+export function nextZoom(zoom: number, dir: 1 | -1): number {
+  const steps = dir > 0 ? ZOOMS.filter((z) => z > zoom + 1e-6) : ZOOMS.filter((z) => z < zoom - 1e-6).reverse();
+  return steps[0] ?? zoom;
 }
 
 /**
@@ -138,7 +144,7 @@ export function PdfPage({ blob, page, quotes }: { blob: Blob; page: number; quot
         setZoom(fittingZoom(pdfPage.getViewport({ scale: BASE_SCALE }).width, room));
         return;
       }
-      const viewport = pdfPage.getViewport({ scale: ZOOMS[zoom]! * BASE_SCALE });
+      const viewport = pdfPage.getViewport({ scale: zoom * BASE_SCALE });
       const ratio = sizeCanvas(canvas, viewport.width, viewport.height);
       box.replaceChildren();
       box.style.setProperty('--total-scale-factor', String(viewport.scale));
@@ -175,11 +181,11 @@ export function PdfPage({ blob, page, quotes }: { blob: Blob; page: number; quot
         <button type="button" disabled={!pages || at >= pages} onClick={() => setAt(at + 1)}>
           Next page
         </button>
-        <button type="button" disabled={zoom === undefined || zoom <= 0} onClick={() => setZoom((zoom ?? FULL) - 1)}>
+        <button type="button" disabled={zoom === undefined || zoom <= MIN_ZOOM} onClick={() => setZoom(nextZoom(zoom ?? 1, -1))}>
           Zoom out
         </button>
-        <span>{zoom === undefined ? '' : `${Math.round(ZOOMS[zoom]! * 100)}%`}</span>
-        <button type="button" disabled={zoom === undefined || zoom >= ZOOMS.length - 1} onClick={() => setZoom((zoom ?? FULL) + 1)}>
+        <span>{zoom === undefined ? '' : `${Math.round(zoom * 100)}%`}</span>
+        <button type="button" disabled={zoom === undefined || zoom >= MAX_ZOOM} onClick={() => setZoom(nextZoom(zoom ?? 1, 1))}>
           Zoom in
         </button>
       </div>

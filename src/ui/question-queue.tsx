@@ -14,7 +14,7 @@ interface QueuedQuestion {
  */
 const waitingQuestions = signal<QueuedQuestion[]>([]);
 /** The question the queue is asking now (shown until its answer arrives). */
-const askingQuestion = signal<string | undefined>(undefined);
+export const askingQuestion = signal<string | undefined>(undefined);
 let queuedSeq = 0;
 
 /** Queues a question (`run` asks it); asks the queue in turn when nothing of it is being asked. */

@@ -1,6 +1,7 @@
 import { signal } from '@preact/signals';
 import { partsEta } from './format.ts';
 import { asking, askSteps } from './ask-state.ts';
+import { documents } from './library-state.ts';
 import type { ShownReading } from './question-reading-state.ts';
 
 /**
@@ -42,9 +43,11 @@ export function WholeDocument({ shown }: { shown: ShownReading }) {
   const reading = wholeDocumentOn.value && single ? (current ? single : undefined) : recognised;
   const ambiguous = reading || !current ? undefined : read?.ambiguous;
   const step = askSteps.value.filter((s) => s.type === 'whole-document').at(-1);
+  // Nothing to read whole before there is a document; while the toggle cannot be used, it says why beside it.
+  if (!documents.value.length) return null;
   return (
     <div class="whole-document">
-      <label class="whole-toggle" title={single ? `Read every section of ${single.docPath}` : 'Choose one document (a chip or the document filter) to read it whole'}>
+      <label class="whole-toggle" title={single ? `Read every section of ${single.docPath}` : undefined}>
         <input
           type="checkbox"
           aria-label="Answer over the whole document"
@@ -54,6 +57,7 @@ export function WholeDocument({ shown }: { shown: ShownReading }) {
         />{' '}
         Whole document
       </label>
+      {!single && <span class="whole-why">(to read one document whole, name it in the question or choose it in “Only in document”)</span>}
       {asking.value && step?.type === 'whole-document' ? (
         <p class="whole-note" role="status">
           Reading all of <bdi>{step.docPath}</bdi>: read {step.done} of {step.total} part{step.total === 1 ? '' : 's'}

@@ -65,6 +65,8 @@ describe('the Source dialog shows a PDF page, drawn by pdf.js, with the cited se
   });
 
   it('keeps no original when the setting is off: the dialog shows the text only', async () => {
+    // The setting sits in Settings, folded under the page's title.
+    await app.page.locator('summary', { hasText: 'Settings' }).click();
     await app.page.getByLabel('Keep original files').uncheck();
     await app.page.getByLabel('Add documents').setInputFiles({ name: 'boat.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makePdf([{ lines: ['Change the engine oil every hundred hours.'] }])) });
     await waitForIndexed(app.page, 2);

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useApp } from '../support/browser.ts';
+import { askQuestion, waitForIndexed } from '../support/app-page.ts';
+import { writeTree } from '../support/fixture-folder.ts';
+import { makePdf } from '../support/fixtures.ts';
+import { axeViolations, layoutReport } from '../support/page-checks.ts';
+
+const PHONE = { width: 390, height: 844 };
+const THEMES = ['light', 'dark'] as const;
+
+/** A folder path and a file name as long as real ones get (a matter, a year, a long descriptive name). */
+const FOLDER = 'Client matters/2026 Harbour Authority v. Northern Shipping Consolidated Holdings Limited/Correspondence and pleadings';
+const ROOMS = ['laundry', 'garden', 'roof', 'elevator', 'mailbox', 'lobby', 'boiler', 'stairwell', 'attic', 'courtyard'];
+
+/** 149 Markdown notes with long names (one an unbroken 90-character run) and a two-page PDF lease. */
+async function library(): Promise<Record<string, Uint8Array | string>> {
+  const files: Record<string, Uint8Array | string> = {};
+  for (let i = 0; i < 149; i++) {
+    const room = ROOMS[i % ROOMS.length]!;
+    const name = i === 7 ? `${'UnbrokenReferenceNumber'.repeat(4)}-${i}.md` : `Inspection report ${i + 1} on the ${room} of the north harbour building with remarks by the caretaker.md`;
+    files[`${FOLDER}/${i % 3 === 0 ? 'Older reports kept for the file/' : ''}${name}`] = `# Inspection ${i + 1}: ${room}\n\nThe ${room} was inspected on day ${i + 1}; the caretaker noted ${i % 2 ? 'no defects' : 'a loose fitting'} in section ${i}.\n`;
+  }
+  files[`${FOLDER}/Residential lease agreement between the landlord and the tenant, signed copy.pdf`] = await makePdf([
+    { lines: ['Lease agreement', '', 'The tenant pays the rent on the first day of each month.', 'The landlord returns the security deposit', 'within fourteen days after the keys are handed back.'] },
+    { lines: ['Repairs', '', 'The landlord repairs the heating and the roof.'] },
+  ]);
+  return files;
+}
+
+/** The layout report and axe's findings in both themes, with a screenshot of each. */
+async function checkState(page: Page, state: string): Promise<void> {
+  for (const theme of THEMES) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.waitForFunction((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, theme === 'dark');
+    const report = await layoutReport(page);
+    const axe = await axeViolations(page);
+    await page.screenshot({ path: `/tmp/phone-${state}-${theme}.png` });
+    expect.soft({ state, theme, ...report, axe }).toEqual({ state, theme, overflow: 0, overflowing: [], dialogsOutside: [], smallTargets: [], axe: [] });
+  }
+}
+
+describe('a phone (390 × 844) with a library of 150 documents with long names', () => {
+  const app = useApp();
+
+  it('fits the screen, with targets of 24 px and no axe violation, in light and dark, in every main state', async () => {
+    const page = app.page;
+    await page.setViewportSize(PHONE);
+    await page.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor();
+    await checkState(page, 'empty');
+
+    await page.getByLabel('Add a folder').setInputFiles(await writeTree(await library(), 'Harbour'));
+    await page.locator('ul[aria-label="Library"] .status', { hasText: /^(Queued|Indexing)/ }).first().waitFor({ timeout: 30_000 });
+    await checkState(page, 'indexing');
+    await waitForIndexed(page, 150, 180_000);
+    await checkState(page, 'library');
+
+    expect(await askQuestion(page, 'When does the landlord return the security deposit?')).toContain('within fourteen days');
+    await checkState(page, 'answer');
+
+    await page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: '[1]' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Source' });
+    await dialog.locator('.pdf-page[data-page="1"]').waitFor({ timeout: 30_000 });
+    // The page fits the phone's width at first (zoom in for more), and its marked sentence is in view.
+    const [pageBox, dialogBox] = await Promise.all([dialog.locator('.pdf-page').boundingBox(), dialog.boundingBox()]);
+    expect(pageBox!.width).toBeLessThanOrEqual(dialogBox!.width);
+    expect(pageBox!.width).toBeGreaterThan(dialogBox!.width * 0.8);
+    await checkState(page, 'source-pdf');
+    await dialog.getByRole('button', { name: 'Zoom in' }).click();
+    await dialog.getByRole('button', { name: 'Text', exact: true }).click();
+    await dialog.locator('.source-text mark').first().waitFor();
+    await checkState(page, 'source-text');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('button', { name: /Set up semantic search|Semantic search models/ }).click();
+    await page.getByRole('dialog', { name: 'Semantic search models' }).waitFor();
+    await checkState(page, 'semantic-models');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: /Choose an answer model|Answer model/ }).click();
+    await page.getByRole('dialog', { name: 'Answer models' }).waitFor();
+    await checkState(page, 'answer-models');
+    await page.keyboard.press('Escape');
+  });
+
+  it('keeps the newest answer in view after the sixth question', async () => {
+    const page = app.page;
+    const questions = ['When is the rent paid?', 'What did the caretaker note in the laundry?', 'Who repairs the heating?', 'Was the attic inspected?', 'What about the boiler?', 'When is the deposit returned?'];
+    for (const q of questions) await askQuestion(page, q);
+    await expect(page.locator('.current-question').textContent()).resolves.toBe(questions.at(-1));
+    // The question just asked and the start of its answer are on screen.
+    const box = await page.locator('.current-question').boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
+    await page.screenshot({ path: '/tmp/phone-sixth-answer.png' });
+  });
+
+  it('follows the Colours setting over the system, from the first paint after a reload', async () => {
+    const page = app.page;
+    const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await page.locator('summary', { hasText: 'Settings' }).click();
+    await page.getByLabel('Colours').selectOption({ label: 'Dark' });
+    expect(await background()).toBe('rgb(20, 23, 28)');
+    // Chosen before the first render: the page is dark as soon as its document has loaded.
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    expect(await background()).toBe('rgb(20, 23, 28)');
+    await page.locator('summary', { hasText: 'Settings' }).click();
+    await page.getByLabel('Colours').selectOption({ label: 'As the system' });
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await background()).toBe('rgb(20, 23, 28)');
+  });
+});
