@@ -1,9 +1,10 @@
+import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
 import { contentSecurityPolicy } from './tools/security-headers.ts';
 
 /**
- * Test-only build: the embed worker harness page (`tests/harness/`) into `dist-harness/` (gitignored),
- * for browser tests and the Chromium embed bench. Never part of the app's `dist/`. Served with the
+ * Test-only build: the embed worker harness page and the Library list page (`tests/harness/`) into
+ * `dist-harness/` (gitignored), for browser tests and the Chromium benches. Never part of the app's `dist/`. Served with the
  * app's headers (CSP, COOP/COEP), except that connections may go to a local model mirror on any port.
  */
 export const HARNESS_OUT_DIR = 'dist-harness';
@@ -14,13 +15,14 @@ export default defineConfig({
   root: 'tests/harness',
   base: './',
   logLevel: 'warn',
+  plugins: [preact()],
   worker: { format: 'es' },
   build: {
     target: 'es2022',
     outDir: `../../${HARNESS_OUT_DIR}`,
     emptyOutDir: true,
     chunkSizeWarningLimit: 8192,
-    rollupOptions: { input: 'tests/harness/embed-harness.html' },
+    rollupOptions: { input: ['tests/harness/embed-harness.html', 'tests/harness/list-harness.html'] },
   },
   preview: {
     headers: { 'Content-Security-Policy': csp, 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },

@@ -12,6 +12,7 @@
  *   npm run bench -- rerank                reranking pairs/s (tiny and MiniLM-shaped cross-encoders, Node)
  *   npm run bench -- answer                time before the first token: rewrite, retrieval, rerank, prompt build (Node)
  *   npm run bench -- answer --generator <file.gguf>   and a real GGUF model in Chromium: first piece and tokens/s by step, load, memory
+ *   npm run bench -- ui                    the Library list in Chromium: render and scroll at 1,000 and 5,000 documents, against 100
  */
 import { parseArgs } from 'node:util';
 import { BenchContext } from './context.ts';
@@ -24,10 +25,11 @@ import { benchEmbed } from './embed.ts';
 import { benchRerank } from './rerank.ts';
 import { benchAnswer } from './answer.ts';
 import { benchAnswerGenerator } from './answer-generator.ts';
+import { benchUi } from './ui.ts';
 import { report } from './report.ts';
 import { isMain, progress } from './util.ts';
 
-export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer'] as const;
+export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'ui'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** Options some operations read. */
@@ -72,6 +74,9 @@ async function runOperation(ctx: BenchContext, op: Operation, options: BenchOpti
       case 'answer':
         await benchAnswer(ctx);
         if (options.generator) await benchAnswerGenerator(ctx, options.generator);
+        break;
+      case 'ui':
+        await benchUi(ctx);
         break;
     }
   } catch (err) {

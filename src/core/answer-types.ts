@@ -38,6 +38,11 @@ export interface Passage {
   docId: DocId;
   docName: string;
   docPath: string;
+  /**
+   * The document's own title, when it names this passage well: its metadata title, or its first heading
+   * where `label` starts with it; absent otherwise (the page then names the source by its file name).
+   */
+  docTitle?: string;
   docType: DocType;
   block: number;
   /** Where in the document, as the Source dialog names it: "page 4 · Security deposit" (`core/block-label.ts`). */

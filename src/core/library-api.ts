@@ -28,6 +28,8 @@ export interface ModelEntry {
   approximate: boolean;
   /** A published retrieval figure ("BEIR nDCG@10 51.7"), when the catalogue has one. */
   retrieval: string | undefined;
+  /** What it is good for, in a person's words, when the catalogue says. */
+  goodFor?: string;
   /** Bytes of its files kept in this browser (0: not downloaded). */
   cachedBytes: number;
   /** Passages with a vector from this model, in this library. */

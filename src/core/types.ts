@@ -1,6 +1,6 @@
 import type { TextRange } from './answer-types.ts';
 import type { ChunkId, DocId, QueueId } from './ids.ts';
-import type { SerializedError } from './errors.ts';
+import type { ErrorCode, SerializedError } from './errors.ts';
 import type { PageRanges } from './page-ranges.ts';
 import type { DocType } from './filter-types.ts';
 
@@ -172,12 +172,13 @@ export interface StorageEstimate {
 /**
  * Why answers quote the documents instead of being written by a model, or that a model writes them:
  * - `extractive`, `reason` `none` (no model chosen), `no-webgpu` (no model chosen, no WebGPU, and the
- *   WASM model not downloaded) or `failed` (the chosen model did not load: `message`);
+ *   WASM model not downloaded) or `failed` (the chosen model, `modelId`, did not load: `message`, `code`;
+ *   it is no longer chosen, so nothing stays "in use" and a reload does not try it again);
  * - `loading` a model (`download` while its files download; answers quote meanwhile);
  * - `ready`: `model` writes answers.
  */
 export type AnswerModelStatus =
-  | { state: 'extractive'; reason: 'none' | 'no-webgpu' | 'failed'; model?: string; message?: string }
+  | { state: 'extractive'; reason: 'none' | 'no-webgpu' | 'failed'; model?: string; message?: string; code?: ErrorCode; modelId?: string }
   | { state: 'loading'; model: string; download?: { loaded: number; total: number; files: Array<{ file: string; loaded: number; total: number }> } }
   | { state: 'ready'; model: string };
 
@@ -223,6 +224,8 @@ export interface EmbeddingEvent {
   /** The cross-encoder reranking each question's candidates, when one is in use. */
   reranker?: string;
   message?: string;
+  /** When `failed`: what kind of failure, for the page's plain words (`ui/model-failure.ts`). */
+  code?: ErrorCode;
 }
 
 export type { RerankPlace, RetrieverRank, Passage, AnswerSegment, RemovedCitation, TextRange, Citation, Answer, PassageRef, AskStep, AskRequest } from './answer-types.ts';

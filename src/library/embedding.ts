@@ -1,5 +1,6 @@
 import { serializeError } from '../core/errors.ts';
 import type { ChunkId, DocId, ModelId } from '../core/ids.ts';
+import type { ErrorCode } from '../core/errors.ts';
 import type { EmbeddingEvent, LibraryEvent } from '../core/types.ts';
 import type { ChunkEmbedder } from '../embed/chunk-embedder.ts';
 import { checkVectors } from '../models/encoder/pool.ts';
@@ -233,8 +234,8 @@ export class Embedding {
   }
 
   /** Loading a model failed: reported with the reason; search goes on by keywords. */
-  failed(message: string, model?: string): void {
-    this.report({ state: 'failed', model, message });
+  failed(message: string, model?: string, code?: ErrorCode): void {
+    this.report({ state: 'failed', model, message, ...(code ? { code } : {}) });
   }
 
   /** Reports a state; figures not given keep their last values (an ETA or a document only when given). */

@@ -64,6 +64,8 @@ export interface EmbeddingModel extends CatalogueEntry {
   languages: string[];
   /** A published retrieval figure from the model card, or null when none was found. */
   retrieval: RetrievalFigure | null;
+  /** What it is good for, in a person's words (the model dialog shows it; the figure stays behind a toggle). */
+  goodFor?: string;
 }
 
 export const BGE_SMALL_EN: EmbeddingModel = {
@@ -88,6 +90,7 @@ export const BGE_SMALL_EN: EmbeddingModel = {
   passagePrefix: '',
   maxTokens: 512,
   languages: ['en'],
+  goodFor: 'English documents. Small and quick to prepare a library: the one to start with.',
   retrieval: {
     benchmark: 'MTEB ArguAna (BEIR)',
     metric: 'nDCG@10',
@@ -118,6 +121,7 @@ export const MULTILINGUAL_E5_SMALL: EmbeddingModel = {
   passagePrefix: 'passage: ',
   maxTokens: 512,
   languages: ['multilingual'],
+  goodFor: 'Documents in other languages than English, or in several (about 100). Larger, and slower to prepare a library.',
   retrieval: {
     benchmark: 'Mr. TyDi (11 languages)',
     metric: 'MRR@10',
@@ -257,6 +261,8 @@ export interface RerankerModel extends CatalogueEntry {
   languages: string[];
   /** Ranking figures published on the model card; `[]` when none was found. */
   published: RetrievalFigure[];
+  /** What it is good for, in a person's words. */
+  goodFor?: string;
 }
 
 export const MS_MARCO_MINILM_L6: RerankerModel = {
@@ -276,6 +282,7 @@ export const MS_MARCO_MINILM_L6: RerankerModel = {
   // The card loads it with `CrossEncoder(..., max_length=512)`.
   maxTokens: 512,
   languages: ['en'],
+  goodFor: 'Puts the passages that best answer an English question first. Adds a few seconds to each question on the processor.',
   published: [
     { benchmark: 'TREC Deep Learning 2019', metric: 'nDCG@10', value: 74.3, source: 'Performance table of the cross-encoder/ms-marco-MiniLM-L-6-v2 model card (huggingface.co), also at sbert.net/docs/pretrained-models/ce-msmarco.html' },
     { benchmark: 'MS MARCO passage dev', metric: 'MRR@10', value: 39.01, source: 'same table' },

@@ -1,8 +1,9 @@
 /**
  * The fetch transformers.js downloads model files with (`env.fetch`), made to fail clearly and never
  * half-succeed: a connection that cannot be made, and a body that breaks off or ends short of its
- * Content-Length, become one DocQaError 'model-download-failed' naming the file, the bytes received and
- * what to do. transformers.js stores a file in the cache only after reading its whole body, so an errored
+ * Content-Length, or that stalls (no byte for {@link STALL_MS}: a proxy whose upstream broke off can
+ * hold the connection open for ever), become one DocQaError 'model-download-failed' naming the file, the
+ * bytes received and what to do. transformers.js stores a file in the cache only after reading its whole body, so an errored
  * body is never stored; the expected length also travels in a header so the cache can check it again
  * (`model-cache.ts`). Pure: the underlying fetch is passed in.
  */
@@ -12,6 +13,9 @@ import { DocQaError } from '../core/errors.ts';
 export const EXPECTED_BYTES_HEADER = 'x-docqa-expected-bytes';
 
 type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** A download that receives nothing for this long (ms) has stalled: it fails rather than wait for ever. */
+export const STALL_MS = 30_000;
 
 /** `https://host/a/b/onnx/model.onnx` → `onnx/model.onnx` when it follows `/resolve/<rev>/`, else the last segment. */
 function fileOf(url: string): string {
@@ -33,7 +37,8 @@ function announcedBytes(response: Response): number | undefined {
  * Wraps `fetchFn`. Only full (200) responses with a body are guarded; 206 (transformers.js's size
  * probes), 404 and other statuses pass through for transformers.js to handle.
  */
-export function guardDownloads(fetchFn: Fetch): Fetch {
+export function guardDownloads(fetchFn: Fetch, options: { stallMs?: number } = {}): Fetch {
+  const stallMs = options.stallMs ?? STALL_MS;
   return async (input, init) => {
     const url = String(input);
     let response: Response;
@@ -56,11 +61,18 @@ export function guardDownloads(fetchFn: Fetch): Fetch {
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         let chunk: ReadableStreamReadResult<Uint8Array>;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const stalled = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`nothing arrived for ${Math.round(stallMs / 1000)} s`)), stallMs);
+        });
         try {
-          chunk = await reader.read();
+          chunk = await Promise.race([reader.read(), stalled]);
         } catch (err) {
+          void reader.cancel().catch(() => undefined);
           controller.error(cut(reason(err)));
           return;
+        } finally {
+          clearTimeout(timer);
         }
         if (chunk.done) {
           if (expected !== undefined && received < expected) controller.error(cut('the connection closed early'));

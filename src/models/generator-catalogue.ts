@@ -194,12 +194,14 @@ const IMPORTED_CONTEXT = 4096;
  * states (at most {@link IMPORTED_CONTEXT}). Its id is `gguf:<file name>`: importing the same file again
  * replaces it.
  */
-export function importedGgufEntry(fileName: string, bytes: number, facts: Pick<GgufFacts, 'name' | 'contextLength'>): GgufGeneratorEntry {
+export function importedGgufEntry(fileName: string, bytes: number, facts: Pick<GgufFacts, 'contextLength'>): GgufGeneratorEntry {
   const slug = fileName.normalize('NFC').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 120) || 'model';
   return {
     id: asModelId(`gguf:${slug}`),
     format: 'gguf',
-    label: facts.name && facts.name.trim() ? `${facts.name.trim()} (${fileName})` : fileName,
+    // The file's own name: the person chose it, and a GGUF's `general.name` is often a training run's
+    // ("Smollm2 135M 8k Lc100K Mix1 Ep2").
+    label: fileName,
     repo: `imported-gguf/${slug}`,
     revision: 'main',
     files: [{ path: 'model.gguf', bytes, approximate: false }],

@@ -179,6 +179,10 @@ export function explainModelLoadError(err: unknown, model: ModelLocation, source
     const file = inRepo.replace(/^resolve\/[^/]+\//, '');
     return new DocQaError('model-files-missing', `${who}: ${where} has no ${file}: add the file (or choose the folder that holds it) and load the model again`, { cause: err });
   }
+  // The browser's own words for a request that never got an answer (offline, the host unreachable).
+  if (/Failed to fetch|NetworkError|Load failed|network error/i.test(message)) {
+    return new DocQaError('model-download-failed', `${who}: ${where}: the download did not finish (${message}): check the connection and try again, or import the model from a folder`, { cause: err });
+  }
   if (/Unsupported model type|Unknown model class/.test(message)) {
     return new DocQaError('model-unsupported', `${who}: ${where}: ${message}`, { cause: err });
   }

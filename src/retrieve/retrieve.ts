@@ -51,15 +51,20 @@ export async function retrievePassages(search: RankedSearch, source: PassageSour
     const doc = docById.get(location.docId);
     if (!block || !doc) continue;
     seenWindows.add(windowKey);
+    const label = describeBlock(block);
+    // The document's own title names the source: its metadata title; a title taken from its first heading
+    // only where this passage's location starts with it (a later section's heading path does not).
+    const docTitle = doc.titleSource === 'metadata' || (doc.titleSource === 'heading' && label.startsWith(doc.title)) ? doc.title : undefined;
     passages.push({
       chunkId: hit.chunkId,
       score: hit.score,
       docId: doc.id,
       docName: doc.name,
       docPath: doc.path,
+      ...(docTitle ? { docTitle } : {}),
       docType: doc.type,
       block: location.block,
-      label: describeBlock(block),
+      label,
       page: block.page,
       window: block.text.slice(location.parentStart, location.parentEnd),
       windowStart: location.parentStart,

@@ -3,6 +3,7 @@ import type { AnswerModelEntry } from '../core/library-api.ts';
 import { answerModels, answerModelsNote, answerModelsOpen, answerModelStatus, deleteAnswerModel, importAnswerModel, refreshAnswerModels, stopAnswerModel, useAnswerModel } from './answer-models-state.ts';
 import { formatBytes } from './format.ts';
 import { DownloadProgress } from './download-progress.tsx';
+import { LoadFailure } from './model-row-state.tsx';
 
 const NO_MODEL = 'Quote the documents (no model)';
 
@@ -18,22 +19,27 @@ function where(m: AnswerModelEntry): string {
 /** One answer model: what it is, what it costs, and what can be done with it. */
 function AnswerModelRow({ m, busy }: { m: AnswerModelEntry; busy: boolean }) {
   const size = `about ${formatBytes(m.downloadBytes)}`;
+  const s = answerModelStatus.value;
+  const loading = s?.state === 'loading' && s.model === m.label;
+  const failed = s?.state === 'extractive' && s.reason === 'failed' && s.modelId === m.id;
   return (
     <li class="model">
       <p class="model-name">
         <bdi>{m.label}</bdi>
         {m.inUse && <span class="badge"> In use</span>}
+        {loading && <span class="loading-badge"> Loading…</span>}
       </p>
+      {failed && <LoadFailure label={m.label} code={s.code} message={s.message} busy={busy} onRetry={() => void useAnswerModel(m.id, m.label)} importHint="import a .gguf model file you already have (below)" />}
       <p class="model-facts">
         {languages(m)} · {where(m)} · {m.cachedBytes ? `${formatBytes(m.cachedBytes)} kept in this browser` : `download ${size}`}
       </p>
       <p class="model-actions">
-        {!m.inUse && (
+        {!m.inUse && !loading && !failed && (
           <button type="button" disabled={busy} aria-label={`${m.cachedBytes ? 'Use' : 'Download and use'} ${m.label}`} onClick={() => void useAnswerModel(m.id, m.label)}>
             {m.cachedBytes ? 'Use' : `Download and use (${size})`}
           </button>
         )}
-        {m.inUse && (
+        {(m.inUse || loading) && (
           <button type="button" aria-label={`Stop using ${m.label}`} onClick={() => void stopAnswerModel(m.label)}>
             Stop using
           </button>

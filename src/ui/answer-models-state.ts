@@ -34,21 +34,24 @@ export function openAnswerModels(): void {
   void refreshAnswerModels().catch(() => undefined);
 }
 
-/** Runs a chooser action; its failure is said in the dialog, and the list is read again either way. */
-async function act(run: () => Promise<unknown>, done: string): Promise<void> {
+/**
+ * Runs a chooser action; its failure is said in the dialog (`failed`, when given: a model that did not
+ * load is explained on its own row, with Try again), and the list is read again either way.
+ */
+async function act(run: () => Promise<unknown>, done: string, failed?: string): Promise<void> {
   answerModelsNote.value = undefined;
   try {
     await run();
     answerModelsNote.value = done;
   } catch (err) {
-    answerModelsNote.value = message(err);
+    answerModelsNote.value = failed ?? message(err);
   } finally {
     await refreshAnswerModels().catch(() => undefined);
   }
 }
 
 /** Downloads (what is not kept yet) and loads the model; answers quote the documents until it is ready. */
-export const useAnswerModel = (id: string, label: string) => act(() => libraryApi()!.answerModels.use(id), `${label} writes the answers now`);
+export const useAnswerModel = (id: string, label: string) => act(() => libraryApi()!.answerModels.use(id), `${label} writes the answers now`, `${label} could not be loaded: answers quote your documents.`);
 export const stopAnswerModel = (label: string) => act(() => libraryApi()!.answerModels.stop(), `${label} is off: answers quote your documents`);
 export const deleteAnswerModel = (id: string, label: string) => act(() => libraryApi()!.answerModels.delete(id), `${label}: its files were deleted`);
 

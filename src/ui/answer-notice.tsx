@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks';
 import type { AnswerModelStatus } from '../core/types.ts';
 import { answerModelStatus, openAnswerModels, refreshAnswerModels } from './answer-models-state.ts';
 import { formatBytes } from './format.ts';
+import { failureInWords } from './model-failure.ts';
 import { ready } from './storage-state.ts';
 
 /** One line on who writes the answers: a model, or the documents quoted, and why. */
@@ -15,8 +16,8 @@ export function answerNoticeLine(s: AnswerModelStatus): string {
       return `Answers quote your documents while ${s.model} loads.`;
     }
     case 'extractive':
-      if (s.reason === 'failed') return `Answers quote your documents: ${s.model ?? 'the answer model'} failed to load: ${s.message ?? 'unknown error'}`;
-      if (s.reason === 'no-webgpu') return 'Answers quote your documents: this browser has no WebGPU, and no model that runs without it is downloaded.';
+      if (s.reason === 'failed') return `Answers quote your documents: ${s.model ?? 'the answer model'} could not be loaded. ${failureInWords(s.code, 'import a model file in the answer models')}`;
+      if (s.reason === 'no-webgpu') return 'Answers quote your documents: this browser cannot use the graphics card, and no answer model that runs on the processor is downloaded.';
       return 'Answers quote your documents: no model is chosen to write them.';
   }
 }

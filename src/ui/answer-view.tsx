@@ -6,6 +6,7 @@ import { answer, answerSeq, asking, streaming } from './ask-state.ts';
 import { distinguishCitations, sourceRequestOf } from './citation-names.ts';
 import { renderMarkdown } from './markdown.ts';
 import { openSource } from './source-state.ts';
+import { whyInWords } from './why-words.ts';
 
 function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
   const parts = [];
@@ -20,14 +21,23 @@ function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
 }
 
 /**
- * "docs/a.pdf, page 2 · Rent" (the location as the Source dialog names it, a PDF page with its section):
- * path and label each isolated, so neither can reorder the other (isolate.tsx); then, when another source
- * has the same document and location, the first words of what this one cites.
+ * "Residential lease, page 2 · Rent": the document's title (its file name when it has none) and the location
+ * as the Source dialog names it, the title left out when the location starts with it ("Handbook › House
+ * rules"); each part isolated, so none can reorder another (isolate.tsx); then, when another source has the
+ * same document and location, the first words of what this one cites. The path follows on a line of its own.
  */
 function SourceLabel({ c, apart }: { c: Citation; apart: string | undefined }) {
+  const p = c.passage;
+  const title = p.docTitle ?? p.docName;
+  const inLabel = p.docTitle !== undefined && p.label.startsWith(p.docTitle);
   return (
     <>
-      <bdi class="source-path">{c.passage.docPath}</bdi>, <bdi class="source-label">{c.passage.label}</bdi>
+      {!inLabel && (
+        <>
+          <bdi class="source-title">{title}</bdi>,{' '}
+        </>
+      )}
+      <bdi class="source-label">{p.label}</bdi>
       {apart && (
         <>
           {' · '}
@@ -39,24 +49,28 @@ function SourceLabel({ c, apart }: { c: Citation; apart: string | undefined }) {
 }
 
 /**
- * "Why this passage": a disclosure button that reveals where the passage stood in each retriever and
- * its fused score ("BM25 #3 · Dense #1 · RRF 0.0325").
+ * "Why this passage": a disclosure button that says in words where each search and the reranker put the
+ * passage ("matches your words: 1st · similar meaning: 2nd"), with the raw figures behind a toggle
+ * ("BM25 #1 · Dense #2 · RRF 0.0325").
  */
 function WhyThisPassage({ c }: { c: Citation }) {
   const [open, setOpen] = useState(false);
   const id = `why-${c.n}`;
   return (
-    <p class="why">
+    <div class="why">
       <button type="button" class="link" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
         Why this passage
       </button>
       {open && (
-        <span id={id} class="why-ranks">
-          {' '}
-          {c.passage.why}
-        </span>
+        <div id={id}>
+          <p class="why-words">{whyInWords(c.passage) || 'found by the search'}</p>
+          <details class="why-figures">
+            <summary>Scores</summary>
+            <span class="why-ranks">{c.passage.why}</span>
+          </details>
+        </div>
       )}
-    </p>
+    </div>
   );
 }
 
@@ -156,6 +170,13 @@ function Sources({ a }: { a: Answer }) {
           <li key={c.n} id={`source-${c.n}`}>
             <p class="source-name">
               [{c.n}] <SourceLabel c={c} apart={apart[i]} />
+            </p>
+            <p class="source-where">
+              <bdi class="source-path">{c.passage.docPath}</bdi>{' '}
+              {/* A closest passage opens like a citation: the Source dialog, at the passage, marked. */}
+              <button type="button" class="link" aria-label={`Open source ${c.n} in its document`} onClick={() => void openSource(sourceRequestOf(c))}>
+                Open
+              </button>
             </p>
             <p class="excerpt">
               <Marked text={c.passage.window} marks={c.marks} />

@@ -1,10 +1,11 @@
+import { signal } from '@preact/signals';
 import { memo } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DocId } from '../core/ids.ts';
 import { formatPageRanges } from '../core/page-ranges.ts';
 import type { LibraryItem } from '../core/types.ts';
 import { PrefixIsolated } from './isolate.tsx';
-import { arrangeItems, SORT_LABELS, WINDOW_ABOVE, windowOf, type LibrarySort } from './library-view.ts';
+import { arrangeItems, folderOf, listRows, SORT_LABELS, WINDOW_ABOVE, windowOf, type LibrarySort, type ListRow } from './library-view.ts';
 import { deleteItem, pendingDeletes, undoDelete } from './delete-state.ts';
 import { dismissFailed, percents, retryItem } from './indexing-state.ts';
 import { items, loaded, setTags } from './library-state.ts';
@@ -52,32 +53,54 @@ function TagEditor({ item }: { item: LibraryItem }) {
   );
 }
 
+/** Documents chosen for a bulk action (their row keys), in this tab. */
+const selected = signal<ReadonlySet<string>>(new Set());
+
+function toggleSelected(key: string, on: boolean): void {
+  const next = new Set(selected.value);
+  if (on) next.add(key);
+  else next.delete(key);
+  selected.value = next;
+}
+
 /**
- * One row; memoised so a progress update re-renders only the row whose status changed. Name, title,
- * folder and the file name that starts a failure message sit in `<bdi>`: see isolate.tsx. Its buttons
- * carry the file's name ("Delete report.pdf"), so a screen reader's list of buttons tells them apart.
+ * One row, compact: the document's title first (its file name when it has none), then on one line its
+ * file name, folder, status and facts; a box to select it for bulk actions; its tags, Try again and Delete.
+ * Memoised so a progress update re-renders only the row whose status changed. Name, title, folder and the
+ * file name that starts a failure message sit in `<bdi>`: see isolate.tsx. Its controls carry the file's
+ * name ("Delete report.pdf"), so a screen reader's list of buttons tells them apart.
  */
 const LibraryRow = memo(
-  function LibraryRow({ item, status, pos, size }: { item: LibraryItem; status: string; pos: number; size: number }) {
+  function LibraryRow({ item, status, pos, size, chosen }: { item: LibraryItem; status: string; pos: number; size: number; chosen: boolean }) {
+    const titled = Boolean(item.title && item.title !== item.name);
+    const folder = folderOf(item);
     return (
       <li class={`item ${item.kind}`} aria-posinset={pos} aria-setsize={size}>
+        {item.kind === 'document' && <input type="checkbox" class="select" aria-label={`Select ${item.name}`} checked={chosen} onChange={(e) => toggleSelected(item.key, e.currentTarget.checked)} />}
         <div class="item-main">
-          <span class="name" title={item.path}>
-            <bdi>{item.name}</bdi>
-          </span>
-          {item.title && item.title !== item.name && (
+          {titled && (
             <span class="title">
               <bdi>{item.title}</bdi>
             </span>
           )}
-          {item.path !== item.name && (
-            <span class="folder">
-              <bdi>{item.path.slice(0, -item.name.length - 1)}</bdi>
+          <span class="where">
+            <span class={titled ? 'name secondary' : 'name'} title={item.path}>
+              <bdi>{item.name}</bdi>
             </span>
-          )}
-          {item.kind === 'document' && <span class="meta">{metaOf(item)}</span>}
-          <span class={`status ${item.kind}`}>
-            <PrefixIsolated text={status} names={[item.name]} />
+            {folder && (
+              <>
+                {titled ? ' · ' : ' '}
+                <span class="folder">
+                  <bdi>{folder}</bdi>
+                </span>
+              </>
+            )}
+          </span>
+          <span class="facts">
+            <span class={`status ${item.kind}`}>
+              <PrefixIsolated text={status} names={[item.name]} />
+            </span>
+            {item.kind === 'document' && <span class="meta"> · {metaOf(item)}</span>}
           </span>
         </div>
         <div class="item-actions">
@@ -98,20 +121,34 @@ const LibraryRow = memo(
     a.status === b.status &&
     a.pos === b.pos &&
     a.size === b.size &&
+    a.chosen === b.chosen &&
     a.item.key === b.item.key &&
     a.item.kind === b.item.kind &&
     a.item.retriable === b.item.retriable &&
+    a.item.title === b.item.title &&
     a.item.tags?.join() === b.item.tags?.join(),
 );
 
+/** A folder's heading when the list is grouped by folder: its name and count, a button that folds it. */
+function FolderRow({ row, pos, size, onFold }: { row: Extract<ListRow, { kind: 'folder' }>; pos: number; size: number; onFold: (folder: string) => void }) {
+  const name = row.folder || 'Files added on their own';
+  return (
+    <li class="folder-row" aria-posinset={pos} aria-setsize={size}>
+      <button type="button" class="folder-toggle" aria-expanded={!row.folded} onClick={() => onFold(row.folder)}>
+        <span aria-hidden="true">{row.folded ? '▸' : '▾'}</span> <bdi>{name}</bdi> <span class="count">({row.count})</span>
+      </button>
+    </li>
+  );
+}
+
 /** First guess at a row's height in pixels; replaced by the average of the rows rendered. */
-const ROW_ESTIMATE = 90;
+const ROW_ESTIMATE = 80;
 
 /** Sort order and name filter of the list. */
-function ListControls({ sort, query, onSort, onQuery }: { sort: LibrarySort; query: string; onSort: (s: LibrarySort) => void; onQuery: (q: string) => void }) {
+function ListControls({ sort, query, grouped, onSort, onQuery, onGroup }: { sort: LibrarySort; query: string; grouped: boolean; onSort: (s: LibrarySort) => void; onQuery: (q: string) => void; onGroup: (on: boolean) => void }) {
   return (
     <div class="list-controls">
-      <input type="search" aria-label="Filter documents" placeholder="Filter by name" value={query} onInput={(e) => onQuery(e.currentTarget.value)} />
+      <input type="search" aria-label="Filter documents" placeholder="Find by name or title" value={query} onInput={(e) => onQuery(e.currentTarget.value)} />
       <label>
         Sort by
         <select value={sort} onChange={(e) => onSort(e.currentTarget.value as LibrarySort)}>
@@ -122,6 +159,51 @@ function ListControls({ sort, query, onSort, onQuery }: { sort: LibrarySort; que
           ))}
         </select>
       </label>
+      <label>
+        <input type="checkbox" checked={grouped} onChange={(e) => onGroup(e.currentTarget.checked)} /> Group by folder
+      </label>
+    </div>
+  );
+}
+
+/** What can be done with the selected documents at once: delete them, add a tag, or let go of the selection. */
+function BulkActions({ docs }: { docs: LibraryItem[] }) {
+  const [tag, setTag] = useState('');
+  const chosen = docs.filter((d) => selected.value.has(d.key));
+  if (!chosen.length) return null;
+  const addTag = async () => {
+    const t = tag.trim();
+    if (!t) return;
+    setTag('');
+    for (const d of chosen) if (!(d.tags ?? []).includes(t)) await setTags(d.docId as DocId, [...(d.tags ?? []), t]);
+  };
+  return (
+    <div class="bulk" role="toolbar" aria-label="Selected documents">
+      <span>
+        {chosen.length} selected
+      </span>
+      <button
+        type="button"
+        onClick={() => {
+          selected.value = new Set();
+          for (const d of chosen) void deleteItem(d);
+        }}
+      >
+        Delete selected
+      </button>
+      <form
+        class="bulk-tag"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void addTag();
+        }}
+      >
+        <input type="text" aria-label="Tag for the selected documents" placeholder="tag" value={tag} onInput={(e) => setTag(e.currentTarget.value)} />
+        <button type="submit">Add tag</button>
+      </form>
+      <button type="button" onClick={() => (selected.value = new Set())}>
+        Clear selection
+      </button>
     </div>
   );
 }
@@ -131,11 +213,12 @@ function ListControls({ sort, query, onSort, onQuery }: { sort: LibrarySort; que
  * library is past a few thousand rows: 10,000 documents scroll as smoothly as 100. Padding above and
  * below the rendered rows stands in for the others, so `ul > li` holds only real rows.
  */
-function LibraryRows({ list }: { list: LibraryItem[] }) {
+function LibraryRows({ list, onFold }: { list: ListRow[]; onFold: (folder: string) => void }) {
   const box = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 800 });
   const [rowHeight, setRowHeight] = useState(ROW_ESTIMATE);
   const p = percents.value;
+  const chosen = selected.value;
   const w = windowOf(list.length, view.top, view.height, rowHeight);
   const windowed = list.length > WINDOW_ABOVE;
   // Row heights and the box's height are read when the browser reports that a size changed (a
@@ -167,9 +250,13 @@ function LibraryRows({ list }: { list: LibraryItem[] }) {
   return (
     <div ref={box} class={windowed ? 'rows windowed' : 'rows'} onScroll={windowed ? onScroll : undefined}>
       <ul aria-label="Library" style={{ paddingTop: `${w.before}px`, paddingBottom: `${w.after}px` }}>
-        {list.slice(w.start, w.end).map((item, i) => (
-          <LibraryRow key={item.key} item={item} pos={w.start + i + 1} size={list.length} status={statusOf(item, item.queueId ? p[item.queueId] : undefined)} />
-        ))}
+        {list.slice(w.start, w.end).map((row, i) =>
+          row.kind === 'folder' ? (
+            <FolderRow key={`folder:${row.folder}`} row={row} pos={w.start + i + 1} size={list.length} onFold={onFold} />
+          ) : (
+            <LibraryRow key={row.item.key} item={row.item} pos={w.start + i + 1} size={list.length} chosen={chosen.has(row.item.key)} status={statusOf(row.item, row.item.queueId ? p[row.item.queueId] : undefined)} />
+          ),
+        )}
       </ul>
     </div>
   );
@@ -178,6 +265,19 @@ function LibraryRows({ list }: { list: LibraryItem[] }) {
 /** "report.pdf removed. Undo" for each document deleted a moment ago (see deleteItem). */
 function UndoBar() {
   const pending = pendingDeletes.value;
+  // Many at once (a bulk delete): one line, one Undo for all of them.
+  if (pending.length > 3) {
+    return (
+      <div class="undo" aria-live="polite">
+        <p>
+          {pending.length} documents removed.{' '}
+          <button type="button" aria-label={`Undo delete of ${pending.length} documents`} onClick={() => pending.forEach((item) => undoDelete(item))}>
+            Undo
+          </button>
+        </p>
+      </div>
+    );
+  }
   return (
     <div class="undo" aria-live="polite">
       {pending.map((item) => (
@@ -195,11 +295,20 @@ function UndoBar() {
 export function LibraryPanel() {
   const [sort, setSort] = useState<LibrarySort>('added');
   const [query, setQuery] = useState('');
+  const [grouped, setGrouped] = useState(false);
+  const [folded, setFolded] = useState<ReadonlySet<string>>(new Set());
+  const fold = (folder: string) => {
+    const next = new Set(folded);
+    if (next.has(folder)) next.delete(folder);
+    else next.add(folder);
+    setFolded(next);
+  };
   const hidden = new Set(pendingDeletes.value.map((i) => i.key));
   const all = hidden.size ? items.value.filter((i) => !hidden.has(i.key)) : items.value;
   const docs = all.filter((i) => i.kind === 'document').length;
   const failed = all.filter((i) => i.kind === 'failed').length;
   const list = arrangeItems(all, sort, query);
+  const rows = listRows(list, grouped, folded);
   return (
     <div class="library">
       <h2>
@@ -211,11 +320,12 @@ export function LibraryPanel() {
         </button>
       )}
       <UndoBar />
-      {(all.length > 1 || query) && <ListControls sort={sort} query={query} onSort={setSort} onQuery={setQuery} />}
+      {(all.length > 1 || query) && <ListControls sort={sort} query={query} grouped={grouped} onSort={setSort} onQuery={setQuery} onGroup={setGrouped} />}
+      <BulkActions docs={list.filter((i) => i.kind === 'document')} />
       {!loaded.value && <p class="empty">Loading the library…</p>}
       {loaded.value && all.length === 0 && <p class="empty">No documents yet. Add some to start asking questions.</p>}
-      {all.length > 0 && list.length === 0 && <p class="empty">No document's name contains “{query}”.</p>}
-      <LibraryRows list={list} />
+      {all.length > 0 && list.length === 0 && <p class="empty">No document's name or title contains “{query}”.</p>}
+      <LibraryRows list={rows} onFold={fold} />
     </div>
   );
 }

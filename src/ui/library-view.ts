@@ -4,25 +4,61 @@
  */
 import type { LibraryItem } from '../core/types.ts';
 
-export type LibrarySort = 'added' | 'name' | 'type';
+export type LibrarySort = 'added' | 'name' | 'size' | 'type';
 
-export const SORT_LABELS: Record<LibrarySort, string> = { added: 'Date added', name: 'Name', type: 'Type' };
+export const SORT_LABELS: Record<LibrarySort, string> = { added: 'Date added', name: 'Name', size: 'Size', type: 'Type' };
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
 /**
- * Documents in the chosen order (date added keeps the library's own order: oldest first), then queued
- * and failed files in drop order; only rows whose path contains `query` (case-insensitive), when given.
+ * Documents in the chosen order (date added keeps the library's own order: oldest first; size, largest
+ * first), then queued and failed files in drop order; only rows whose path or title contains `query`
+ * (case-insensitive), when given.
  */
 export function arrangeItems(items: readonly LibraryItem[], sort: LibrarySort, query: string): LibraryItem[] {
   const q = query.trim().toLocaleLowerCase();
-  const shown = q ? items.filter((i) => i.path.toLocaleLowerCase().includes(q)) : [...items];
+  const shown = q ? items.filter((i) => i.path.toLocaleLowerCase().includes(q) || Boolean(i.title?.toLocaleLowerCase().includes(q))) : [...items];
   if (sort === 'added') return shown;
   const docs = shown.filter((i) => i.kind === 'document');
   const rest = shown.filter((i) => i.kind !== 'document');
   const byName = (a: LibraryItem, b: LibraryItem) => collator.compare(a.name, b.name) || collator.compare(a.path, b.path);
-  docs.sort(sort === 'name' ? byName : (a, b) => collator.compare(a.type ?? '', b.type ?? '') || byName(a, b));
+  const order: Record<Exclude<LibrarySort, 'added'>, (a: LibraryItem, b: LibraryItem) => number> = {
+    name: byName,
+    size: (a, b) => (b.size ?? 0) - (a.size ?? 0) || byName(a, b),
+    type: (a, b) => collator.compare(a.type ?? '', b.type ?? '') || byName(a, b),
+  };
+  docs.sort(order[sort]);
   return [...docs, ...rest];
+}
+
+/** The folder a row sits in ("" for a file dropped alone). */
+export function folderOf(item: Pick<LibraryItem, 'path' | 'name'>): string {
+  return item.path.length > item.name.length ? item.path.slice(0, item.path.length - item.name.length - 1) : '';
+}
+
+/** A row of the list as drawn: a folder's heading (when grouped by folder) or one item. */
+export type ListRow = { kind: 'folder'; folder: string; count: number; folded: boolean } | { kind: 'item'; item: LibraryItem };
+
+/**
+ * The rows to draw: the items as they are, or, grouped by folder, each folder's heading (folders in name
+ * order, "" first) followed by its items in their arranged order unless the folder is in `folded`.
+ */
+export function listRows(items: readonly LibraryItem[], grouped: boolean, folded: ReadonlySet<string> = new Set()): ListRow[] {
+  if (!grouped) return items.map((item) => ({ kind: 'item', item }));
+  const groups = new Map<string, LibraryItem[]>();
+  for (const item of items) {
+    const folder = folderOf(item);
+    const members = groups.get(folder);
+    if (members) members.push(item);
+    else groups.set(folder, [item]);
+  }
+  const rows: ListRow[] = [];
+  for (const folder of [...groups.keys()].sort(collator.compare)) {
+    const members = groups.get(folder)!;
+    rows.push({ kind: 'folder', folder, count: members.length, folded: folded.has(folder) });
+    if (!folded.has(folder)) rows.push(...members.map((item): ListRow => ({ kind: 'item', item })));
+  }
+  return rows;
 }
 
 /** Up to this many rows are all rendered (tests and small libraries see every row); more are windowed. */

@@ -4,6 +4,7 @@ import { filesFromDrop, filesFromInput } from './collect-files.ts';
 import { formatBytes } from './format.ts';
 import { deleteModel, importModel, models, modelsNote, modelsOpen, refreshModels, semantic, setMirror, stopModel, useModel } from './models-state.ts';
 import { DownloadProgress } from './download-progress.tsx';
+import { LoadFailure } from './model-row-state.tsx';
 
 function languages(m: ModelEntry): string {
   if (m.languages.includes('multilingual')) return 'about 100 languages';
@@ -13,20 +14,30 @@ function languages(m: ModelEntry): string {
 /** One model: what it is, what it costs, and what can be done with it. */
 function ModelRow({ m, busy }: { m: ModelEntry; busy: boolean }) {
   const size = `${m.approximate ? 'about ' : ''}${formatBytes(m.downloadBytes)}`;
+  const s = semantic.value;
+  const loading = s.state === 'loading' && s.model === m.label;
+  const failed = s.state === 'failed' && s.model === m.label && !m.inUse;
   return (
     <li class="model">
       <p class="model-name">
         <bdi>{m.label}</bdi>
         {m.inUse && <span class="badge"> In use</span>}
+        {loading && <span class="loading-badge"> Loading…</span>}
       </p>
+      {failed && <LoadFailure label={m.label} code={s.code} message={s.message} busy={busy} onRetry={() => void useModel(m.id, m.label)} />}
+      {m.goodFor && <p class="model-good-for">{m.goodFor}</p>}
       <p class="model-facts">
-        {languages(m)}
-        {m.dims !== undefined && ` · ${m.dims} dimensions`} · {m.cachedBytes ? `${formatBytes(m.cachedBytes)} kept in this browser` : `download ${size}`}
-        {m.retrieval && ` · ${m.retrieval}`}
+        {languages(m)} · {m.cachedBytes ? `${formatBytes(m.cachedBytes)} kept in this browser` : `download ${size}`}
         {m.vectors > 0 && ` · ${m.vectors.toLocaleString('en')} passages prepared`}
       </p>
+      {(m.retrieval || m.dims !== undefined) && (
+        <details class="model-figures">
+          <summary>Technical details</summary>
+          {[m.dims !== undefined ? `${m.dims} dimensions` : undefined, m.retrieval ? `published figure: ${m.retrieval}` : undefined].filter(Boolean).join(' · ')}
+        </details>
+      )}
       <p class="model-actions">
-        {!m.inUse && (
+        {!m.inUse && !failed && (
           <button type="button" disabled={busy} aria-label={`${m.cachedBytes || m.imported ? 'Use' : 'Download and use'} ${m.label}`} onClick={() => void useModel(m.id, m.label)}>
             {m.cachedBytes || m.imported ? 'Use' : `Download and use (${size})`}
           </button>

@@ -30,20 +30,24 @@ export function openModels(): void {
   void refreshModels();
 }
 
-/** Runs a model manager action; its failure is said in the dialog, and the list is read again either way. */
-async function act(run: () => Promise<unknown>, done?: string): Promise<void> {
+/**
+ * Runs a model manager action; its failure is said in the dialog (`failed`, when given: a model that did
+ * not load is explained on its own row, with Try again), and the list is read again either way.
+ */
+async function act(run: () => Promise<unknown>, done?: string, failed?: string): Promise<void> {
   modelsNote.value = undefined;
   try {
     await run();
     if (done) modelsNote.value = done;
   } catch (err) {
-    modelsNote.value = message(err);
+    modelsNote.value = failed ?? message(err);
   } finally {
     await refreshModels().catch(() => undefined);
   }
 }
 
-export const useModel = (id: ModelId, label: string) => act(() => libraryApi()!.models.use(id), `${label} is in use: your documents are being prepared for semantic search`);
+export const useModel = (id: ModelId, label: string) =>
+  act(() => libraryApi()!.models.use(id), `${label} is in use: your documents are being prepared for semantic search`, `${label} could not be loaded: search works by keywords.`);
 export const stopModel = (id: ModelId, label: string, kind: 'embedding' | 'reranker') =>
   act(() => libraryApi()!.models.stop(id), kind === 'reranker' ? `${label} is off: answers keep the fused order` : 'Semantic search is off: answers use keyword search only');
 export const deleteModel = (id: ModelId, label: string) => act(() => libraryApi()!.models.delete(id), `${label}: its files and vectors were deleted`);

@@ -1,5 +1,6 @@
 import type { EmbeddingEvent } from '../core/types.ts';
 import { formatBytes, formatEta } from './format.ts';
+import { deviceInWords, failureInWords } from './model-failure.ts';
 import { openModels, semantic } from './models-state.ts';
 
 /** One line on what answers are searched with: keywords only, or keywords and meaning (and how far embedding is). */
@@ -19,9 +20,9 @@ export function semanticLine(s: EmbeddingEvent): string {
       return `Preparing semantic search: ${count(s.done)} of ${count(s.total)} passages${doc}${eta}. Passages not ready yet are found by keywords.`;
     }
     case 'ready':
-      return `Semantic search on (${s.model}): ${count(s.done)} passages.${s.device ? ` Runs on ${s.device}.` : ''}`;
+      return `Semantic search on (${s.model}): ${count(s.done)} passages.${s.device ? ` ${deviceInWords(s.device)}` : ''}`;
     case 'failed':
-      return `Semantic search stopped: ${s.message ?? 'unknown error'}`;
+      return `Semantic search could not start${s.model ? ` with ${s.model}` : ''}: ${failureInWords(s.code)} Search works by keywords meanwhile.`;
   }
 }
 

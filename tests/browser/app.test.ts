@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mixedLibrary, writeTree } from '../support/fixture-folder.ts';
 import { useApp } from '../support/browser.ts';
-import { askQuestion, libraryStatus, waitForIndexed } from '../support/app-page.ts';
+import { askQuestion, libraryStatus, sourcePaths, waitForIndexed } from '../support/app-page.ts';
 
 describe('drop a folder, ask, follow a citation, reload', () => {
   const app = useApp();
@@ -32,7 +32,9 @@ describe('drop a folder, ask, follow a citation, reload', () => {
     // The page's heading "Security deposit" only repeats the question: it is not quoted.
     await expect(answer.locator('bdi').allTextContents()).resolves.not.toContain('Security deposit');
     const firstSource = app.page.getByRole('list', { name: 'Sources' }).getByRole('listitem').first();
-    await expect(firstSource.textContent()).resolves.toContain('contracts/lease.pdf, page 2');
+    // Named by its title, with its path on the line below.
+    await expect(firstSource.locator('.source-name').textContent()).resolves.toBe('[1] Residential Lease Agreement, page 2');
+    await expect(firstSource.locator('.source-path').textContent()).resolves.toBe('docs/contracts/lease.pdf');
     await answer.getByRole('link', { name: '[1]' }).click();
     const dialog = app.page.getByRole('dialog', { name: 'Source' });
     await dialog.waitFor();
@@ -51,6 +53,17 @@ describe('drop a folder, ask, follow a citation, reload', () => {
     await expect(app.page.getByRole('heading', { name: 'Closest passages' }).isVisible()).resolves.toBe(true);
     await expect(app.page.getByRole('heading', { name: 'Sources', exact: true }).count()).resolves.toBe(0);
     await expect(app.page.getByRole('list', { name: 'Sources' }).textContent()).resolves.toContain('contracts/lease.pdf');
+    // A closest passage opens like a citation: in the Source dialog, at the passage, marked.
+    const first = app.page.getByRole('list', { name: 'Sources' }).getByRole('listitem').first();
+    const excerpt = (await first.locator('.excerpt').textContent()) ?? '';
+    await first.getByRole('button', { name: 'Open source 1 in its document' }).click();
+    const dialog = app.page.getByRole('dialog', { name: 'Source' });
+    await dialog.locator('mark').first().waitFor({ timeout: 30_000 });
+    const marked = (await dialog.locator('mark').allTextContents()).join(' ').replace(/\s+/g, ' ').trim();
+    expect(marked.length).toBeGreaterThan(10);
+    expect(excerpt.replace(/\s+/g, ' ')).toContain(marked.slice(0, 20));
+    await app.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
     // A question it can answer brings the Sources heading back.
     expect(await askQuestion(app.page, 'When is the security deposit returned?')).toContain('within fourteen days');
     await expect(app.page.getByRole('heading', { name: 'Sources', exact: true }).isVisible()).resolves.toBe(true);
@@ -88,7 +101,7 @@ describe('drop a folder, ask, follow a citation, reload', () => {
     await app.page.getByLabel('Only in folder').selectOption('');
     await app.page.getByLabel('Only in document').selectOption({ label: 'docs/contracts/lease.pdf' });
     await askQuestion(app.page, 'days sun watering holiday deposit');
-    const docSources = [...((await app.page.getByRole('list', { name: 'Sources' }).textContent()) ?? '').matchAll(/\[\d+\] ([^,]+),/g)].map((m) => m[1]);
+    const docSources = await sourcePaths(app.page);
     expect(docSources.length).toBeGreaterThan(0);
     expect(new Set(docSources)).toEqual(new Set(['docs/contracts/lease.pdf']));
     await app.page.getByLabel('Only in document').selectOption('');

@@ -53,7 +53,8 @@ describe('right-to-left names and bidi control characters stay in their place', 
     expect(await askQuestion(app.page, 'Who approved the quarterly budget?')).toContain('approved by the board');
     const label = app.page.getByRole('list', { name: 'Sources' }).locator('.source-name').first();
     await expect(label.textContent()).resolves.toBe(`[1] ${NAME}, lines 1–2`);
-    await expect(isolated(label.locator('.source-path'))).resolves.toBe(true);
+    await expect(isolated(label.locator('.source-title'))).resolves.toBe(true);
+    await expect(isolated(app.page.getByRole('list', { name: 'Sources' }).locator('.source-path').first())).resolves.toBe(true);
     const [one, two] = await xOf(label, '1–2', '2');
     expect(one).toBeLessThan(two);
     const [path, lines] = await xOf(label, 'budget', 'lines');

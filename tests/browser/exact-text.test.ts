@@ -81,8 +81,9 @@ describe('exact text, exact citations, in every format', () => {
       const cite = await citationAfter(page, fact.sentence);
       expect(cite).toMatch(/^\[\d\]$/);
       const n = Number(cite.slice(1, -1));
-      const sourceName = await page.getByRole('list', { name: 'Sources' }).locator('.source-name').nth(n - 1).textContent();
-      expect(sourceName).toContain(`${fact.file}, ${fact.location}`);
+      const source = page.getByRole('list', { name: 'Sources' }).getByRole('listitem').nth(n - 1);
+      expect(await source.locator('.source-name').textContent()).toContain(fact.location);
+      expect((await source.locator('.source-path').textContent())?.split('/').at(-1)).toBe(fact.file);
 
       await page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: cite }).click();
       const dialog = page.getByRole('dialog', { name: 'Source' });

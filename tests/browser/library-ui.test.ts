@@ -80,3 +80,68 @@ describe('the Library at real size', () => {
     await page.screenshot({ path: '/tmp/narrow.png', fullPage: true });
   });
 });
+
+describe('the Library list: titles first, find, sort, folders, bulk actions', () => {
+  const app = useApp();
+  const rows = () => app.page.getByRole('list', { name: 'Library' }).getByRole('listitem');
+
+  it('shows each title before its file name, finds by title, sorts by size, and folds a folder', async () => {
+    const page = app.page;
+    await page.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor();
+    await page.getByLabel('Add a folder').setInputFiles(
+      await writeTree(
+        {
+          'cases/a.md': '# Harbour dredging permit\n\nThe permit allows dredging in spring.\n',
+          'cases/b.md': `# Quay wall survey\n\n${'The quay wall was surveyed in detail. '.repeat(40)}\n`,
+          'letters/c.txt': 'A short letter about the ferry.\n',
+          'letters/d.txt': 'Another short letter, about the lock gates, a little longer than the first one.\n',
+        },
+        'matter',
+      ),
+    );
+    await waitForIndexed(page, 4);
+    const first = rows().filter({ hasText: 'a.md' });
+    expect(await first.locator('.title').textContent()).toBe('Harbour dredging permit');
+    // The title comes first, the file name under it.
+    const [title, name] = await Promise.all([first.locator('.title').boundingBox(), first.locator('.name').boundingBox()]);
+    expect(title!.y).toBeLessThan(name!.y);
+
+    await page.getByLabel('Filter documents').fill('quay wall');
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Library"] > li').length === 1);
+    expect((await libraryStatus(page)).map((r) => r.name)).toEqual(['b.md']);
+    await page.getByLabel('Filter documents').fill('');
+    await waitForIndexed(page, 4);
+
+    await page.getByLabel('Sort by').selectOption('size');
+    expect((await libraryStatus(page)).map((r) => r.name)[0]).toBe('b.md');
+
+    await page.getByLabel('Group by folder').check();
+    const folderButtons = page.getByRole('list', { name: 'Library' }).locator('button.folder-toggle');
+    expect(await folderButtons.allTextContents()).toEqual(['▾ matter/cases (2)', '▾ matter/letters (2)']);
+    await folderButtons.first().click();
+    expect(await folderButtons.first().getAttribute('aria-expanded')).toBe('false');
+    expect((await libraryStatus(page)).filter((r) => r.name).map((r) => r.name).sort()).toEqual(['c.txt', 'd.txt']);
+    await folderButtons.first().click();
+    await page.getByLabel('Group by folder').uncheck();
+    await page.screenshot({ path: '/tmp/library-rows.png' });
+  });
+
+  it('tags and deletes the selected documents at once, with one Undo for many', async () => {
+    const page = app.page;
+    for (const name of ['c.txt', 'd.txt']) await page.getByLabel(`Select ${name}`).check();
+    const bulk = page.getByRole('toolbar', { name: 'Selected documents' });
+    expect(await bulk.textContent()).toContain('2 selected');
+    await bulk.getByLabel('Tag for the selected documents').fill('letters');
+    await bulk.getByRole('button', { name: 'Add tag' }).click();
+    await expect.poll(() => page.getByLabel('Tags for c.txt').inputValue()).toBe('letters');
+    await expect.poll(() => page.getByLabel('Tags for d.txt').inputValue()).toBe('letters');
+
+    for (const name of ['a.md', 'b.md']) await page.getByLabel(`Select ${name}`).check();
+    expect(await bulk.textContent()).toContain('4 selected');
+    await bulk.getByRole('button', { name: 'Delete selected' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Library"] > li').length === 0);
+    await page.getByRole('button', { name: 'Undo delete of 4 documents' }).click();
+    await waitForIndexed(page, 4);
+    expect(await bulk.count()).toBe(0);
+  });
+});

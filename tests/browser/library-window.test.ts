@@ -23,20 +23,21 @@ describe('a library of more than 2,000 documents', () => {
 
     await page.getByRole('list', { name: 'Library' }).getByRole('listitem').first().getByRole('button').first().focus();
     const visited = new Set<number>();
-    // As fast as the key can be sent: each Tab lands on the next control, rendered or not.
+    // As fast as the key can be sent: each Tab lands on the next control, rendered or not (three a row:
+    // its selection box, its tags, Delete).
     for (let i = 0; i < 160; i++) {
       await page.keyboard.press('Tab');
       visited.add(await focusedRow(page));
     }
     expect(visited.has(0)).toBe(false);
-    expect(Math.max(...visited)).toBeGreaterThanOrEqual(80);
+    expect(Math.max(...visited)).toBeGreaterThanOrEqual(50);
     expect(await rendered()).toBeLessThan(100);
     const deepest = await focusedRow(page);
     for (let i = 0; i < 100; i++) {
       await page.keyboard.press('Shift+Tab');
       expect(await focusedRow(page)).toBeGreaterThan(0);
     }
-    expect(await focusedRow(page)).toBeLessThan(deepest - 40);
+    expect(await focusedRow(page)).toBeLessThan(deepest - 25);
 
     // Scrolled to the end, the last row is there.
     await page.locator('.rows.windowed').evaluate((box) => (box.scrollTop = box.scrollHeight));

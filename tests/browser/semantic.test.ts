@@ -102,7 +102,7 @@ describe('semantic search with a downloaded model', () => {
     await expect.poll(() => dialog.locator('.models-note').textContent()).toContain('Models will be downloaded from');
     await recordStatus();
     await dialog.getByRole('button', { name: `Download and use ${LABEL}` }).click();
-    await expect.poll(status, { timeout: 60_000 }).toMatch(/^Semantic search on \(BGE small \(English\)\): \d+ passages\. Runs on WASM.*\.$/);
+    await expect.poll(status, { timeout: 60_000 }).toMatch(/^Semantic search on \(BGE small \(English\)\): \d+ passages\. Runs on the processor.*\.$/);
     expect(hub.requestCount(REPO)).toBeGreaterThan(0);
     expect(statusLines.some((l) => l.startsWith('Loading BGE small (English)') || l.startsWith('Downloading BGE small (English)'))).toBe(true);
     // Embedding progress: passages done of all, the document in progress.
@@ -114,6 +114,8 @@ describe('semantic search with a downloaded model', () => {
     await askQuestion(page, 'When is the rent paid?');
     await page.getByRole('button', { name: 'Why this passage' }).first().click();
     expect(await page.locator('.why-ranks').first().textContent()).toMatch(/BM25 #\d+ · Dense #\d+ · RRF 0\.\d{4}$/);
+    // In words first; the figures behind "Scores".
+    expect(await page.locator('.why-words').first().textContent()).toMatch(/^matches your words: \d+(st|nd|rd|th) · similar meaning: \d+(st|nd|rd|th)$/);
   });
 
   it('after a reload, uses the cached model and the stored vectors: nothing downloaded, nothing embedded again', async () => {

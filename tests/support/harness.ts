@@ -27,8 +27,8 @@ export interface OpenHarness {
   close(): Promise<void>;
 }
 
-/** Serves `outDir` and opens the harness page in a fresh profile; waits until `window.harness` is there. */
-export async function openHarness(outDir = 'dist-harness'): Promise<OpenHarness> {
+/** Serves `outDir` and opens a harness page (`entry`) in a fresh profile; waits until the page says it is ready. */
+export async function openHarness(outDir = 'dist-harness', entry = 'embed-harness.html'): Promise<OpenHarness> {
   const server = await preview({ configFile: CONFIG, logLevel: 'error', build: { outDir: resolve(outDir) }, preview: { port: 20000 + Math.floor(Math.random() * 20000), open: false } });
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('harness preview server has no URL');
@@ -40,7 +40,7 @@ export async function openHarness(outDir = 'dist-harness'): Promise<OpenHarness>
   page.on('console', (m) => {
     if (m.type() === 'error') consoleErrors.push(m.text());
   });
-  await page.goto(`${url}embed-harness.html`);
+  await page.goto(`${url}${entry}`);
   await page.waitForSelector('body[data-ready="true"]');
   return {
     page,

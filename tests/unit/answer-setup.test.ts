@@ -108,7 +108,7 @@ describe('AnswerSetup', () => {
     const { setup, library } = await setUp(scriptedWebLlm(NO_GPU).webllm, 'list');
     const view = await setup.list();
     expect(view.webgpu.available).toBe(false);
-    expect(view.webgpu.note).toMatch(/^This browser has no WebGPU/);
+    expect(view.webgpu.note).toMatch(/^This browser cannot use the graphics card/);
     expect(view.models.map((m) => [m.id, m.kind, m.cachedBytes, m.inUse])).toEqual([
       [QWEN, 'wasm', 0, false],
       ['smollm2-135m-instruct-q4_1', 'wasm', 0, false],
@@ -165,13 +165,23 @@ describe('AnswerSetup', () => {
     try {
       const failure = await setup.use(QWEN).catch((err: unknown) => err);
       expect(failure).toBeInstanceOf(DocQaError);
-      expect(setup.status).toMatchObject({ state: 'extractive', reason: 'failed', model: QWEN_LABEL, message: (failure as Error).message });
+      expect(setup.status).toMatchObject({ state: 'extractive', reason: 'failed', model: QWEN_LABEL, message: (failure as Error).message, code: (failure as DocQaError).code, modelId: QWEN });
       const answer = await library.asking.ask('When is the rent paid?');
       expect(answer.found).toBe(true);
       expect(answer.generatedBy).toBeUndefined();
+      // Nothing stays chosen or "in use": a restart (a reload) does not try it again nor show its error.
+      expect((await setup.read()).generator).toBeUndefined();
+      expect((await setup.list()).models.find((m) => m.id === QWEN)).toMatchObject({ inUse: false });
+      await setup.start();
+      expect(setup.status).toMatchObject({ state: 'extractive' });
+      expect(setup.status).not.toMatchObject({ reason: 'failed' });
     } finally {
       hub.cut(undefined);
     }
+    // Try again, with the connection back: it loads and is in use.
+    await setup.use(QWEN);
+    expect(setup.status).toEqual({ state: 'ready', model: QWEN_LABEL });
+    expect((await setup.list()).models.find((m) => m.id === QWEN)).toMatchObject({ inUse: true });
   });
 
   it('a WebLLM model: loads in the generate worker, writes answers, unloads on stop, and its files can be deleted', async () => {
@@ -258,8 +268,8 @@ describe('AnswerSetup', () => {
     // Kept and listed; here (Node) llama.cpp cannot load it, so answers keep quoting, and the status says why.
     await expect(setup.importGguf(file('tiny chat.gguf', generateTinyGguf()))).rejects.toThrow(/runs only in the browser/);
     const listed = (await setup.list()).models.find((m) => m.id === 'gguf:tiny-chat.gguf');
-    expect(listed).toMatchObject({ kind: 'wasm', label: 'docqa tiny decoder (tiny chat.gguf)', downloadBytes: generateTinyGguf().length, cachedBytes: generateTinyGguf().length });
-    expect(setup.status).toMatchObject({ state: 'extractive', reason: 'failed', model: 'docqa tiny decoder (tiny chat.gguf)' });
+    expect(listed).toMatchObject({ kind: 'wasm', label: 'tiny chat.gguf', downloadBytes: generateTinyGguf().length, cachedBytes: generateTinyGguf().length });
+    expect(setup.status).toMatchObject({ state: 'extractive', reason: 'failed', model: 'tiny chat.gguf' });
     await setup.delete('gguf:tiny-chat.gguf');
     expect((await setup.list()).models.some((m) => m.id === 'gguf:tiny-chat.gguf')).toBe(false);
     expect(cache.entries.size).toBe(0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LibraryItem } from '../../src/core/types.ts';
-import { arrangeItems, WINDOW_ABOVE, windowOf, withParents } from '../../src/ui/library-view.ts';
+import { arrangeItems, folderOf, listRows, WINDOW_ABOVE, windowOf, withParents } from '../../src/ui/library-view.ts';
 
 const doc = (path: string, type: LibraryItem['type']): LibraryItem => ({ key: `doc:${path}`, kind: 'document', path, name: path.slice(path.lastIndexOf('/') + 1), type });
 const failed = (path: string): LibraryItem => ({ key: `queue:${path}`, kind: 'failed', path, name: path });
@@ -35,5 +35,26 @@ describe('Library list view', () => {
   it('offers a folder and every folder above it to the folder filter', () => {
     expect(withParents('contracts/2024/q1')).toEqual(['contracts', 'contracts/2024', 'contracts/2024/q1']);
     expect(withParents('notes')).toEqual(['notes']);
+  });
+
+  it('sorts by size, largest first, and finds a document by its title as well as its path', () => {
+    const sized = [
+      { ...doc('a/small.md', 'markdown'), size: 10 },
+      { ...doc('b/big.pdf', 'pdf'), size: 5000, title: 'Annual Report 2026' },
+      { ...doc('mid.txt', 'text'), size: 300 },
+      failed('broken.pdf'),
+    ];
+    expect(arrangeItems(sized, 'size', '').map((i) => i.name)).toEqual(['big.pdf', 'mid.txt', 'small.md', 'broken.pdf']);
+    expect(arrangeItems(sized, 'added', 'annual').map((i) => i.name)).toEqual(['big.pdf']);
+  });
+
+  it('groups rows by folder, folders in name order, a folded folder showing only its heading', () => {
+    const list = [doc('b/zeta.pdf', 'pdf'), doc('a/Alpha.md', 'markdown'), doc('file10.txt', 'text'), doc('a/beta.md', 'markdown')];
+    expect(folderOf(list[0]!)).toBe('b');
+    expect(folderOf(list[2]!)).toBe('');
+    const shape = (rows: ReturnType<typeof listRows>) => rows.map((r) => (r.kind === 'folder' ? `[${r.folder}:${r.count}${r.folded ? ' folded' : ''}]` : r.item.name));
+    expect(shape(listRows(list, false))).toEqual(['zeta.pdf', 'Alpha.md', 'file10.txt', 'beta.md']);
+    expect(shape(listRows(list, true))).toEqual(['[:1]', 'file10.txt', '[a:2]', 'Alpha.md', 'beta.md', '[b:1]', 'zeta.pdf']);
+    expect(shape(listRows(list, true, new Set(['a'])))).toEqual(['[:1]', 'file10.txt', '[a:2 folded]', '[b:1]', 'zeta.pdf']);
   });
 });

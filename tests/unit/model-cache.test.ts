@@ -122,6 +122,23 @@ describe('the download guard', () => {
     expect(err.message).toContain('onnx/model_quantized.onnx stopped after 500 of 1,000 bytes');
   });
 
+  it('errors a body that stalls (a proxy holding a broken download open) once nothing arrives for the stall time', async () => {
+    const stalling = async () => {
+      let sent = false;
+      const body = new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (sent) return new Promise<void>(() => {});
+          sent = true;
+          c.enqueue(new Uint8Array(300));
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-length': '1000' } });
+    };
+    const err = await refusal((await guardDownloads(stalling, { stallMs: 50 })(URL_)).arrayBuffer());
+    expect(err.code).toBe('model-download-failed');
+    expect(err.message).toContain('stopped after 300 of 1,000 bytes (nothing arrived for 0 s)');
+  });
+
   it('errors a body that ends cleanly short of its Content-Length', async () => {
     const err = await refusal((await guardDownloads(serve(1000, 500, 'close'))(URL_)).arrayBuffer());
     expect(err.message).toContain('connection closed early');

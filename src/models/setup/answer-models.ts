@@ -20,8 +20,8 @@ export function webLlmLabel(id: string): string {
 
 /** One line for a device whose GPU cannot run WebLLM models, and nothing when it can. */
 export function webGpuNote(device: WebGpuDevice): string | undefined {
-  if (!device.webgpu) return 'This browser has no WebGPU, so no model can run on the graphics card here: the models below run on the processor instead (slower).';
-  if (device.isFallbackAdapter) return 'WebGPU here is a software fallback, far too slow for a language model: the models below run on the processor instead (slower).';
+  if (!device.webgpu) return 'This browser cannot use the graphics card: the models below write answers on the processor, more slowly.';
+  if (device.isFallbackAdapter) return "This browser's graphics support is a software stand-in, far too slow for a language model: the models below write answers on the processor, more slowly.";
   return undefined;
 }
 

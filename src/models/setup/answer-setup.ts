@@ -134,8 +134,16 @@ export class AnswerSetup {
     } catch (err) {
       if (signal.aborted) return;
       this.parts.models.setGenerator(undefined);
+      // A model that did not load is no longer chosen: nothing stays "in use", a reload does not try it again
+      // (nor shows its error again), and the chooser offers Try again.
+      const { generator } = await this.read();
+      if (generator && keyOf(generator) === key) {
+        await this.settings.put('answer', {});
+        this.parts.announce?.();
+      }
       const message = err instanceof Error ? err.message : String(err);
-      this.setStatus({ state: 'extractive', reason: 'failed', model: label, message });
+      const code = err instanceof DocQaError ? err.code : undefined;
+      this.setStatus({ state: 'extractive', reason: 'failed', model: label, message, ...(code ? { code } : {}), ...(chosen.kind !== 'scripted' ? { modelId: chosen.model } : {}) });
       throw err;
     }
   }
@@ -236,7 +244,8 @@ export class AnswerSetup {
   /** The chooser's list: the WASM models, the WebLLM models this device can run, space used, the status. */
   async list(): Promise<AnswerModelsView> {
     const { generator } = await this.read();
-    const inUse = generator && generator.kind !== 'scripted' ? generator.model : undefined;
+    // "In use" only once loaded: while it loads the chooser says so (the status), and a failed one is not chosen.
+    const inUse = generator && generator.kind !== 'scripted' && this.state.state === 'ready' ? generator.model : undefined;
     const { entries, webgpu } = await describeAnswerModels({ ...this.parts, inUse, imported: await this.imports() });
     return { models: entries, webgpu, status: this.state };
   }

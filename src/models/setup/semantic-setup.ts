@@ -46,7 +46,7 @@ export interface EmbeddingReport {
   /** Reports a state again as it was (after a reranker's download showed as loading). */
   restore(status: EmbeddingEvent): void;
   /** Loading failed: reported with the reason (search goes on by keywords). */
-  failed(message: string, model?: string): void;
+  failed(message: string, model?: string, code?: DocQaError['code']): void;
   /** Where the model runs and why, shown with the state from now on. */
   device: string | undefined;
   /** The reranker in use, named in every report from now on. */
@@ -182,18 +182,22 @@ export class SemanticSetup {
         downloadBytes: size.bytes,
         approximate: size.approximate,
         retrieval: figureOf(m),
+        ...(m.goodFor ? { goodFor: m.goodFor } : {}),
         cachedBytes: cachedBytes(m.repo),
         vectors: stored.get(m.id) ?? 0,
         inUse,
         imported,
       };
     };
+    // "In use" only once loaded: while a model loads the dialog says so (the status), and a failed one is not chosen.
+    const status = this.library.semantic.status;
+    const loaded = (m: EmbeddingModel | RerankerModel) => !(status.state === 'loading' && status.model === m.label);
     const models: ModelEntry[] = [
-      ...this.known(settings).map((m) => entry(m, 'embedding', settings.model === m.id, Boolean(settings.imported?.some((i) => i.id === m.id)))),
-      ...this.knownRerankers(settings).map((m) => entry(m, 'reranker', settings.reranker === m.id, Boolean(settings.importedRerankers?.some((i) => i.id === m.id)))),
+      ...this.known(settings).map((m) => entry(m, 'embedding', settings.model === m.id && loaded(m), Boolean(settings.imported?.some((i) => i.id === m.id)))),
+      ...this.knownRerankers(settings).map((m) => entry(m, 'reranker', settings.reranker === m.id && loaded(m), Boolean(settings.importedRerankers?.some((i) => i.id === m.id)))),
     ];
     const { imported: _imported, importedRerankers: _rerankers, replacing: _replacing, ...visible } = settings;
-    return { models, settings: visible, status: this.library.semantic.status };
+    return { models, settings: visible, status };
   }
 
   /**
@@ -319,6 +323,7 @@ export class SemanticSetup {
       });
     } catch (err) {
       this.useReranker(undefined);
+      if ((await this.read()).reranker === model.id) await this.write({ reranker: undefined });
       embedding.restore(before);
       throw err;
     }
@@ -353,7 +358,10 @@ export class SemanticSetup {
         await this.models.setEmbedder(embedder);
       } catch (err) {
         await this.models.setEmbedder(undefined);
-        embedding.failed(`${err instanceof Error ? err.message : String(err)}. Search still works, by keywords only.`, model.label);
+        // A model that did not load is no longer chosen: nothing stays "in use", and a reload does not try it
+        // again; the dialog offers Try again.
+        if ((await this.read()).model === model.id) await this.write({ model: undefined });
+        embedding.failed(`${err instanceof Error ? err.message : String(err)}. Search still works, by keywords only.`, model.label, err instanceof DocQaError ? err.code : undefined);
         throw err;
       }
     })();
