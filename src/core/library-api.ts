@@ -213,6 +213,12 @@ export interface AnswerModelsApi {
    * memory; refused with the reason, nothing kept), lists it and has it write answers. Nothing is downloaded.
    */
   importGguf(file: File): Promise<{ id: string; label: string }>;
+  /**
+   * Imports a model folder from disk: a transformers.js ONNX export (config.json, tokenizer files with a
+   * chat template, onnx/) or a folder of one .gguf file; checked first (refused with what is missing,
+   * nothing listed), kept, listed and used. Nothing is downloaded.
+   */
+  importFolder(files: IncomingFile[]): Promise<{ id: string; label: string }>;
 }
 
 /**

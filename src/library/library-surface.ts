@@ -64,6 +64,7 @@ function answerModelsPart(answers: AnswerSetup): Served<AnswerModelsApi> {
     stop: () => answers.stop(),
     delete: (id) => answers.delete(id),
     importGguf: (file) => answers.importGguf(file),
+    importFolder: (files) => answers.importFolder(files),
   };
 }
 

@@ -209,3 +209,44 @@ export function importedGgufEntry(fileName: string, bytes: number, facts: Pick<G
     languages: [],
   };
 }
+
+/** The single-file ONNX exports an imported folder may hold, in the order one is chosen (q8 first: the WASM default). */
+const IMPORT_DTYPES: readonly OnnxGeneratorEntry['dtype'][] = ['q8', 'q4', 'fp32', 'q4f16'];
+
+/**
+ * The entry for a transformers.js model folder the person imported as an answer model (`files`: its paths
+ * and sizes, relative to the folder; `config`, `tokenizerConfig`: its config.json and tokenizer_config.json).
+ * A folder named like a catalogue ONNX model's repository ("Qwen2.5-0.5B-Instruct") with that model's
+ * weights file is that model (its files fill the catalogue entry's, as a download would); any other is
+ * `onnx:<folder>`, repo `imported-onnx/<folder>`, labelled "<folder> (imported)", given its own context
+ * window up to {@link IMPORTED_CONTEXT}. Refused with what is missing: a weights file, the tokenizer, a
+ * chat template (a base model cannot answer questions).
+ */
+export function importedOnnxEntry(folder: string, files: ReadonlyArray<{ path: string; bytes: number }>, config: Record<string, unknown>, tokenizerConfig: Record<string, unknown> | undefined): OnnxGeneratorEntry {
+  const has = (path: string) => files.some((f) => f.path === path);
+  const dtype = IMPORT_DTYPES.find((d) => has(generatorWeightsFile(d)));
+  if (!dtype) throw new DocQaError('model-files-missing', `${folder} has no onnx/model_quantized.onnx (nor onnx/model_q4.onnx, onnx/model.onnx): choose the folder of an ONNX export for transformers.js`);
+  for (const needed of ['tokenizer.json', 'tokenizer_config.json']) {
+    if (!has(needed)) throw new DocQaError('model-files-missing', `${folder} has no ${needed}: the model's tokenizer files must be in the folder`);
+  }
+  if (typeof tokenizerConfig?.chat_template !== 'string' && !has('chat_template.jinja')) {
+    throw new DocQaError('model-unsupported', `${folder} has no chat template (tokenizer_config.json chat_template): it is a base model, which does not answer questions; choose an instruct model`);
+  }
+  const weights = generatorWeightsFile(dtype);
+  const catalogued = GENERATOR_CATALOGUE.find((m): m is OnnxGeneratorEntry => m.format === 'onnx' && m.dtype === dtype && m.repo.split('/').at(-1)!.toLowerCase() === folder.toLowerCase());
+  if (catalogued) return catalogued;
+  const kept = ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json', 'chat_template.jinja', weights].filter(has);
+  const slug = folder.normalize('NFC').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 120) || 'model';
+  const window = typeof config.max_position_embeddings === 'number' && config.max_position_embeddings >= 16 ? config.max_position_embeddings : IMPORTED_CONTEXT;
+  return {
+    id: asModelId(`onnx:${slug}`),
+    format: 'onnx',
+    label: `${folder} (imported)`,
+    repo: `imported-onnx/${slug}`,
+    revision: 'main',
+    dtype,
+    files: kept.map((path) => ({ path, bytes: files.find((f) => f.path === path)!.bytes, approximate: false })),
+    contextTokens: Math.min(IMPORTED_CONTEXT, window),
+    languages: [],
+  };
+}

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { AnswerModelEntry } from '../core/library-api.ts';
-import { answerModels, answerModelsNote, answerModelsOpen, answerModelStatus, deleteAnswerModel, importAnswerModel, refreshAnswerModels, stopAnswerModel, useAnswerModel } from './answer-models-state.ts';
+import { answerModels, answerModelsNote, answerModelsOpen, answerModelStatus, deleteAnswerModel, importAnswerFolder, importAnswerModel, refreshAnswerModels, stopAnswerModel, useAnswerModel } from './answer-models-state.ts';
+import { filesFromInput } from './collect-files.ts';
 import { formatBytes } from './format.ts';
 import { DownloadProgress } from './download-progress.tsx';
 import { LoadFailure } from './model-row-state.tsx';
@@ -29,7 +30,7 @@ function AnswerModelRow({ m, busy }: { m: AnswerModelEntry; busy: boolean }) {
         {m.inUse && <span class="badge"> In use</span>}
         {loading && <span class="loading-badge"> Loading…</span>}
       </p>
-      {failed && <LoadFailure label={m.label} code={s.code} message={s.message} busy={busy} onRetry={() => void useAnswerModel(m.id, m.label)} importHint="import a .gguf model file you already have (below)" />}
+      {failed && <LoadFailure label={m.label} code={s.code} message={s.message} busy={busy} onRetry={() => void useAnswerModel(m.id, m.label)} importHint="import the model's folder or a .gguf file (below)" />}
       <p class="model-facts">
         {languages(m)} · {where(m)} · {m.cachedBytes ? `${formatBytes(m.cachedBytes)} kept in this browser` : `download ${size}`}
       </p>
@@ -150,6 +151,23 @@ export function AnswerModelsDialog() {
           />
         </label>
         <span class="hint"> A .gguf file you already have (LM Studio, Ollama and GPT4All keep them): an instruct model of up to 2 GB. It is kept in this browser and runs on the processor; nothing is downloaded.</span>
+      </p>
+      <p class="model-import">
+        <label class="button">
+          Import a model folder
+          <input
+            type="file"
+            multiple
+            disabled={busy}
+            {...{ webkitdirectory: true }}
+            onChange={(e) => {
+              const files = filesFromInput(e.currentTarget.files);
+              e.currentTarget.value = '';
+              void importAnswerFolder(files);
+            }}
+          />
+        </label>
+        <span class="hint"> A model folder for transformers.js (config.json, tokenizer.json, onnx/), such as one of the models above copied from another computer, or a folder holding one .gguf file.</span>
       </p>
       <p>Space used by answer models: {formatBytes(used)}</p>
     </dialog>

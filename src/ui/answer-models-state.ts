@@ -1,5 +1,5 @@
 import { computed, signal } from '@preact/signals';
-import type { AnswerModelsView } from '../core/library-api.ts';
+import type { AnswerModelsView, IncomingFile } from '../core/library-api.ts';
 import type { AnswerModelStatus } from '../core/types.ts';
 import { libraryApi } from './library-connection.ts';
 
@@ -54,6 +54,20 @@ async function act(run: () => Promise<unknown>, done: string, failed?: string): 
 export const useAnswerModel = (id: string, label: string) => act(() => libraryApi()!.answerModels.use(id), `${label} writes the answers now`, `${label} could not be loaded: answers quote your documents.`);
 export const stopAnswerModel = (label: string) => act(() => libraryApi()!.answerModels.stop(), `${label} is off: answers quote your documents`);
 export const deleteAnswerModel = (id: string, label: string) => act(() => libraryApi()!.answerModels.delete(id), `${label}: its files were deleted`);
+
+/** Imports a model folder chosen by the person (an ONNX export or one .gguf file); says what came of it in the dialog. */
+export async function importAnswerFolder(files: IncomingFile[]): Promise<void> {
+  if (!files.length) return;
+  answerModelsNote.value = 'Checking the folder…';
+  try {
+    const { label } = await libraryApi()!.answerModels.importFolder(files);
+    answerModelsNote.value = `${label} writes the answers now`;
+  } catch (err) {
+    answerModelsNote.value = message(err);
+  } finally {
+    await refreshAnswerModels().catch(() => undefined);
+  }
+}
 
 /** Imports a `.gguf` file chosen by the person; says what came of it in the dialog (the reason when refused). */
 export async function importAnswerModel(file: File): Promise<void> {

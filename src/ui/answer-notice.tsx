@@ -16,7 +16,7 @@ export function answerNoticeLine(s: AnswerModelStatus): string {
       return `Answers quote your documents while ${s.model} loads.`;
     }
     case 'extractive':
-      if (s.reason === 'failed') return `Answers quote your documents: ${s.model ?? 'the answer model'} could not be loaded. ${failureInWords(s.code, 'import a model file in the answer models')}`;
+      if (s.reason === 'failed') return `Answers quote your documents: ${s.model ?? 'the answer model'} could not be loaded. ${failureInWords(s.code, 'import the model from a folder in the answer models')}`;
       if (s.reason === 'no-webgpu') return 'Answers quote your documents: this browser cannot use the graphics card, and no answer model that runs on the processor is downloaded.';
       return 'Answers quote your documents: no model is chosen to write them.';
   }

@@ -49,11 +49,12 @@ export function CurrentQuestion() {
   );
 }
 
-/** "New conversation": clears the Answer area; the next question starts a conversation of its own. */
+/** "New conversation": clears the Answer area; the next question starts a conversation of its own. Hidden before the first question. */
 export function NewConversationButton() {
-  const empty = !answer.value && !earlier.value.length;
+  // Shown once there is a conversation to leave (a control appears when it can be used).
+  if (!answer.value && !earlier.value.length && !asking.value) return null;
   return (
-    <button type="button" class="new-conversation" disabled={asking.value || empty} onClick={newConversation}>
+    <button type="button" class="new-conversation" disabled={asking.value} onClick={newConversation}>
       New conversation
     </button>
   );

@@ -83,7 +83,7 @@ const LibraryRow = memo(
               <bdi>{item.title}</bdi>
             </span>
           )}
-          <span class="where">
+          <span class="where" title={item.path}>
             <span class={titled ? 'name secondary' : 'name'} title={item.path}>
               <bdi>{item.name}</bdi>
             </span>

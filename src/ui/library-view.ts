@@ -61,8 +61,12 @@ export function listRows(items: readonly LibraryItem[], grouped: boolean, folded
   return rows;
 }
 
-/** Up to this many rows are all rendered (tests and small libraries see every row); more are windowed. */
-export const WINDOW_ABOVE = 2000;
+/**
+ * Up to this many rows are all rendered (small libraries, and the browser tests that read every row);
+ * more are windowed. Rendering every row cost 457 ms at 1,000 documents, a window 20 ms at 5,000
+ * (`npm run bench -- ui`, decision 0031).
+ */
+export const WINDOW_ABOVE = 250;
 
 export interface RowWindow {
   /** First row rendered, and one past the last. */

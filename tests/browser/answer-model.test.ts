@@ -9,9 +9,9 @@
 // The GGUF model (the tiny decoder as GGUF, laid out as the catalogue's SmolLM2 file) does the same on
 // llama.cpp in WebAssembly; a .gguf file imported from disk is checked, kept, listed and used without any
 // download, and a file that is not GGUF is refused with the reason.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askQuestion, waitForIndexed } from '../support/app-page.ts';
 import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
@@ -259,6 +259,33 @@ describe('the answer model', () => {
       // Nothing that runs without WebGPU is kept any more.
       await expect.poll(notice).toBe('Answers quote your documents: this browser cannot use the graphics card, and no answer model that runs on the processor is downloaded.');
       await dialog().getByRole('button', { name: 'Close' }).click();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('imports a model folder (an ONNX export) from disk: kept, listed and used with nothing downloaded, then deleted', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'onnx-folder-'));
+    try {
+      for (const [path, bytes] of generateTinyModel('tiny-decoder')) {
+        await mkdir(dirname(join(dir, 'My Decoder', path)), { recursive: true });
+        await writeFile(join(dir, 'My Decoder', path), bytes);
+      }
+      hub.resetCounts();
+      await page.getByRole('button', { name: 'Choose an answer model' }).click();
+      await dialog().getByLabel('Import a model folder').setInputFiles(join(dir, 'My Decoder'));
+      const label = 'My Decoder (imported)';
+      await expect.poll(() => dialog().locator('.models-note').textContent(), { timeout: 60_000 }).toBe(`${label} writes the answers now`);
+      await expect.poll(notice, { timeout: 60_000 }).toBe(`Answers are written by ${label}, citing your documents.`);
+      await dialog().getByRole('button', { name: 'Close' }).click();
+      await askQuestion(page, 'How much is the rent?');
+      expect(await page.getByRole('region', { name: 'Answer' }).locator('.answer-note').last().textContent()).toMatch(/^Written by My Decoder \(imported\)/);
+      expect(hub.requestCount()).toBe(0);
+      await page.getByRole('button', { name: 'Answer model', exact: true }).click();
+      await dialog().getByRole('button', { name: `Delete ${label}` }).click();
+      await expect.poll(() => dialog().getByRole('list', { name: 'Answer models' }).getByRole('listitem').count()).toBe(3);
+      await dialog().getByRole('button', { name: 'Close' }).click();
+      expect(offOrigin).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -94,6 +94,20 @@ describe('a phone (390 × 844) with a library of 150 documents with long names',
     await page.screenshot({ path: '/tmp/phone-sixth-answer.png' });
   });
 
+  it('fits a desktop window (1280 × 800) too, in light and dark: the library, an answer, a PDF page', async () => {
+    const page = app.page;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForFunction(() => window.innerWidth === 1280);
+    await checkState(page, 'desktop-answer');
+    await page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: '[1]' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Source' });
+    await dialog.getByRole('button', { name: 'Page', exact: true }).click();
+    await dialog.locator('.pdf-page[data-page="1"]').waitFor({ timeout: 30_000 });
+    await checkState(page, 'desktop-source-pdf');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.setViewportSize(PHONE);
+  });
+
   it('follows the Colours setting over the system, from the first paint after a reload', async () => {
     const page = app.page;
     const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);

@@ -259,6 +259,43 @@ describe('AnswerSetup', () => {
     expect(next.generatedBy).toBeUndefined();
   });
 
+  it('imports a model folder: refuses one with no chat template or no weights (nothing listed), keeps an ONNX export and writes answers with it, no download', async () => {
+    const { setup, library, cache } = await setUp(scriptedWebLlm(NO_GPU).webllm, 'folder');
+    const tiny = generateTinyModel('tiny-decoder');
+    const folderOf = (files: Map<string, Uint8Array>, root = 'My Decoder') =>
+      [...files].map(([path, bytes]) => {
+        const parts = `${root}/${path}`.split('/');
+        return { name: parts.at(-1)!, folder: parts.slice(0, -1).join('/'), blob: new Blob([bytes as Uint8Array<ArrayBuffer>]) };
+      });
+    const withoutTemplate = new Map(tiny);
+    const tokenizerConfig = JSON.parse(new TextDecoder().decode(tiny.get('tokenizer_config.json')!)) as Record<string, unknown>;
+    delete tokenizerConfig.chat_template;
+    withoutTemplate.set('tokenizer_config.json', new TextEncoder().encode(JSON.stringify(tokenizerConfig)));
+    await expect(setup.importFolder(folderOf(withoutTemplate))).rejects.toThrow(/has no chat template .*base model/);
+    const noWeights = new Map([...tiny].filter(([p]) => !p.endsWith('.onnx')));
+    await expect(setup.importFolder(folderOf(noWeights))).rejects.toThrow(/has no onnx\/model_quantized\.onnx/);
+    expect(cache.entries.size).toBe(0);
+    expect((await setup.list()).models.some((m) => m.id.startsWith('onnx:'))).toBe(false);
+
+    hub.resetCounts();
+    const imported = await setup.importFolder(folderOf(tiny));
+    expect(imported).toEqual({ id: 'onnx:My-Decoder', label: 'My Decoder (imported)' });
+    expect(setup.status).toEqual({ state: 'ready', model: 'My Decoder (imported)' });
+    expect((await library.asking.ask('When is the rent paid?')).generatedBy).toBe('My Decoder (imported)');
+    expect(hub.requestCount()).toBe(0);
+    expect((await setup.list()).models.find((m) => m.id === 'onnx:My-Decoder')).toMatchObject({ kind: 'wasm', inUse: true, cachedBytes: expect.any(Number) });
+    await setup.delete('onnx:My-Decoder');
+    expect((await setup.list()).models.some((m) => m.id === 'onnx:My-Decoder')).toBe(false);
+    expect(cache.entries.size).toBe(0);
+
+    // A folder named like a catalogue model's repository, with its weights file, fills that model's files.
+    const asQwen = new Map([...tiny].filter(([p]) => p !== 'onnx/model.onnx').concat([['onnx/model_quantized.onnx', tiny.get('onnx/model.onnx')!]]));
+    expect(await setup.importFolder(folderOf(asQwen, 'Downloads/Qwen2.5-0.5B-Instruct'))).toEqual({ id: QWEN, label: QWEN_LABEL });
+    expect(setup.status).toEqual({ state: 'ready', model: QWEN_LABEL });
+    expect(hub.requestCount()).toBe(0);
+    expect((await setup.list()).models.filter((m) => m.id === QWEN)).toHaveLength(1);
+  });
+
   it('imports a .gguf file: refuses one that is not GGUF or a base model (nothing kept), keeps and lists a chat model, and deletes it from the list', async () => {
     const { setup, cache } = await setUp(scriptedWebLlm(NO_GPU).webllm, 'gguf');
     const file = (name: string, bytes: Uint8Array<ArrayBuffer>) => new File([bytes], name);

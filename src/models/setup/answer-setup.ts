@@ -8,7 +8,8 @@ import type { Generator } from '../generator/generator.ts';
 import { remoteGenerator, type GeneratorPort } from '../generator/remote-generator.ts';
 import { gullibleScript, ScriptedGenerator, type Script } from '../generator/scripted-generator.ts';
 import type { LoadProgress } from '../model-source.ts';
-import { findGenerator, GENERATOR_CATALOGUE, importedGgufEntry, type GeneratorModelEntry, type GgufGeneratorEntry } from '../generator-catalogue.ts';
+import { findGenerator, GENERATOR_CATALOGUE, importedGgufEntry, importedOnnxEntry, type GeneratorModelEntry, type GgufGeneratorEntry, type OnnxGeneratorEntry } from '../generator-catalogue.ts';
+import type { IncomingFile } from '../../core/library-api.ts';
 import { checkGgufFits, readGgufFacts } from '../gguf/gguf-header.ts';
 import type { SettingsStore } from '../../store/settings-store.ts';
 import type { WebGpuDevice } from '../webllm/webllm-models.ts';
@@ -215,8 +216,8 @@ export class AnswerSetup {
   /** Labels of the imported models, as last read (the status line names the model before its record is read again). */
   private readonly importedLabels = new Map<string, string>();
 
-  /** The GGUF files imported as answer models. */
-  private async imports(): Promise<GgufGeneratorEntry[]> {
+  /** The GGUF files and ONNX folders imported as answer models. */
+  private async imports(): Promise<Array<GgufGeneratorEntry | OnnxGeneratorEntry>> {
     const imported = (await this.settings.get('answer-imports')).imported ?? [];
     for (const m of imported) this.importedLabels.set(m.id, m.label);
     return imported;
@@ -238,6 +239,45 @@ export class AnswerSetup {
     await this.settings.put('answer-imports', { imported: [...others, entry] });
     this.importedLabels.set(entry.id, entry.label);
     await this.set({ generator: { kind: 'transformers', model: entry.id } });
+    return { id: entry.id, label: entry.label };
+  }
+
+  /**
+   * Imports a model folder the person chose: one holding a single `.gguf` file is imported as that file
+   * ({@link importGguf}); else a transformers.js folder (config.json, tokenizer.json, tokenizer_config.json
+   * with a chat template, onnx/model_quantized.onnx or another single-file export). A folder named like a
+   * catalogue model's repository (Qwen2.5-0.5B-Instruct) fills that model's files, as its download would;
+   * any other is listed as an imported model. Its files go into the model cache, so it runs with no network;
+   * then it writes the answers. Returns its id and label.
+   */
+  async importFolder(files: IncomingFile[]): Promise<{ id: string; label: string }> {
+    const ggufs = files.filter((f) => f.name.toLowerCase().endsWith('.gguf'));
+    if (ggufs.length === 1 && !files.some((f) => f.name === 'config.json')) return this.importGguf(new File([ggufs[0]!.blob], ggufs[0]!.name));
+    const withPaths = files.map((f) => ({ path: f.folder ? `${f.folder}/${f.name}` : f.name, blob: f.blob }));
+    const config = withPaths.filter((f) => f.path.split('/').at(-1) === 'config.json').sort((a, b) => a.path.split('/').length - b.path.split('/').length)[0];
+    if (!config) throw new DocQaError('model-files-missing', 'this folder has no config.json and no single .gguf file: choose the folder that holds the model (config.json, tokenizer.json, onnx/), or a .gguf file');
+    const root = config.path.split('/').slice(0, -1).join('/');
+    const folder = root.split('/').at(-1) || 'imported-model';
+    const inRoot = withPaths.filter((f) => !root || f.path.startsWith(`${root}/`)).map((f) => ({ path: root ? f.path.slice(root.length + 1) : f.path, blob: f.blob }));
+    const json = async (path: string): Promise<Record<string, unknown> | undefined> => {
+      const file = inRoot.find((f) => f.path === path);
+      if (!file) return undefined;
+      try {
+        return JSON.parse(await file.blob.text()) as Record<string, unknown>;
+      } catch (err) {
+        throw new DocQaError('model-unsupported', `${folder}/${path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      }
+    };
+    const tokenizerConfig = await json('tokenizer_config.json');
+    const entry = importedOnnxEntry(folder, inRoot.map((f) => ({ path: f.path, bytes: f.blob.size })), (await json('config.json')) ?? {}, tokenizerConfig);
+    const needed = new Set(entry.files.map((f) => f.path));
+    await this.parts.host.importFiles(entry, inRoot.filter((f) => needed.has(f.path)));
+    if (!findGenerator(entry.id)) {
+      const others = (await this.imports()).filter((m) => m.id !== entry.id);
+      await this.settings.put('answer-imports', { imported: [...others, entry] });
+      this.importedLabels.set(entry.id, entry.label);
+    }
+    await this.use(entry.id);
     return { id: entry.id, label: entry.label };
   }
 

@@ -1,14 +1,14 @@
 /**
  * The settings the model setup keeps in the library database (shared by every tab), one record per key,
  * typed: `semantic` (the embedding model and reranker in use, the mirror, imported folders), `answer`
- * (which model writes answers) and `answer-imports` (GGUF files imported as answer models). The store holds plain data of any shape (an older version's, a damaged
+ * (which model writes answers) and `answer-imports` (GGUF files and ONNX folders imported as answer models). The store holds plain data of any shape (an older version's, a damaged
  * one); each record is checked as it is read, and one that is not of its key's shape reads as no setting.
  */
 import type { ModelId } from '../../core/ids.ts';
 import type { SemanticSettings } from '../../core/library-api.ts';
 import type { SettingsStore } from '../../store/settings-store.ts';
 import type { EmbeddingModel, RerankerModel } from '../catalogue.ts';
-import type { GgufGeneratorEntry } from '../generator-catalogue.ts';
+import type { GgufGeneratorEntry, OnnxGeneratorEntry } from '../generator-catalogue.ts';
 
 /** The `semantic` record: the page's view of it plus the models imported from folders. */
 export interface StoredSemanticSettings extends SemanticSettings {
@@ -23,7 +23,7 @@ export interface StoredSemanticSettings extends SemanticSettings {
  * - none (the default): the extractive answer, which quotes the documents;
  * - `transformers`: a text-generation model in the generate worker (WASM, ONNX or GGUF; the fallback
  *   where WebLLM cannot run): a catalogue model, its files from `mirror` when set, else huggingface.co,
- *   or a GGUF file imported from disk (`answer-imports`), from the model cache alone;
+ *   or a GGUF file or ONNX folder imported from disk (`answer-imports`), from the model cache alone;
  * - `webllm`: a model of web-llm's prebuilt list (`model`: its `model_id`) on WebGPU, in the generate worker like the others;
  * - `scripted`: fixed replies, for the browser tests and for trying the answer pipeline without a model.
  */
@@ -33,9 +33,9 @@ export type AnswerSetting =
   | { generator: { kind: 'webllm'; model: string } }
   | { generator: { kind: 'scripted'; replies: string[]; json?: string[]; filters?: string[]; delayMs?: number; contextTokens?: number; gullible?: boolean } };
 
-/** The `answer-imports` record: GGUF files the person imported as answer models (kept apart from `answer`, which a stop clears). */
+/** The `answer-imports` record: GGUF files and ONNX folders the person imported as answer models (kept apart from `answer`, which a stop clears). */
 export interface AnswerImports {
-  imported?: GgufGeneratorEntry[];
+  imported?: Array<GgufGeneratorEntry | OnnxGeneratorEntry>;
 }
 
 /** Every key the model setup keeps, with its record. */
@@ -64,7 +64,7 @@ function isAnswer(value: Record<string, unknown>): boolean {
   return chosen.kind === 'scripted' && Array.isArray(chosen.replies);
 }
 
-const isImports = (value: Record<string, unknown>) => optionalArray(value.imported) && ((value.imported as unknown[] | undefined) ?? []).every((m) => isRecord(m) && m.format === 'gguf' && typeof m.id === 'string' && typeof m.repo === 'string' && Array.isArray(m.files));
+const isImports = (value: Record<string, unknown>) => optionalArray(value.imported) && ((value.imported as unknown[] | undefined) ?? []).every((m) => isRecord(m) && (m.format === 'gguf' || (m.format === 'onnx' && typeof m.dtype === 'string')) && typeof m.id === 'string' && typeof m.repo === 'string' && Array.isArray(m.files));
 
 const CHECKS: { [K in ModelSettingKey]: (value: Record<string, unknown>) => boolean } = { semantic: isSemantic, answer: isAnswer, 'answer-imports': isImports };
 
