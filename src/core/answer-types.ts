@@ -54,6 +54,8 @@ export interface Passage {
   /** Chunk range inside `window`. */
   hitStart: number;
   hitEnd: number;
+  /** Ranges of `window` that are code (its block's `code`, clipped to the window). */
+  code?: TextRange[];
 }
 
 /** A piece of answer text; `cite` points into `Answer.citations` (1-based). */

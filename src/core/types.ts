@@ -20,6 +20,8 @@ export interface Block {
   section?: string;
   /** Cleaned text; paragraphs separated by a blank line. */
   text: string;
+  /** Ranges of `text` that were code in the file (Markdown code blocks): the page shows them as code. */
+  code?: TextRange[];
 }
 
 /**
@@ -260,6 +262,8 @@ export interface SourceView {
   marks: TextRange[];
   /** The retrieved chunk, inside `text`. */
   context?: TextRange;
+  /** Ranges of `text` that are code (`Block.code`). */
+  code?: TextRange[];
 }
 
 /** One chunk of a prepared document: its id, normalised text and location. */

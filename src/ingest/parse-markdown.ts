@@ -1,5 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked';
-import type { Block, ParsedDoc } from '../core/types.ts';
+import type { Block, ParsedDoc, TextRange } from '../core/types.ts';
 import { joinLines, normalizeText, textToParagraphs } from './clean.ts';
 import { htmlPieces } from './markdown-html.ts';
 import { dropDirectiveLines, dropDirectives, inlinePieces, InlineReducer } from './markdown-inline.ts';
@@ -152,6 +152,8 @@ class MarkdownWalker {
   title: string | undefined;
   private readonly path: string[] = [];
   private paragraphs: string[] = [];
+  /** Which of {@link paragraphs} are code blocks (`Block.code`). */
+  private codeParagraphs = new Set<number>();
   private readonly inline = new InlineReducer();
   /** Footnote label → the index of the block that first refers to it (the block being collected then). */
   private readonly noteBlock = new Map<string, number>();
@@ -180,9 +182,14 @@ class MarkdownWalker {
       case 'text':
         this.paragraph(token.tokens ? this.inlineText(token.tokens) : dropDirectives(token.text));
         break;
-      case 'code':
-        this.paragraph(dropDirectiveLines(token.text));
+      case 'code': {
+        const p = normalizeText(dropDirectiveLines(token.text));
+        if (p) {
+          this.codeParagraphs.add(this.paragraphs.length);
+          this.paragraphs.push(p);
+        }
         break;
+      }
       case 'table':
         this.table(token as Tokens.Table);
         break;
@@ -270,9 +277,16 @@ class MarkdownWalker {
   flush(): void {
     if (this.paragraphs.length) {
       const section = this.path.filter(Boolean).join(' › ');
-      this.blocks.push({ label: section || 'beginning', section: section || undefined, text: this.paragraphs.join('\n\n') });
+      const code: TextRange[] = [];
+      let at = 0;
+      this.paragraphs.forEach((p, i) => {
+        if (this.codeParagraphs.has(i)) code.push({ start: at, end: at + p.length });
+        at += p.length + 2;
+      });
+      this.blocks.push({ label: section || 'beginning', section: section || undefined, text: this.paragraphs.join('\n\n'), ...(code.length ? { code } : {}) });
     }
     this.paragraphs = [];
+    this.codeParagraphs = new Set();
   }
 }
 

@@ -88,6 +88,7 @@ export class LibraryDocuments implements Served<DocumentsApi> {
       text: record.text,
       marks: locateMarks(record.text, request.marks),
       context: clampRange(request.context, record.text.length),
+      ...(record.code?.length ? { code: record.code } : {}),
     };
   }
 

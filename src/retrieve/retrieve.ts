@@ -2,7 +2,7 @@ import { DocQaError } from '../core/errors.ts';
 import { describeBlock } from '../core/block-label.ts';
 import type { ChunkId, DocId } from '../core/ids.ts';
 import { allowedDocuments } from '../core/query-filters.ts';
-import type { BlockRecord, ChunkRecord, DocRecord, Passage, SearchFilter } from '../core/types.ts';
+import type { BlockRecord, ChunkRecord, DocRecord, Passage, SearchFilter, TextRange } from '../core/types.ts';
 import type { PendingQuery } from '../index/search-index.ts';
 import { describeFusion } from './fuse.ts';
 import type { RankedSearch } from './hybrid.ts';
@@ -70,6 +70,7 @@ export async function retrievePassages(search: RankedSearch, source: PassageSour
       windowStart: location.parentStart,
       hitStart: location.start - location.parentStart,
       hitEnd: location.end - location.parentStart,
+      ...codeInWindow(block.code, location.parentStart, location.parentEnd),
       ranks: Object.entries(hit.ranks).map(([name, r]) => ({ name, rank: r.rank, score: r.score })),
       ...(hit.rerank ? { rerank: hit.rerank } : {}),
       why: describeFusion(hit, options.retrievers ?? Object.keys(hit.ranks).sort()),
@@ -77,4 +78,10 @@ export async function retrievePassages(search: RankedSearch, source: PassageSour
     if (passages.length >= k) break;
   }
   return passages;
+}
+
+/** A block's code ranges that fall in the window `[start, end)`, clipped and made relative to it; none: `{}`. */
+function codeInWindow(code: readonly TextRange[] | undefined, start: number, end: number): { code?: TextRange[] } {
+  const inside = (code ?? []).filter((r) => r.end > start && r.start < end).map((r) => ({ start: Math.max(r.start, start) - start, end: Math.min(r.end, end) - start }));
+  return inside.length ? { code: inside } : {};
 }

@@ -1,23 +1,30 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Answer, Citation } from '../core/types.ts';
+import type { Answer, Citation, TextRange } from '../core/types.ts';
 import { answerAsMarkdown, answerMarkdown, citesOf } from './answer-markdown.ts';
 import { AnswerSteps } from './answer-steps.tsx';
 import { answer, answerSeq, asking, streaming } from './ask-state.ts';
 import { distinguishCitations, sourceRequestOf } from './citation-names.ts';
 import { renderMarkdown } from './markdown.ts';
+import { segments } from './code-ranges.ts';
 import { openSource } from './source-state.ts';
 import { whyInWords } from './why-words.ts';
 
-function Marked({ text, marks }: { text: string; marks: Citation['marks'] }) {
-  const parts = [];
-  let at = 0;
-  for (const m of marks) {
-    if (m.start < at) continue;
-    parts.push(text.slice(at, m.start), <strong class="hl">{text.slice(m.start, m.end)}</strong>);
-    at = m.end;
-  }
-  parts.push(text.slice(at));
-  return <>{parts}</>;
+/** An excerpt with its marked words in bold, and its code (the passage's `code`) shown as code. */
+function Marked({ text, marks, code }: { text: string; marks: Citation['marks']; code?: TextRange[] }) {
+  const piece = (from: number, to: number) => {
+    const parts = [];
+    let at = from;
+    for (const m of marks) {
+      const start = Math.max(m.start, at);
+      const end = Math.min(m.end, to);
+      if (end <= start) continue;
+      parts.push(text.slice(at, start), <strong class="hl">{text.slice(start, end)}</strong>);
+      at = end;
+    }
+    parts.push(text.slice(at, to));
+    return parts;
+  };
+  return <>{segments(text.length, code).map((s) => (s.code ? <code class="code-block">{piece(s.start, s.end)}</code> : piece(s.start, s.end)))}</>;
 }
 
 /**
@@ -179,7 +186,7 @@ function Sources({ a }: { a: Answer }) {
               </button>
             </p>
             <p class="excerpt">
-              <Marked text={c.passage.window} marks={c.marks} />
+              <Marked text={c.passage.window} marks={c.marks} code={c.passage.code} />
             </p>
             <WhyThisPassage key={`${answerSeq.value}-${c.n}`} c={c} />
           </li>

@@ -2,6 +2,7 @@ import type { ComponentChildren, RefObject } from 'preact';
 import { signal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { SourceView, TextRange } from '../core/types.ts';
+import { segments } from './code-ranges.ts';
 import { PdfPage } from './pdf-page.tsx';
 import { original, source } from './source-state.ts';
 
@@ -59,18 +60,24 @@ function tinted(text: string, start: number, end: number, context: TextRange | u
 }
 
 /**
- * The block's text with each cited sentence in its own `<mark>` (the first one given `firstMark`), and
- * the rest of the retrieved chunk tinted, never marked.
+ * The block's text with each cited sentence in its own `<mark>` (the first one given `firstMark`), the
+ * rest of the retrieved chunk tinted, never marked, and its code blocks shown as code.
  */
-function MarkedText({ text, marks, context, firstMark }: { text: string; marks: TextRange[]; context?: TextRange; firstMark: RefObject<HTMLElement> }) {
-  const parts: ComponentChildren[] = [];
-  let at = 0;
-  marks.forEach((m, i) => {
-    parts.push(...tinted(text, at, m.start, context), <mark ref={i === 0 ? firstMark : undefined}>{text.slice(m.start, m.end)}</mark>);
-    at = m.end;
-  });
-  parts.push(...tinted(text, at, text.length, context));
-  return <>{parts}</>;
+function MarkedText({ text, marks, context, firstMark, code }: { text: string; marks: TextRange[]; context?: TextRange; firstMark: RefObject<HTMLElement>; code?: TextRange[] }) {
+  const piece = (from: number, to: number) => {
+    const parts: ComponentChildren[] = [];
+    let at = from;
+    marks.forEach((m, i) => {
+      const start = Math.max(m.start, at);
+      const end = Math.min(m.end, to);
+      if (end <= start) return;
+      parts.push(...tinted(text, at, start, context), <mark ref={i === 0 && start === m.start ? firstMark : undefined}>{text.slice(start, end)}</mark>);
+      at = end;
+    });
+    parts.push(...tinted(text, at, to, context));
+    return parts;
+  };
+  return <>{segments(text.length, code).map((s) => (s.code ? <code class="code-block">{piece(s.start, s.end)}</code> : piece(s.start, s.end)))}</>;
 }
 
 /**
@@ -117,7 +124,7 @@ export function SourceDialog() {
             <PdfPage blob={blob!} page={s.page!} quotes={quotes} />
           ) : (
             <div class="source-text">
-              <MarkedText text={s.text} marks={s.marks} context={s.context} firstMark={markRef} />
+              <MarkedText text={s.text} marks={s.marks} context={s.context} firstMark={markRef} code={s.code} />
             </div>
           )}
         </>

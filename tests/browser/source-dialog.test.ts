@@ -62,4 +62,19 @@ describe('a citation opens the Source dialog on the quoted sentence', () => {
     expect(new Set(sameSection.map((n) => n.replace(/^\[\d+\] /, ''))).size).toBe(sameSection.length);
     expect(sameSection.join('\n')).toContain('“Bicycles');
   });
+
+  it('shows a code block as code, in the source list and in the Source dialog', async () => {
+    const md = '# Setup\n\n## Install\n\nRun the installer from a terminal:\n\n```sh\nnpm install --save harbourlog\nharbourlog init --port 8080\n```\n\nThen open the dashboard.\n';
+    await app.page.getByLabel('Add documents').setInputFiles({ name: 'setup.md', mimeType: 'text/markdown', buffer: Buffer.from(md) });
+    await waitForIndexed(app.page, 2);
+    await askQuestion(app.page, 'harbourlog init port 8080');
+    const source = app.page.getByRole('list', { name: 'Sources' }).getByRole('listitem').filter({ hasText: 'setup.md' }).first();
+    expect(await source.locator('code.code-block').textContent()).toBe('npm install --save harbourlog\nharbourlog init --port 8080');
+    await source.getByRole('button', { name: /^Open source \d+ in its document$/ }).click();
+    const dialog = app.page.getByRole('dialog', { name: 'Source' });
+    await dialog.waitFor();
+    expect(await dialog.locator('code.code-block').textContent()).toBe('npm install --save harbourlog\nharbourlog init --port 8080');
+    expect(await dialog.locator('code.code-block').evaluate((c) => getComputedStyle(c).fontFamily)).toMatch(/mono/i);
+    await app.page.keyboard.press('Escape');
+  });
 });

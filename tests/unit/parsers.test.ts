@@ -236,6 +236,17 @@ describe('Markdown', () => {
     expect(parsed).toMatchObject({ title: 'Guide', titleSource: 'heading' });
     expect(parsed.blocks.map((b) => b.label)).toEqual(['Guide', 'Guide › Install', 'Setext']);
     expect(parsed.blocks[1]!.text).toContain('# not a heading');
+    // The code block's range in its block, so the page can show it as code.
+    const install = parsed.blocks[1]!;
+    expect(install.code?.map((r) => install.text.slice(r.start, r.end))).toEqual(['# not a heading']);
+    expect(parsed.blocks[0]!.code).toBeUndefined();
+  });
+
+  it('keeps the range of every code block, fenced or indented, among the paragraphs of a section', async () => {
+    const md = '# Setup\n\nRun:\n\n```sh\nnpm install harbourlog\nharbourlog init --port 8080\n```\n\nThen:\n\n    harbourlog serve\n\nDone.';
+    const { parsed } = await parseFile(enc(md), 'setup.md');
+    const block = parsed.blocks[0]!;
+    expect(block.code?.map((r) => block.text.slice(r.start, r.end))).toEqual(['npm install harbourlog\nharbourlog init --port 8080', 'harbourlog serve']);
   });
 
   it('reads ATX headings with closing #s, keeps a # that is part of the text, and needs a space after the #s', async () => {
