@@ -1,4 +1,4 @@
-import type { Block, ParsedDoc } from '../core/types.ts';
+import type { Block, ParsedDoc, TextRange } from '../core/types.ts';
 import { normalizeText } from './clean.ts';
 import { parseHtmlWithDepthLimit } from './html-depth-limit.ts';
 import { decodeText } from './parse-text.ts';
@@ -94,6 +94,9 @@ class HtmlWalker {
   readonly blocks: Block[] = [];
   private readonly path: string[] = [];
   private paragraphs: string[] = [];
+  /** Which of {@link paragraphs} were `<pre>` (code: `Block.code`); whether the paragraph being read has text from one. */
+  private codeParagraphs = new Set<number>();
+  private paraInPre = false;
   private para: string[] = [];
   private heading: string[] = [];
   private headingLevel = 0;
@@ -131,6 +134,8 @@ class HtmlWalker {
     }
     const p = normalizeText(this.para.join(''));
     this.para = [];
+    if (p && this.paraInPre) this.codeParagraphs.add(this.paragraphs.length);
+    this.paraInPre = false;
     if (p) this.paragraphs.push(p);
   }
 
@@ -138,9 +143,16 @@ class HtmlWalker {
     this.endParagraph();
     if (this.paragraphs.length) {
       const section = this.path.filter(Boolean).join(' › ');
-      this.blocks.push({ label: section || 'beginning', section: section || undefined, text: this.paragraphs.join('\n\n') });
+      const code: TextRange[] = [];
+      let at = 0;
+      this.paragraphs.forEach((p, i) => {
+        if (this.codeParagraphs.has(i)) code.push({ start: at, end: at + p.length });
+        at += p.length + 2;
+      });
+      this.blocks.push({ label: section || 'beginning', section: section || undefined, text: this.paragraphs.join('\n\n'), ...(code.length ? { code } : {}) });
     }
     this.paragraphs = [];
+    this.codeParagraphs = new Set();
   }
 
   onopentag(name: string, attrs: Attributes): void {
@@ -184,6 +196,7 @@ class HtmlWalker {
     if (this.skipDepth) return;
     const sink = this.sink();
     const t = this.preDepth ? text : text.replace(HTML_SPACE, ' ');
+    if (this.preDepth && sink === this.para && t.trim()) this.paraInPre = true;
     if (this.spaceAfterDrop === sink && !CLOSING_PUNCTUATION.test(t)) sink.push(' ');
     this.spaceAfterDrop = undefined;
     sink.push(t);
@@ -252,6 +265,7 @@ class HtmlWalker {
     const ref = this.noteRefs.get(note.id);
     if (!ref || note.block !== this.blocks.length) return;
     const text = this.paragraphs.splice(note.from).join(' ');
+    for (const i of this.codeParagraphs) if (i >= note.from) this.codeParagraphs.delete(i);
     if (text) this.notes.push({ block: ref.block, text: ref.label ? `${ref.label} ${text}` : text });
   }
 

@@ -172,6 +172,14 @@ describe('HTML', () => {
 });
 
 describe('HTML structure', () => {
+  it('keeps the range of a <pre> block as code', async () => {
+    const html = '<html><body><h1>Setup</h1><p>Run this:</p><pre>npm install harbourlog\n  harbourlog init</pre><p>Then open the page.</p></body></html>';
+    const { parsed } = await parseFile(enc(html), 'setup.html');
+    const block = parsed.blocks.find((b) => b.text.includes('harbourlog init'))!;
+    expect(block.code?.map((r) => block.text.slice(r.start, r.end))).toEqual(['npm install harbourlog\nharbourlog init']);
+  });
+
+
   const parse = async (html: string) => (await parseFile(enc(html), 'page.html')).parsed;
   const text = async (html: string) => (await parse(html)).blocks.map((b) => b.text).join('\n\n');
 
