@@ -172,3 +172,17 @@ export function linesToParagraphs(lines: readonly string[]): string[] {
 export function textToParagraphs(text: string): string[] {
   return linesToParagraphs(normalizeText(text).split('\n'));
 }
+
+/**
+ * A block's text from its paragraphs (joined by a blank line), with the ranges of those that were code
+ * (`codeParagraphs`: their indexes) as `Block.code`, absent when there are none.
+ */
+export function joinParagraphs(paragraphs: readonly string[], codeParagraphs: ReadonlySet<number>): { text: string; code?: Array<{ start: number; end: number }> } {
+  const code: Array<{ start: number; end: number }> = [];
+  let at = 0;
+  paragraphs.forEach((p, i) => {
+    if (codeParagraphs.has(i)) code.push({ start: at, end: at + p.length });
+    at += p.length + 2;
+  });
+  return { text: paragraphs.join('\n\n'), ...(code.length ? { code } : {}) };
+}

@@ -1,5 +1,5 @@
-import type { Block, ParsedDoc, TextRange } from '../core/types.ts';
-import { normalizeText } from './clean.ts';
+import type { Block, ParsedDoc } from '../core/types.ts';
+import { joinParagraphs, normalizeText } from './clean.ts';
 import { parseHtmlWithDepthLimit } from './html-depth-limit.ts';
 import { decodeText } from './parse-text.ts';
 import { plausibleTitle } from './title.ts';
@@ -143,13 +143,7 @@ class HtmlWalker {
     this.endParagraph();
     if (this.paragraphs.length) {
       const section = this.path.filter(Boolean).join(' › ');
-      const code: TextRange[] = [];
-      let at = 0;
-      this.paragraphs.forEach((p, i) => {
-        if (this.codeParagraphs.has(i)) code.push({ start: at, end: at + p.length });
-        at += p.length + 2;
-      });
-      this.blocks.push({ label: section || 'beginning', section: section || undefined, text: this.paragraphs.join('\n\n'), ...(code.length ? { code } : {}) });
+      this.blocks.push({ label: section || 'beginning', section: section || undefined, ...joinParagraphs(this.paragraphs, this.codeParagraphs) });
     }
     this.paragraphs = [];
     this.codeParagraphs = new Set();

@@ -1,6 +1,6 @@
 import { Lexer, type Token, type Tokens } from 'marked';
-import type { Block, ParsedDoc, TextRange } from '../core/types.ts';
-import { joinLines, normalizeText, textToParagraphs } from './clean.ts';
+import type { Block, ParsedDoc } from '../core/types.ts';
+import { joinLines, joinParagraphs, normalizeText, textToParagraphs } from './clean.ts';
 import { htmlPieces } from './markdown-html.ts';
 import { dropDirectiveLines, dropDirectives, inlinePieces, InlineReducer } from './markdown-inline.ts';
 import { decodeText } from './parse-text.ts';
@@ -277,13 +277,7 @@ class MarkdownWalker {
   flush(): void {
     if (this.paragraphs.length) {
       const section = this.path.filter(Boolean).join(' › ');
-      const code: TextRange[] = [];
-      let at = 0;
-      this.paragraphs.forEach((p, i) => {
-        if (this.codeParagraphs.has(i)) code.push({ start: at, end: at + p.length });
-        at += p.length + 2;
-      });
-      this.blocks.push({ label: section || 'beginning', section: section || undefined, text: this.paragraphs.join('\n\n'), ...(code.length ? { code } : {}) });
+      this.blocks.push({ label: section || 'beginning', section: section || undefined, ...joinParagraphs(this.paragraphs, this.codeParagraphs) });
     }
     this.paragraphs = [];
     this.codeParagraphs = new Set();

@@ -55,12 +55,11 @@ export const useAnswerModel = (id: string, label: string) => act(() => libraryAp
 export const stopAnswerModel = (label: string) => act(() => libraryApi()!.answerModels.stop(), `${label} is off: answers quote your documents`);
 export const deleteAnswerModel = (id: string, label: string) => act(() => libraryApi()!.answerModels.delete(id), `${label}: its files were deleted`);
 
-/** Imports a model folder chosen by the person (an ONNX export or one .gguf file); says what came of it in the dialog. */
-export async function importAnswerFolder(files: IncomingFile[]): Promise<void> {
-  if (!files.length) return;
-  answerModelsNote.value = 'Checking the folder…';
+/** Runs an import, saying in the dialog that it is checked, then what came of it (the reason when refused). */
+async function importing(checking: string, run: () => Promise<{ label: string }>): Promise<void> {
+  answerModelsNote.value = checking;
   try {
-    const { label } = await libraryApi()!.answerModels.importFolder(files);
+    const { label } = await run();
     answerModelsNote.value = `${label} writes the answers now`;
   } catch (err) {
     answerModelsNote.value = message(err);
@@ -69,15 +68,12 @@ export async function importAnswerFolder(files: IncomingFile[]): Promise<void> {
   }
 }
 
-/** Imports a `.gguf` file chosen by the person; says what came of it in the dialog (the reason when refused). */
-export async function importAnswerModel(file: File): Promise<void> {
-  answerModelsNote.value = `Checking ${file.name}…`;
-  try {
-    const { label } = await libraryApi()!.answerModels.importGguf(file);
-    answerModelsNote.value = `${label} writes the answers now`;
-  } catch (err) {
-    answerModelsNote.value = message(err);
-  } finally {
-    await refreshAnswerModels().catch(() => undefined);
-  }
+/** Imports a model folder chosen by the person (an ONNX export or one .gguf file). */
+export async function importAnswerFolder(files: IncomingFile[]): Promise<void> {
+  if (files.length) await importing('Checking the folder…', () => libraryApi()!.answerModels.importFolder(files));
+}
+
+/** Imports a `.gguf` file chosen by the person. */
+export function importAnswerModel(file: File): Promise<void> {
+  return importing(`Checking ${file.name}…`, () => libraryApi()!.answerModels.importGguf(file));
 }
