@@ -70,6 +70,8 @@ export interface AnswerModelEntry {
   cachedBytes: number;
   /** GPU memory it takes while running, in MB (WebLLM models). */
   vramMB?: number;
+  /** What it is good for, in a person's words, when the catalogue says. */
+  goodFor?: string;
   inUse: boolean;
 }
 

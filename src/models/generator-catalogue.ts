@@ -18,6 +18,8 @@ interface GeneratorModelFacts extends CatalogueEntry {
   contextTokens: number;
   /** BCP 47 codes; `[]` when unknown. */
   languages: string[];
+  /** What it is good for, in a person's words (the answer-model chooser shows it). */
+  goodFor?: string;
 }
 
 /**
@@ -92,6 +94,7 @@ export const QWEN2_5_0_5B_INSTRUCT: OnnxGeneratorEntry = {
   // The model reads 32,768 tokens (its card); 4,096 keeps WASM prefill to tens of seconds and the KV
   // cache (24 layers × 2 × 2 heads × 64 × 4 B ≈ 25 kB a token) near 100 MB.
   contextTokens: 4096,
+  goodFor: 'Writes fluent answers in many languages. Large: on a processor an answer takes a minute or more.',
   // The card: "multilingual support for over 29 languages, including Chinese, English, French, Spanish,
   // Portuguese, German, Italian, Russian, Japanese, Korean, Vietnamese, Thai, Arabic, and more".
   languages: ['zh', 'en', 'fr', 'es', 'pt', 'de', 'it', 'ru', 'ja', 'ko', 'vi', 'th', 'ar'],
@@ -112,6 +115,7 @@ export const SMOLLM2_135M_INSTRUCT: GgufGeneratorEntry = {
   // there (seconds on a 4-thread laptop), and its KV cache (30 layers × 2 × 3 key/value heads × 64 × 2 B
   // ≈ 23 kB a token) to 47 MB.
   contextTokens: 2048,
+  goodFor: 'Small and quick to download, English only. Its answers are short and not always accurate: check them against the sources.',
   // The card: "SmolLM2 models primarily understand and generate content in English".
   languages: ['en'],
 };

@@ -30,6 +30,7 @@ function AnswerModelRow({ m, busy }: { m: AnswerModelEntry; busy: boolean }) {
         {m.inUse && <span class="badge"> In use</span>}
         {loading && <span class="loading-badge"> Loading…</span>}
       </p>
+      {m.goodFor && <p class="model-good-for">{m.goodFor}</p>}
       {failed && <LoadFailure label={m.label} code={s.code} message={s.message} busy={busy} onRetry={() => void useAnswerModel(m.id, m.label)} importHint="import the model's folder or a .gguf file (below)" />}
       <p class="model-facts">
         {languages(m)} · {where(m)} · {m.cachedBytes ? `${formatBytes(m.cachedBytes)} kept in this browser` : `download ${size}`}

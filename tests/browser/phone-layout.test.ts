@@ -5,6 +5,7 @@ import { askQuestion, waitForIndexed } from '../support/app-page.ts';
 import { writeTree } from '../support/fixture-folder.ts';
 import { makePdf } from '../support/fixtures.ts';
 import { axeViolations, layoutReport } from '../support/page-checks.ts';
+import { useScriptedGenerator } from '../support/scripted-answer.ts';
 
 const PHONE = { width: 390, height: 844 };
 const THEMES = ['light', 'dark'] as const;
@@ -124,5 +125,47 @@ describe('a phone (390 × 844) with a library of 150 documents with long names',
     expect(await background()).toBe('rgb(255, 255, 255)');
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await background()).toBe('rgb(20, 23, 28)');
+  });
+});
+
+describe('an answer being written on a phone', () => {
+  const app = useApp();
+
+  it('keeps the newest text in view until the person scrolls away; earlier questions fold', async () => {
+    const page = app.page;
+    await page.setViewportSize(PHONE);
+    await page.getByLabel('Add documents').setInputFiles({ name: 'lease.md', mimeType: 'text/markdown', buffer: Buffer.from('# Lease\n\n## Payment\n\nThe tenant pays the rent of 950 euros on the first day of each month.\n') });
+    await waitForIndexed(page, 1);
+    const sentence = 'The tenant pays the rent of 950 euros on the first day of each month [1].';
+    await useScriptedGenerator(page, { replies: [Array.from({ length: 30 }, () => sentence).join(' ')], delayMs: 15 });
+    await waitForIndexed(page, 1);
+    await askQuestion(page, 'When is the rent paid?');
+
+    const answerBottom = () => page.evaluate(() => document.querySelector('section[aria-label="Answer"]')!.getBoundingClientRect().bottom);
+    await page.getByLabel('Ask a question').fill('How much rent does the tenant pay each month?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    // While it is written and taller than the screen, its end stays on screen.
+    await page.waitForFunction(() => (document.querySelector('section[aria-label="Answer"] .streaming')?.getBoundingClientRect().height ?? 0) > 1000, undefined, { timeout: 30_000 });
+    for (let i = 0; i < 3; i++) {
+      expect(await answerBottom()).toBeLessThanOrEqual(PHONE.height + 2);
+      expect(await answerBottom()).toBeGreaterThan(0);
+      await page.waitForTimeout(150);
+    }
+    // The person scrolls up: the page stays where they put it while the text goes on.
+    await page.mouse.move(200, 400);
+    await page.mouse.wheel(0, -500);
+    await page.waitForTimeout(200);
+    const at = await page.evaluate(() => scrollY);
+    await page.waitForTimeout(400);
+    expect(await page.getByRole('region', { name: 'Answer' }).getAttribute('aria-busy')).toBe('true');
+    expect(await page.evaluate(() => scrollY)).toBe(at);
+    await page.locator('.current-question').waitFor({ timeout: 30_000 });
+
+    // The earlier question folds away and comes back.
+    const earlier = page.getByRole('region', { name: 'Earlier in this conversation' });
+    await earlier.getByRole('button', { name: 'Hide 1 earlier question' }).click();
+    expect(await earlier.getByRole('listitem').count()).toBe(0);
+    await earlier.getByRole('button', { name: 'Show 1 earlier question' }).click();
+    expect(await earlier.getByRole('listitem').count()).toBe(1);
   });
 });

@@ -44,6 +44,7 @@ export async function describeAnswerModels(parts: { files: ModelFiles; webllm: W
     languages: m.languages,
     downloadBytes: m.files.reduce((sum, f) => sum + f.bytes, 0),
     cachedBytes: cached.filter((c) => c.repo === m.repo).reduce((sum, c) => sum + c.bytes, 0),
+    ...(m.goodFor ? { goodFor: m.goodFor } : {}),
     inUse: parts.inUse === m.id,
   }));
   const note = webGpuNote(device);
