@@ -5,7 +5,14 @@ import type JSZip from 'jszip';
  * mammoth's style map on top of its defaults (which map "Heading 1".."Heading 6", in any case, to h1..h6):
  * Word's Title style is the top heading.
  */
-export const DOCX_STYLE_MAP = ["p[style-name='Title'] => h1:fresh"];
+export const DOCX_STYLE_MAP = [
+  "p[style-name='Title'] => h1:fresh",
+  // Code paragraphs ("Code", "Code Block", Word's "HTML Preformatted", "Source Code") become one <pre> per
+  // run of them, which the HTML parser keeps as code (`Block.code`).
+  "p[style-name^='Code'] => pre:separator('\\n')",
+  "p[style-name='HTML Preformatted'] => pre:separator('\\n')",
+  "p[style-name='Source Code'] => pre:separator('\\n')",
+];
 
 /** Deepest `w:basedOn` chain followed; Word itself nests styles a few levels at most. */
 const MAX_BASED_ON = 16;

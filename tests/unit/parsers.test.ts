@@ -101,6 +101,28 @@ describe('PDF', () => {
 });
 
 describe('DOCX', () => {
+  it('keeps a run of Code-styled paragraphs as one code block', async () => {
+    const { Document, Packer, Paragraph, HeadingLevel } = await import('docx');
+    const doc = new Document({
+      styles: { paragraphStyles: [{ id: 'CodeBlock', name: 'Code Block', basedOn: 'Normal', run: { font: 'Courier New' } }] },
+      sections: [
+        {
+          children: [
+            new Paragraph({ text: 'Setup', heading: HeadingLevel.HEADING_1 }),
+            new Paragraph({ text: 'Run these two commands:' }),
+            new Paragraph({ text: 'npm install harbourlog', style: 'CodeBlock' }),
+            new Paragraph({ text: 'harbourlog init --port 8080', style: 'CodeBlock' }),
+            new Paragraph({ text: 'Then open the dashboard.' }),
+          ],
+        },
+      ],
+    });
+    const { parsed } = await parseFile(new Uint8Array(await Packer.toBuffer(doc)), 'setup.docx');
+    const block = parsed.blocks[0]!;
+    expect(block.code?.map((r) => block.text.slice(r.start, r.end))).toEqual(['npm install harbourlog\nharbourlog init --port 8080']);
+    expect(block.text).toContain('Then open the dashboard.');
+  });
+
   it('keeps headings as sections', async () => {
     const bytes = await makeDocx([
       { heading: 'Background', paragraphs: ['The tenant rented the flat in 2019.'] },
