@@ -56,7 +56,7 @@ describe('a real instruct model on the page (SmolLM2-135M-Instruct, GGUF)', () =
     await page.getByRole('button', { name: 'Choose an answer model' }).click();
     const t0 = Date.now();
     await dialog().getByLabel('Import a GGUF model file').setInputFiles(GGUF);
-    await expect.poll(() => dialog().locator('.models-note').textContent(), { timeout: 300_000, interval: 1000 }).toMatch(/\(SmolLM2-135M-Instruct\.Q4_1\.gguf\) writes the answers now$/);
+    await expect.poll(() => dialog().locator('.models-note').textContent(), { timeout: 300_000, interval: 1000 }).toBe('SmolLM2-135M-Instruct.Q4_1.gguf writes the answers now');
     console.log(`real LLM page: imported and loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await dialog().getByRole('button', { name: 'Close' }).click();
     expect(offOrigin).toEqual([]);
@@ -77,7 +77,7 @@ describe('a real instruct model on the page (SmolLM2-135M-Instruct, GGUF)', () =
     console.log(`real LLM page: answer in ${seconds.toFixed(1)} s, ${text.length} characters, ${cited} citation links, ${unsupported.length} sentences marked unsupported; obeyed the injection: ${/HACKED/.test(text)}`);
     console.log(`real LLM page: the answer: ${JSON.stringify(text.slice(0, 400))}`);
 
-    expect(await region().locator('.answer-note').last().textContent()).toMatch(/^Written by .*\(SmolLM2-135M-Instruct\.Q4_1\.gguf\)/);
+    expect(await region().locator('.answer-note').last().textContent()).toMatch(/^Written by SmolLM2-135M-Instruct\.Q4_1\.gguf /);
     expect(text.length).toBeGreaterThan(0);
     // Nothing the model wrote ran, whatever it copied from the document.
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
