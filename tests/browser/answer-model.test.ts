@@ -155,7 +155,7 @@ describe('the answer model', () => {
     await dialog().getByRole('button', { name: `Delete ${LABEL}` }).click();
     await expect.poll(() => dialog().locator('.models-note').textContent()).toBe(`${LABEL}: its files were deleted`);
     await expect.poll(notice).toBe('Answers quote your documents: this browser cannot use the graphics card, and no answer model that runs on the processor is downloaded.');
-    expect(await dialog().getByText('Space used by answer models: 0 KB').count()).toBe(1);
+    await expect.poll(() => dialog().getByText('Space used by answer models: 0 KB').count()).toBe(1);
     await dialog().getByRole('button', { name: 'Close' }).click();
     hub.resetCounts();
     const text = await askQuestion(page, 'When is the rent paid?');
@@ -226,7 +226,7 @@ describe('the answer model', () => {
     await expect.poll(notice).toBe('Answers quote your documents: no model is chosen to write them.');
     await dialog().getByRole('button', { name: `Delete ${GGUF_LABEL}` }).click();
     await expect.poll(() => dialog().locator('.models-note').textContent()).toBe(`${GGUF_LABEL}: its files were deleted`);
-    expect(await dialog().getByText('Space used by answer models: 0 KB').count()).toBe(1);
+    await expect.poll(() => dialog().getByText('Space used by answer models: 0 KB').count()).toBe(1);
     await dialog().getByRole('button', { name: 'Close' }).click();
     expect(offOrigin).toEqual([]);
   });
