@@ -25,6 +25,16 @@ export interface EmbeddingOptions {
   queryTimeoutMs?: number;
 }
 
+/**
+ * Chunks read at a time, in batches: a document's chunks are embedded `batchSize` at a time, but each
+ * window of this many batches is sorted by text length first, so a batch holds texts of like length and
+ * pads little. On real manuals (750 pages of Debian's Python, PostgreSQL, Policy, Git and SQLite manuals,
+ * bge-small's tokens) batches of 8 in document order held 1.46× the tokens of their texts; sorted within
+ * windows of 8 batches, 1.22× (and within whole documents, 1.20×). A batch 32 of mixed lengths embedded
+ * 1.35× faster sorted than in input order in Chromium (`npm run bench -- embed --model <folder>`).
+ */
+const SORT_WINDOW_BATCHES = 8;
+
 /** A batch of work: chunks of one document (the first that holds them) still without a vector. */
 interface DocWork {
   docId: DocId;
@@ -172,22 +182,7 @@ export class Embedding {
     let embeddedHere = 0;
     for (const doc of work) {
       let docDone = doc.total - doc.chunks.length;
-      for (let i = 0; i < doc.chunks.length; i += batchSize) {
-        if (this.embedder !== embedder || !this.writer) return;
-        const ids = doc.chunks.slice(i, i + batchSize).filter((id) => this.keeper.owners.has(id) && !dense.has(id));
-        const records = await this.store.getChunks(ids);
-        const present = ids.map((id, j) => ({ id, text: records[j]?.text })).filter((c): c is { id: ChunkId; text: string } => c.text !== undefined);
-        if (present.length) {
-          const data = await embedder.embedChunks(present.map((c) => c.text));
-          const dims = embedder.model.dims;
-          // NaN, infinite or wrong-length vectors are refused before anything is stored.
-          checkVectors(data, present.length, data.length / present.length, dims, embedder.model.id);
-          const vectors = present.map((c, j) => ({ chunkId: c.id, vector: data.slice(j * dims, (j + 1) * dims) }));
-          const stored = new Set(await this.vectors.put(embedder.model.id, vectors));
-          // A chunk deleted while it was embedded is neither stored nor indexed.
-          dense.add(vectors.filter((v) => stored.has(v.chunkId) && this.keeper.owners.has(v.chunkId)));
-        }
-        const step = doc.chunks.slice(i, i + batchSize).length;
+      const advance = (step: number) => {
         done += step;
         docDone += step;
         embeddedHere += step;
@@ -199,6 +194,35 @@ export class Embedding {
           etaMs: embeddedHere >= batchSize ? Math.round((total - done) / rate) : undefined,
           doc: { path: doc.path, done: docDone, total: doc.total },
         });
+      };
+      const window = batchSize * SORT_WINDOW_BATCHES;
+      for (let w = 0; w < doc.chunks.length; w += window) {
+        if (this.embedder !== embedder || !this.writer) return;
+        const windowIds = doc.chunks.slice(w, w + window);
+        const ids = windowIds.filter((id) => this.keeper.owners.has(id) && !dense.has(id));
+        const records = await this.store.getChunks(ids);
+        // Texts of like length together: a batch is padded to its longest text (see SORT_WINDOW_BATCHES).
+        const present = ids
+          .map((id, j) => ({ id, text: records[j]?.text }))
+          .filter((c): c is { id: ChunkId; text: string } => c.text !== undefined)
+          .sort((a, b) => a.text.length - b.text.length);
+        // Chunks gone or already embedded count as done with the window's first batch.
+        let uncounted = windowIds.length - present.length;
+        if (present.length === 0) advance(uncounted);
+        for (let i = 0; i < present.length; i += batchSize) {
+          if (this.embedder !== embedder || !this.writer) return;
+          const batch = present.slice(i, i + batchSize);
+          const data = await embedder.embedChunks(batch.map((c) => c.text));
+          const dims = embedder.model.dims;
+          // NaN, infinite or wrong-length vectors are refused before anything is stored.
+          checkVectors(data, batch.length, data.length / batch.length, dims, embedder.model.id);
+          const vectors = batch.map((c, j) => ({ chunkId: c.id, vector: data.slice(j * dims, (j + 1) * dims) }));
+          const stored = new Set(await this.vectors.put(embedder.model.id, vectors));
+          // A chunk deleted while it was embedded is neither stored nor indexed.
+          dense.add(vectors.filter((v) => stored.has(v.chunkId) && this.keeper.owners.has(v.chunkId)));
+          advance(batch.length + uncounted);
+          uncounted = 0;
+        }
       }
     }
     this.report({ state: 'ready', done: dense.size, total: this.keeper.owners.size });

@@ -46,7 +46,7 @@ export function useFollowAnswer(question: string | undefined): MutableRef<HTMLDi
     observer.observe(el, { childList: true, subtree: true, characterData: true });
     return () => {
       observer.disconnect();
-      // The answer has arrived: its question is put back in view once, unless the person scrolled away.
+      // The answer has arrived: one last follow keeps its end (or the whole turn, when it fits) on screen, unless the person scrolled away.
       requestAnimationFrame(follow);
     };
   }, [question]);

@@ -84,7 +84,7 @@ const LibraryRow = memo(
             </span>
           )}
           <span class="where" title={item.path}>
-            <span class={titled ? 'name secondary' : 'name'} title={item.path}>
+            <span class={titled ? 'name secondary' : 'name'}>
               <bdi>{item.name}</bdi>
             </span>
             {folder && (

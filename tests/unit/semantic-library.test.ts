@@ -92,6 +92,28 @@ describe('semantic search in the library', () => {
     for (const c of answer.citations) expect(c.passage.ranks.map((r) => r.name)).toContain('Dense');
   });
 
+  it('embeds texts of like length together: no batch mixes a short chunk with a long one', async () => {
+    const calls: string[][] = [];
+    const embedder: ChunkEmbedder = { model: base.model, embedChunks: (t) => (calls.push([...t]), base.embedChunks(t)), embedQuery: (t) => base.embedQuery(t) };
+    const { library } = await open(freshName(), embedder);
+    // Sections alternating a one-line paragraph and a long one: in document order every batch of two
+    // would pair a short text with a long one, and pad the short one to the long one's length.
+    const long = 'The tenant keeps the garden tidy, mows the lawn every second week in summer and clears the leaves from the gutters each autumn before the first frost.';
+    const sections = Array.from({ length: 8 }, (_, i) => `## Part ${i}\n\n${i % 2 ? long : `Rule ${i} applies.`}\n`).join('\n');
+    await library.queue.add([file('rules.md', `# Rules\n\n${sections}`)]);
+    await library.processQueue();
+    await library.embeddingIdle();
+
+    expect(library.embeddedChunks).toBe(library.indexedChunks);
+    const embedded = calls.flat();
+    expect(embedded.filter((t) => t.includes('gutters')).length).toBeGreaterThan(0);
+    expect(embedded.filter((t) => /Rule \d applies/.test(t)).length).toBeGreaterThan(0);
+    for (const batch of calls) {
+      const lengths = batch.map((t) => t.length);
+      expect(Math.max(...lengths) / Math.min(...lengths), `a batch of ${JSON.stringify(batch)}`).toBeLessThan(2);
+    }
+  });
+
   it('reuses stored vectors after a restart without embedding again, and embeds only what is new', async () => {
     const name = freshName();
     const first = await open(name, counting());

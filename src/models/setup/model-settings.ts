@@ -4,6 +4,7 @@
  * (which model writes answers) and `answer-imports` (GGUF files and ONNX folders imported as answer models). The store holds plain data of any shape (an older version's, a damaged
  * one); each record is checked as it is read, and one that is not of its key's shape reads as no setting.
  */
+import { DocQaError } from '../../core/errors.ts';
 import type { ModelId } from '../../core/ids.ts';
 import type { SemanticSettings } from '../../core/library-api.ts';
 import type { SettingsStore } from '../../store/settings-store.ts';
@@ -79,7 +80,12 @@ export class ModelSettings {
     return isRecord(value) && CHECKS[key](value) ? (value as ModelSettingRecords[K]) : {};
   }
 
-  put<K extends ModelSettingKey>(key: K, record: ModelSettingRecords[K]): Promise<void> {
-    return this.store.put(key, record);
+  /**
+   * Writes `key`'s record; `invalid-setting` (and nothing written) for a record {@link get} would not read
+   * back, so a setting is never kept only to vanish on the next start.
+   */
+  async put<K extends ModelSettingKey>(key: K, record: ModelSettingRecords[K]): Promise<void> {
+    if (!isRecord(record) || !CHECKS[key](record)) throw new DocQaError('invalid-setting', `the "${key}" setting was not saved: its record is not of the shape the app reads back`);
+    await this.store.put(key, record);
   }
 }
