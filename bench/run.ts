@@ -7,11 +7,12 @@
  *   npm run bench -- --skip cold-start     all but some
  *   npm run bench -- vector                operations named as arguments: same as --only vector
  *   npm run bench -- embed                 embedding chunks/s (tiny and MiniLM-shaped models, Node and Chromium WASM)
- *   npm run bench -- embed --model <dir>   the same, and a real model folder (q8, or --dtype fp32; Chromium at its default threads, 1 and 2)
+ *   npm run bench -- embed --model <dir>   the same, and a real model folder (q8, or --dtype fp32, or --dtype both for q8 against fp32; Chromium at its default threads, 1 and 2)
  *   npm run bench -- vector --real <dir> the vector index on real embeddings by that model folder (SciFact + Debian manuals)
  *   npm run bench -- rerank                reranking pairs/s (tiny and MiniLM-shaped cross-encoders, Node)
  *   npm run bench -- answer                time before the first token: rewrite, retrieval, rerank, prompt build (Node)
  *   npm run bench -- answer --generator <file.gguf>   and a real GGUF model in Chromium: first piece and tokens/s by step, load, memory
+ *   npm run bench -- engines --gguf <file.gguf> --onnx <folder> [--dtype q4|q8|fp32]   llama.cpp vs transformers.js on the same model in Chromium
  *   npm run bench -- ui                    the Library list in Chromium: render and scroll at 1,000 and 5,000 documents, against 100
  */
 import { parseArgs } from 'node:util';
@@ -26,22 +27,27 @@ import { benchRerank } from './rerank.ts';
 import { benchAnswer } from './answer.ts';
 import { benchAnswerGenerator } from './answer-generator.ts';
 import { benchUi } from './ui.ts';
+import { benchEngines } from './engines.ts';
 import { report } from './report.ts';
 import { isMain, progress } from './util.ts';
 
-export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'ui'] as const;
+export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'engines', 'ui'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** Options some operations read. */
 export interface BenchOptions {
   /** `--model <folder>`: a real model folder the embed operation measures too (`npm run models:real`). */
   model?: string;
-  /** `--dtype q8|fp32`: the real model's weights for the embed operation (default q8). */
-  dtype?: 'q8' | 'fp32';
+  /** `--dtype q8|fp32|both`: the real model's weights for the embed operation (default q8; both: q8, then q8 against fp32). */
+  dtype?: 'q8' | 'fp32' | 'both';
   /** `--real <folder>`: the vector operation measures real embeddings by this model folder. */
   real?: string;
   /** `--generator <file.gguf>`: the answer operation times this real model in Chromium too. */
   generator?: string;
+  /** `--gguf <file>` and `--onnx <folder>`: the engines operation runs the same model on both (`--dtype q4|q8|fp32`, default q4). */
+  gguf?: string;
+  onnx?: string;
+  onnxDtype?: 'q4' | 'q8' | 'fp32';
 }
 
 async function runOperation(ctx: BenchContext, op: Operation, options: BenchOptions): Promise<void> {
@@ -75,6 +81,10 @@ async function runOperation(ctx: BenchContext, op: Operation, options: BenchOpti
         await benchAnswer(ctx);
         if (options.generator) await benchAnswerGenerator(ctx, options.generator);
         break;
+      case 'engines':
+        if (options.gguf && options.onnx) await benchEngines(ctx, { gguf: options.gguf, onnx: options.onnx, dtype: options.onnxDtype });
+        else progress('engines: skipped (needs --gguf <file.gguf> --onnx <folder>)');
+        break;
       case 'ui':
         await benchUi(ctx);
         break;
@@ -95,7 +105,7 @@ export async function runBench(ops: readonly Operation[], options: BenchOptions 
 }
 
 if (isMain(import.meta.url)) {
-  const { values, positionals } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' }, model: { type: 'string' }, real: { type: 'string' }, dtype: { type: 'string' }, generator: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' }, model: { type: 'string' }, real: { type: 'string' }, dtype: { type: 'string' }, generator: { type: 'string' }, gguf: { type: 'string' }, onnx: { type: 'string' } }, allowPositionals: true });
   const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
   const only = [...list(values.only), ...positionals.flatMap((p) => list(p))];
   const unknown = [...only, ...list(values.skip)].filter((x) => !(OPERATIONS as readonly string[]).includes(x));
@@ -104,7 +114,7 @@ if (isMain(import.meta.url)) {
     process.exit(2);
   }
   const skip = new Set(list(values.skip));
-  await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)), { model: values.model, real: values.real, generator: values.generator, dtype: values.dtype === 'fp32' ? 'fp32' : 'q8' });
+  await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)), { model: values.model, real: values.real, generator: values.generator, gguf: values.gguf, onnx: values.onnx, onnxDtype: values.dtype === 'q8' || values.dtype === 'fp32' ? values.dtype : undefined, dtype: values.dtype === 'fp32' || values.dtype === 'both' ? values.dtype : 'q8' });
   // Playwright or vite may keep handles open; the figures are out, so end here.
   process.exit();
 }
