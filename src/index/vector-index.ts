@@ -3,7 +3,8 @@
  * (dot product = cosine for L2-normalised vectors) and keeps the k best. Three storage forms: `f32` (exact
  * dot products over every row); `int8` (codes with one scale per vector and a 4-bit residual: an integer
  * scan with a quantised query picks a shortlist, re-scored at 12 bits: 2.6× fewer bytes than f32); `binary`
- * (f32 plus 1-bit sign codes: a Hamming scan picks a shortlist, re-scored exactly). See docs/decisions/0012-vector-index.md.
+ * (f32 plus 1-bit sign codes: the float query scored against every sign code picks a shortlist, re-scored
+ * exactly). See docs/decisions/0012-vector-index.md.
  * Pure core: no DOM, no worker; persisted as binary by {@link VectorIndex.serialize}.
  */
 import { DocQaError } from '../core/errors.ts';
@@ -11,7 +12,7 @@ import type { ChunkId } from '../core/ids.ts';
 import type { Hit } from './search-index.ts';
 import { topK } from './top-k.ts';
 import { decodeVectorIndex, encodeVectorIndex } from './vector-codec.ts';
-import { codeStride, dotF32, dotI8, dotI8Fine, hamming, quantiseQuery, quantiseRow, residualBytes, ScoreHeap, signRow, signWords } from './vector-kernels.ts';
+import { codeStride, dotF32, dotI8, dotI8Fine, quantiseQuery, quantiseRow, residualBytes, ScoreHeap, signDot, signRow, signTable, signTableSize, signWords } from './vector-kernels.ts';
 
 export type VectorStorage = 'f32' | 'int8' | 'binary';
 const STORAGES: readonly VectorStorage[] = ['f32', 'int8', 'binary'];
@@ -70,8 +71,10 @@ export class VectorIndex {
   private bits = new Int32Array(0);
   /** Scores of one search's candidates, reused between searches. */
   private scratch = new Float64Array(0);
-  /** The quantised query (int8) or its sign code (binary), reused between searches. */
+  /** The quantised query (int8), reused between searches. */
   private queryCode: Int32Array;
+  /** binary: the query's sign table ({@link signTable}), reused between searches. */
+  private signTable: Float64Array;
 
   constructor(options: VectorIndexOptions) {
     const { dimensions, storage = 'f32' } = options;
@@ -86,7 +89,8 @@ export class VectorIndex {
     this.dimensions = dimensions;
     this.storage = storage;
     this.oversample = oversample;
-    this.queryCode = new Int32Array(storage === 'binary' ? signWords(dimensions) : codeStride(dimensions));
+    this.queryCode = new Int32Array(storage === 'int8' ? codeStride(dimensions) : 0);
+    this.signTable = new Float64Array(storage === 'binary' ? signTableSize(dimensions) : 0);
   }
 
   /** Number of vectors indexed. */
@@ -188,23 +192,23 @@ export class VectorIndex {
     return pickRows(rows, n, scores, heap.threshold);
   }
 
-  /** binary: Hamming distances to the query's sign code; the `wanted` nearest rows (with ties), by a histogram of distances. */
+  /**
+   * binary: each row's sign code scored against the float query (one table lookup per code byte,
+   * {@link signDot}); the best `wanted` rows (with ties).
+   */
   private scanBinary(query: Float32Array, rows: Int32Array | null, n: number, wanted: number): Int32Array {
-    const q = this.queryCode;
-    signRow(query, q, 0);
+    const table = this.signTable;
+    signTable(query, table);
     const bits = this.bits;
     const scores = this.scratch;
-    const words = q.length;
-    const counts = new Int32Array(32 * words + 1);
+    const words = signWords(this.dimensions);
+    const heap = new ScoreHeap(wanted);
     for (let j = 0; j < n; j++) {
-      const h = hamming(bits, rows ? rows[j]! : j, q, words);
-      scores[j] = -h;
-      counts[h] = counts[h]! + 1;
+      const s = signDot(bits, rows ? rows[j]! : j, table, words);
+      scores[j] = s;
+      if (s > heap.threshold) heap.push(s);
     }
-    // The smallest distance within which `wanted` rows lie (n > wanted, so the loop stops in range).
-    let cut = 0;
-    for (let seen = counts[0]!; seen < wanted; ) seen += counts[++cut]!;
-    return pickRows(rows, n, scores, -cut);
+    return pickRows(rows, n, scores, heap.threshold);
   }
 
   /** Scores the shortlisted rows finely into the scratch array: exact (binary) or 12-bit (int8). */

@@ -1,6 +1,6 @@
 /**
  * The inner loops of the flat vector index: dot products over one row of a contiguous typed array, int8
- * scalar quantisation (with a 4-bit residual for re-scoring) and 1-bit sign codes with Hamming distance.
+ * scalar quantisation (with a 4-bit residual for re-scoring) and 1-bit sign codes scored against the float query.
  * Kept apart so each scan stays small enough for the JIT to keep monomorphic (one function per storage
  * type, no per-row allocation, unrolled, accumulators in locals).
  */
@@ -128,20 +128,45 @@ export function signRow(vector: Float32Array, bits: Int32Array, row: number): vo
   }
 }
 
-/** Set bits in a 32-bit integer (SWAR: JS has no popcount instruction). */
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
+/** Entries of the query's sign table: 256 sums for every byte of a row's sign code. */
+export const signTableSize = (dims: number) => signWords(dims) * 4 * 256;
+
+/**
+ * Fills `table` (`signTableSize(dims)` entries) so that entry `256·b + v` is the sum of the query's
+ * components whose bits are set in byte value `v` at byte `b` of a sign code (dimensions 8b … 8b + 7).
+ * {@link signDot} then scores a row's sign code against the float query in one lookup per byte.
+ */
+export function signTable(query: Float32Array, table: Float64Array): void {
+  const dims = query.length;
+  const bytes = signWords(dims) * 4;
+  for (let b = 0; b < bytes; b++) {
+    const base = b << 8;
+    table[base] = 0;
+    for (let v = 1; v < 256; v++) {
+      // v without its lowest set bit is smaller than v, so its sum is already in the table.
+      const low = 31 - Math.clz32(v & -v);
+      const d = (b << 3) + low;
+      table[base + v] = table[base + (v & (v - 1))]! + (d < dims ? query[d]! : 0);
+    }
+  }
 }
 
-/** Hamming distance between row `row` of `bits` and the query's sign code (`words` 32-bit words each). */
-export function hamming(bits: Int32Array, row: number, query: Int32Array, words: number): number {
+/**
+ * Asymmetric score of row `row`'s sign code against the float query whose {@link signTable} is `table`:
+ * the sum of the query's components where the row is positive. The dot product of the query with the
+ * row's ±1 code is twice this less the sum of the query, so both rank rows alike; unlike a Hamming
+ * distance, it keeps the query's magnitudes, so its ranking is much closer to the exact one.
+ */
+export function signDot(bits: Int32Array, row: number, table: Float64Array, words: number): number {
   const base = row * words;
-  let h = 0;
-  for (let w = 0; w < words; w++) h += popcount(bits[base + w]! ^ query[w]!);
-  return h;
+  let a0 = 0;
+  let a1 = 0;
+  for (let w = 0, t = 0; w < words; w++, t += 1024) {
+    const x = bits[base + w]!;
+    a0 += table[t + (x & 255)]! + table[t + 256 + ((x >>> 8) & 255)]!;
+    a1 += table[t + 512 + ((x >>> 16) & 255)]! + table[t + 768 + (x >>> 24)]!;
+  }
+  return a0 + a1;
 }
 
 /** A min-heap of the `k` best scores seen so far, in a typed array: the root is the k-th best. */
