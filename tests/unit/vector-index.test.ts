@@ -5,6 +5,7 @@ import { asChunkId, type ChunkId } from '../../src/core/ids.ts';
 import type { Hit } from '../../src/index/search-index.ts';
 import { VECTOR_SNAPSHOT_VERSION } from '../../src/index/vector-codec.ts';
 import { byScoreThenChunkId, VectorIndex, type VectorIndexOptions } from '../../src/index/vector-index.ts';
+import { signDot, signRow, signTable, signTableSize, signWords } from '../../src/index/vector-kernels.ts';
 import { clusteredVectors, rowOf } from '../../tools/vectors/clustered-vectors.ts';
 
 const id = (i: number) => asChunkId(`c${String(i).padStart(4, '0')}`);
@@ -162,6 +163,43 @@ describe('VectorIndex (binary)', () => {
         expect(build({ storage: 'binary', oversample: 60 }, DIMS, vectors).search(q, k)).toEqual(bruteForce(vectors, q, k));
       }),
     );
+  });
+
+  it('scores a sign code against the float query exactly as the sum of the query where the row is positive', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 0, max: 2 ** 31 }), (dims, seed) => {
+        const block = clusteredVectors({ count: 5, dimensions: dims, seed, clusters: 2 });
+        const bits = new Int32Array(4 * signWords(dims));
+        for (let r = 0; r < 4; r++) signRow(rowOf(block, dims, r), bits, r);
+        const query = rowOf(block, dims, 4);
+        const table = new Float64Array(signTableSize(dims));
+        signTable(query, table);
+        for (let r = 0; r < 4; r++) {
+          const row = rowOf(block, dims, r);
+          const expected = query.reduce((s, q, d) => s + (row[d]! > 0 ? q : 0), 0);
+          expect(signDot(bits, r, table, signWords(dims))).toBeCloseTo(expected, 9);
+        }
+      }),
+    );
+  });
+
+  it('keeps recall on hard data, where neighbours are far apart: the scan reads the query\'s magnitudes, not only its signs', () => {
+    // Noise 3 around 200 centroids: the 10th neighbour's cosine is about 0.2. A Hamming scan of the same
+    // shortlist (k × 50) found 0.86 of the true top 10 here; the float query against sign codes finds 0.98.
+    const dims = 384;
+    const n = 5000;
+    const block = clusteredVectors({ count: n + 50, dimensions: dims, seed: 7, noise: 3, clusters: 200 });
+    const entries = Array.from({ length: n }, (_, i) => ({ chunkId: id(i), vector: rowOf(block, dims, i) }));
+    const exact = new VectorIndex({ dimensions: dims });
+    const binary = new VectorIndex({ dimensions: dims, storage: 'binary', oversample: 50 });
+    exact.add(entries);
+    binary.add(entries);
+    let found = 0;
+    for (let i = n; i < n + 50; i++) {
+      const truth = new Set(exact.search(rowOf(block, dims, i), 10).map((h) => h.chunkId));
+      found += binary.search(rowOf(block, dims, i), 10).filter((h) => truth.has(h.chunkId)).length;
+    }
+    expect(found / 500).toBeGreaterThanOrEqual(0.95);
   });
 
   it('with a small shortlist still ranks exactly within it: a query equal to a stored vector finds it first', () => {
