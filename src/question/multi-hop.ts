@@ -24,6 +24,9 @@ export const DEFAULT_STOP_SCORE = 6;
 
 /** Tokens kept for the judge's reply (a short JSON object). */
 const VERDICT_TOKENS = 160;
+/** Longest `missing` and `next_query` the judge may write (a few words, a few keywords). */
+const MISSING_CHARS = 200;
+const NEXT_QUERY_CHARS = 160;
 
 /** What the model says of the context: whether it suffices, what is missing, what to search next. */
 export interface Verdict {
@@ -72,7 +75,9 @@ export function passageRef(p: Passage): PassageRef {
 /** The verdict's shape: `{"sufficient": …, "missing": "…", "next_query": "…"}`. */
 export const VERDICT_SHAPE: JsonShape = {
   type: 'object',
-  properties: { sufficient: { type: 'boolean' }, missing: { type: 'string', maxLength: MAX_PHRASING_CHARS }, next_query: { type: 'string', maxLength: MAX_PHRASING_CHARS } },
+  // Bounded so the whole object fits in VERDICT_TOKENS (about 4 characters a token): with 300 characters
+  // each, a small model looping inside both strings was cut off before the object closed.
+  properties: { sufficient: { type: 'boolean' }, missing: { type: 'string', maxLength: MISSING_CHARS }, next_query: { type: 'string', maxLength: NEXT_QUERY_CHARS } },
 };
 
 /** The verdict in a reply, or undefined when the reply is not a JSON object with a boolean `sufficient`. */

@@ -46,19 +46,66 @@ export function queryKey(text: string): string {
   return key.slice(0, end);
 }
 
-/** The JSON object in a reply: the whole text, or the part from its first "{" to its last "}" (a model may wrap it in prose or a code fence). */
+/**
+ * The JSON object in a reply: the whole text, or the part from its first "{" to its last "}" (a model may
+ * wrap it in prose or a code fence), or, for a reply cut short (by its token budget, inside a looping
+ * string), the object up to its last complete value ({@link completedPrefix}).
+ */
 export function parseJsonObject(text: string): Record<string, unknown> | undefined {
-  const attempt = (s: string): unknown => {
-    try {
-      return JSON.parse(s);
-    } catch {
-      return undefined;
-    }
-  };
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
-  const value = attempt(text.trim()) ?? (start >= 0 && end > start ? attempt(text.slice(start, end + 1)) : undefined);
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const value = parseOrUndefined(text.trim()) ?? (start >= 0 && end > start ? parseOrUndefined(text.slice(start, end + 1)) : undefined) ?? (start >= 0 ? completedPrefix(text.slice(start)) : undefined);
+  return isObject(value) ? value : undefined;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A JSON object cut short (`{"sufficient": false, "missing": "the dose of the dose of…`), read up to its
+ * last complete value and closed there: `{"sufficient": false}`. A string cut in the middle, or a key
+ * without its value, is left out, never completed (a number cut between its digits is kept as read);
+ * undefined when no prefix closes into an object with at least one property.
+ */
+export function completedPrefix(text: string): Record<string, unknown> | undefined {
+  // Where a value may have just ended (after a closing quote, a literal's last letter, a digit, a bracket),
+  // with the brackets open there, outside strings.
+  const ends: { at: number; closers: string }[] = [];
+  const open: string[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') {
+        inString = false;
+        ends.push({ at: i + 1, closers: open.join('') });
+      }
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{') open.unshift('}');
+    else if (c === '[') open.unshift(']');
+    else if (c === '}' || c === ']') {
+      open.shift();
+      if (open.length === 0) break;
+      ends.push({ at: i + 1, closers: open.join('') });
+    } else if (/[0-9el]/u.test(c)) ends.push({ at: i + 1, closers: open.join('') });
+  }
+  for (let k = ends.length - 1; k >= 0; k--) {
+    const { at, closers } = ends[k]!;
+    if (!closers) continue;
+    const value = parseOrUndefined(`${text.slice(0, at)}${closers}`);
+    if (isObject(value) && Object.keys(value).length > 0) return value;
+  }
+  return undefined;
 }
 
 /**

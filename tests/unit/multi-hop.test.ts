@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../../src/core/types.ts';
-import { gatherPassages, judgeMessages, type HopStep } from '../../src/question/multi-hop.ts';
+import { gatherPassages, judgeMessages, parseVerdict, type HopStep } from '../../src/question/multi-hop.ts';
 import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 import { makePassage } from '../support/passages.ts';
 
@@ -125,4 +125,13 @@ describe('gatherPassages', () => {
     const direct = await judgeMessages(QUESTION, long, generator, 1040);
     expect(direct[1]!.content.length).toBeGreaterThan(2500);
   });
+});
+
+describe('the judge\'s verdict cut short', () => {
+  it('keeps what was complete: the verdict, without the string the budget cut', () => {
+    expect(parseVerdict('{"sufficient": true, "missing": "the the the the')).toEqual({ sufficient: true, missing: '', nextQuery: '' });
+    expect(parseVerdict('{"sufficient": false, "missing": "the dose", "next_query": "dose of vitamin d dose of')).toEqual({ sufficient: false, missing: 'the dose', nextQuery: '' });
+    expect(parseVerdict('{"missing": "the dose", "suff')).toBeUndefined();
+  });
+
 });

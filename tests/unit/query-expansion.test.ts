@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expandQuery, MAX_PHRASING_CHARS, parsePhrasings } from '../../src/question/query-expansion.ts';
+import fc from 'fast-check';
+import { expandQuery, MAX_PHRASING_CHARS, parseJsonObject, parsePhrasings } from '../../src/question/query-expansion.ts';
 import { ScriptedGenerator } from '../../src/models/generator/scripted-generator.ts';
 
 const QUESTION = 'When is the rent due?';
@@ -43,5 +44,43 @@ describe('expandQuery', () => {
     const generator = new ScriptedGenerator([]);
     expect(await expandQuery(QUESTION, generator, { signal: AbortSignal.abort() })).toEqual([QUESTION]);
     expect(generator.requests).toHaveLength(0);
+  });
+});
+
+describe('a JSON reply cut short', () => {
+  it('is read up to its last complete value: a cut string, a key without its value, are left out', () => {
+    expect(parseJsonObject('{"sufficient": false, "missing": "the dose of the dose of the dose')).toEqual({ sufficient: false });
+    expect(parseJsonObject('{"sufficient": true, "missing": "", "next_')).toEqual({ sufficient: true, missing: '' });
+    expect(parseJsonObject('{"queries": ["rent due date", "when is the rent paid", "rent pay')).toEqual({ queries: ['rent due date', 'when is the rent paid'] });
+    expect(parseJsonObject('Sure! {"sufficient": false, "missing": "a \\"quoted\\" word", "next_query": "dos')).toEqual({ sufficient: false, missing: 'a "quoted" word' });
+    expect(parseJsonObject('{"a": {"b": [1, 2')).toEqual({ a: { b: [1, 2] } });
+  });
+
+  it('gives nothing where no property was completed, and leaves whole replies as they were', () => {
+    expect(parseJsonObject('{"sufficient": tr')).toBeUndefined();
+    expect(parseJsonObject('{"missing": "a loop a loop a loop')).toBeUndefined();
+    expect(parseJsonObject('I think the passages are enough.')).toBeUndefined();
+    expect(parseJsonObject('[1, 2, 3')).toBeUndefined();
+    expect(parseJsonObject('```json\n{"queries": ["a b"]}\n```')).toEqual({ queries: ['a b'] });
+  });
+
+  it('never throws, and what it reads is always a prefix of the reply closed (fast-check)', () => {
+    const reply = fc.oneof(
+      fc.json().map((j) => `{"k": ${j}, "s": "x"}`),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(reply, fc.nat(), (text, cut) => {
+        const cutText = text.slice(0, cut % (text.length + 1));
+        const value = parseJsonObject(cutText);
+        if (value !== undefined) expect(typeof value).toBe('object');
+      }),
+    );
+  });
+});
+
+describe('phrasings from a reply cut short', () => {
+  it('keeps the phrasings completed before the cut', () => {
+    expect(parsePhrasings('{"queries": ["rent due date", "monthly rent pay', 'When is the rent paid?', 3)).toEqual(['rent due date']);
   });
 });

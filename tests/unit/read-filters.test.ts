@@ -43,9 +43,13 @@ describe('readFiltersWithModel', () => {
 
   it('gives no filter for a reply that is not usable JSON, or has the wrong shapes', async () => {
     expect(await read('The question is about the lease.')).toEqual([]);
-    expect(await read('{"documents": "lease.md"')).toEqual([]);
+    expect(await read('{"documents": ["lea')).toEqual([]);
     expect(await read('{"documents": [1, null, {"name": "lease.md"}], "from": 2023, "to": "soon"}')).toEqual([]);
     expect(await read('')).toEqual([]);
+  });
+
+  it('reads a reply cut short up to its last complete value', async () => {
+    expect(await read('{"documents": ["lease.md", "no')).toMatchObject([{ kind: 'document' }]);
   });
 
   it('reads a date range, on the documents\' own dates when some is in it, else when they were added', async () => {
