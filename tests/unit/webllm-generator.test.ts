@@ -161,7 +161,7 @@ describe('streaming', () => {
     await collect(generator.stream({ messages, json: true, shape: VERDICT_SHAPE }));
     expect(JSON.parse((calls.requests[2] as { response_format: { schema: string } }).response_format.schema)).toEqual({
       type: 'object',
-      properties: { sufficient: { type: 'boolean' }, missing: { type: 'string', maxLength: 300 }, next_query: { type: 'string', maxLength: 300 } },
+      properties: { sufficient: { type: 'boolean' }, missing: { type: 'string', maxLength: 200 }, next_query: { type: 'string', maxLength: 160 } },
       additionalProperties: false,
     });
     expect(jsonSchemaOf({ type: 'object', properties: { from: { type: 'string', maxLength: 10, nullable: true }, tags: { type: 'array', items: { type: 'string' }, maxItems: 2 } } })).toEqual({
