@@ -68,11 +68,22 @@ function parseOrUndefined(text: string): unknown {
   }
 }
 
+/** Places {@link completedPrefix} tries, from the end. */
+const MAX_PREFIX_TRIES = 32;
+
+/** True where `text[i]` ends `true`, `false`, `null` or a number that the text goes on after. */
+function endsLiteral(text: string, i: number): boolean {
+  const c = text[i]!;
+  if (c === 'e') return text.endsWith('true', i + 1) || text.endsWith('false', i + 1);
+  if (c === 'l') return text.endsWith('null', i + 1);
+  return c >= '0' && c <= '9' && i + 1 < text.length && !/[0-9.eE+-]/u.test(text[i + 1]!);
+}
+
 /**
  * A JSON object cut short (`{"sufficient": false, "missing": "the dose of the dose of…`), read up to its
- * last complete value and closed there: `{"sufficient": false}`. A string cut in the middle, or a key
- * without its value, is left out, never completed (a number cut between its digits is kept as read);
- * undefined when no prefix closes into an object with at least one property.
+ * last complete value and closed there: `{"sufficient": false}`. A string, number or literal cut in the
+ * middle, or a key without its value, is left out, never completed; undefined when no prefix closes into
+ * an object with at least one property.
  */
 export function completedPrefix(text: string): Record<string, unknown> | undefined {
   // Where a value may have just ended (after a closing quote, a literal's last letter, a digit, a bracket),
@@ -97,9 +108,10 @@ export function completedPrefix(text: string): Record<string, unknown> | undefin
       open.shift();
       if (open.length === 0) break;
       ends.push({ at: i + 1, closers: open.join('') });
-    } else if (/[0-9el]/u.test(c)) ends.push({ at: i + 1, closers: open.join('') });
+    } else if (endsLiteral(text, i)) ends.push({ at: i + 1, closers: open.join('') });
   }
-  for (let k = ends.length - 1; k >= 0; k--) {
+  // The last few places only: a reply that is not JSON after its "{" must not cost a parse per character.
+  for (let k = ends.length - 1; k >= Math.max(0, ends.length - MAX_PREFIX_TRIES); k--) {
     const { at, closers } = ends[k]!;
     if (!closers) continue;
     const value = parseOrUndefined(`${text.slice(0, at)}${closers}`);

@@ -53,7 +53,7 @@ describe('a JSON reply cut short', () => {
     expect(parseJsonObject('{"sufficient": true, "missing": "", "next_')).toEqual({ sufficient: true, missing: '' });
     expect(parseJsonObject('{"queries": ["rent due date", "when is the rent paid", "rent pay')).toEqual({ queries: ['rent due date', 'when is the rent paid'] });
     expect(parseJsonObject('Sure! {"sufficient": false, "missing": "a \\"quoted\\" word", "next_query": "dos')).toEqual({ sufficient: false, missing: 'a "quoted" word' });
-    expect(parseJsonObject('{"a": {"b": [1, 2')).toEqual({ a: { b: [1, 2] } });
+    expect(parseJsonObject('{"a": {"b": [1, 2, 3')).toEqual({ a: { b: [1, 2] } });
   });
 
   it('gives nothing where no property was completed, and leaves whole replies as they were', () => {
@@ -82,5 +82,16 @@ describe('a JSON reply cut short', () => {
 describe('phrasings from a reply cut short', () => {
   it('keeps the phrasings completed before the cut', () => {
     expect(parsePhrasings('{"queries": ["rent due date", "monthly rent pay', 'When is the rent paid?', 3)).toEqual(['rent due date']);
+  });
+});
+
+describe('a JSON reply cut short, hostile', () => {
+  it('leaves a number cut between its digits out, and gives nothing for a long reply that is prose after its "{"', () => {
+    expect(parseJsonObject('{"a": "x", "n": 12')).toEqual({ a: 'x' });
+    expect(parseJsonObject('{"a": "x", "n": 12, "b": tru')).toEqual({ a: 'x', n: 12 });
+    // 200,000 characters of prose after a "{", full of places where a literal ends: only the last few
+    // are tried, one parse each.
+    const prose = `{ ${'the model rambles on and on, 1 2 3 true null false, '.repeat(4000)}`;
+    expect(parseJsonObject(prose)).toBeUndefined();
   });
 });
