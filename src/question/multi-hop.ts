@@ -78,6 +78,8 @@ export const VERDICT_SHAPE: JsonShape = {
   // Bounded so the whole object fits in VERDICT_TOKENS (about 4 characters a token): with 300 characters
   // each, a small model looping inside both strings was cut off before the object closed.
   properties: { sufficient: { type: 'boolean' }, missing: { type: 'string', maxLength: MISSING_CHARS }, next_query: { type: 'string', maxLength: NEXT_QUERY_CHARS } },
+  // The verdict first: a small model that starts with `next_query` and loops in it never says whether the passages suffice.
+  required: ['sufficient'],
 };
 
 /** The verdict in a reply, or undefined when the reply is not a JSON object with a boolean `sufficient`. */

@@ -72,10 +72,11 @@ describe('JsonObjectPrefix', () => {
     expect(p.complete).toBe(true);
   });
 
-  it('with a shape: every prefix of an object of that shape passes, in any key order', () => {
+  it('with a shape: every prefix of an object of that shape passes, in any key order after its required keys', () => {
     const text = fc.string({ maxLength: 40 });
     const expansion = fc.record({ queries: fc.array(text, { minLength: 1, maxLength: 3 }) }, { requiredKeys: [] });
-    const verdict = fc.record({ sufficient: fc.boolean(), missing: text, next_query: text }, { requiredKeys: [] });
+    // The verdict's `sufficient` is required, so it comes first (fc.record writes keys in this order).
+    const verdict = fc.record({ sufficient: fc.boolean(), missing: text, next_query: text }, { requiredKeys: ['sufficient'] });
     const filters = fc.record({ documents: fc.array(text, { maxLength: 4 }), from: fc.option(fc.constant('2024-01-31'), { nil: null }) }, { requiredKeys: [] });
     const cases: Array<[fc.Arbitrary<object>, JsonShape]> = [[expansion, expansionShape(3)], [verdict, VERDICT_SHAPE], [filters, FILTER_SHAPE]];
     for (const [values, shape] of cases) {
@@ -99,6 +100,16 @@ describe('JsonObjectPrefix', () => {
     expect(fed('{"queries": ["a"], "queries"', queries).ok).toBe(false);
     expect(fed('{"queries": ["a"],', queries).ok).toBe(false); // no key is left to write
     expect(fed('{"sufficient": "yes"', VERDICT_SHAPE).ok).toBe(false);
+    // Required keys first, in their order, and no close without them.
+    expect(fed('{"next_query": "dose"', VERDICT_SHAPE).ok).toBe(false);
+    expect(fed('{"missing"', VERDICT_SHAPE).ok).toBe(false);
+    expect(fed('{}', VERDICT_SHAPE).ok).toBe(false);
+    expect(fed('{"sufficient": false, "next_query": "dose", "missing": ""}', VERDICT_SHAPE)).toEqual({ ok: true, complete: true });
+    const two: JsonShape = { type: 'object', properties: { a: { type: 'boolean' }, b: { type: 'boolean' }, c: { type: 'boolean' } }, required: ['a', 'b'] };
+    expect(fed('{"b": true', two).ok).toBe(false);
+    expect(fed('{"a": true}', two).ok).toBe(false);
+    expect(fed('{"a": true, "c"', two).ok).toBe(false);
+    expect(fed('{"a": true, "b": false}', two)).toEqual({ ok: true, complete: true });
     expect(fed('{"sufficient": null', VERDICT_SHAPE).ok).toBe(false);
     expect(fed('{"from": null, "to": "2024-01-31"}', FILTER_SHAPE)).toEqual({ ok: true, complete: true });
     expect(fed('{"from": "2024-01-31T00', FILTER_SHAPE).ok).toBe(false); // longer than a date

@@ -162,6 +162,7 @@ describe('streaming', () => {
     expect(JSON.parse((calls.requests[2] as { response_format: { schema: string } }).response_format.schema)).toEqual({
       type: 'object',
       properties: { sufficient: { type: 'boolean' }, missing: { type: 'string', maxLength: 200 }, next_query: { type: 'string', maxLength: 160 } },
+      required: ['sufficient'],
       additionalProperties: false,
     });
     expect(jsonSchemaOf({ type: 'object', properties: { from: { type: 'string', maxLength: 10, nullable: true }, tags: { type: 'array', items: { type: 'string' }, maxItems: 2 } } })).toEqual({

@@ -34,7 +34,8 @@ export interface GenerateRequest {
  * `maxItems`).
  */
 export type JsonShape =
-  | { type: 'object'; properties: Record<string, JsonShape> }
+  /** `required`: keys that come first, in this order; the object cannot close without them. */
+  | { type: 'object'; properties: Record<string, JsonShape>; required?: readonly string[] }
   | { type: 'string'; maxLength?: number; nullable?: boolean }
   | { type: 'boolean' }
   | { type: 'array'; items: JsonShape; minItems?: number; maxItems?: number };

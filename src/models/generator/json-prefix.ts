@@ -8,8 +8,9 @@
  * Accepts exactly the prefixes of RFC 8259 texts whose top value is an object, with whitespace between
  * tokens bounded ({@link MAX_SPACE} in a row, enough for a newline and indentation: a small model
  * otherwise pads with spaces until its budget runs out), and `complete` once the top object is closed.
- * With a shape, an object takes only its named keys (each once, in any order, none required), each value
- * of its type, strings up to their length, arrays within their item counts.
+ * With a shape, an object takes only its named keys (each once, in any order, except that its `required`
+ * keys come first, in their order, and it cannot close without them), each value of its type, strings up
+ * to their length, arrays within their item counts.
  */
 import type { JsonShape } from './generator.ts';
 
@@ -113,8 +114,16 @@ export class JsonObjectPrefix {
   private keyFits(text: string, whole: boolean): boolean {
     const top = this.top!;
     if (top.shape?.type !== 'object') return true;
-    const names = Object.keys(top.shape.properties).filter((k) => !top.used.includes(k));
+    // While a required key is missing, it is the only one that may come next.
+    const due = top.shape.required?.find((k) => !top.used.includes(k));
+    const names = due !== undefined ? [due] : Object.keys(top.shape.properties).filter((k) => !top.used.includes(k));
     return whole ? names.includes(text) : names.some((k) => k.startsWith(text));
+  }
+
+  /** Whether the innermost object may close: it holds every required key. */
+  private mayClose(): boolean {
+    const top = this.top!;
+    return top.shape?.type !== 'object' || (top.shape.required ?? []).every((k) => top.used.includes(k));
   }
 
   private open(b: 0x7b | 0x5b): void {
@@ -209,6 +218,7 @@ export class JsonObjectPrefix {
         return this.nextItem() && this.startValue(b);
       case 'key-or-close':
         if (b === 0x7d) {
+          if (!this.mayClose()) return false;
           this.stack.pop();
           this.closeValue();
           return true;
@@ -233,7 +243,7 @@ export class JsonObjectPrefix {
           }
           return this.nextItem();
         }
-        if ((b === 0x7d && open === 0x7b) || (b === 0x5d && open === 0x5b && this.enoughItems())) {
+        if ((b === 0x7d && open === 0x7b && this.mayClose()) || (b === 0x5d && open === 0x5b && this.enoughItems())) {
           this.stack.pop();
           this.closeValue();
           return true;

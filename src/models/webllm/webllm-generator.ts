@@ -195,7 +195,7 @@ function toRequest(request: GenerateRequest): ChatCompletionRequestStreaming {
 export function jsonSchemaOf(shape: JsonShape): Record<string, unknown> {
   switch (shape.type) {
     case 'object':
-      return { type: 'object', properties: Object.fromEntries(Object.entries(shape.properties).map(([k, v]) => [k, jsonSchemaOf(v)])), additionalProperties: false };
+      return { type: 'object', properties: Object.fromEntries(Object.entries(shape.properties).map(([k, v]) => [k, jsonSchemaOf(v)])), ...(shape.required ? { required: [...shape.required] } : {}), additionalProperties: false };
     case 'string':
       return { type: shape.nullable ? ['string', 'null'] : 'string', ...(shape.maxLength !== undefined ? { maxLength: shape.maxLength } : {}) };
     case 'boolean':
