@@ -211,16 +211,20 @@ export class Embedding {
         if (present.length === 0) advance(uncounted);
         for (let i = 0; i < present.length; i += batchSize) {
           if (this.embedder !== embedder || !this.writer) return;
-          const batch = present.slice(i, i + batchSize);
-          const data = await embedder.embedChunks(batch.map((c) => c.text));
-          const dims = embedder.model.dims;
-          // NaN, infinite or wrong-length vectors are refused before anything is stored.
-          checkVectors(data, batch.length, data.length / batch.length, dims, embedder.model.id);
-          const vectors = batch.map((c, j) => ({ chunkId: c.id, vector: data.slice(j * dims, (j + 1) * dims) }));
-          const stored = new Set(await this.vectors.put(embedder.model.id, vectors));
-          // A chunk deleted while it was embedded is neither stored nor indexed.
-          dense.add(vectors.filter((v) => stored.has(v.chunkId) && this.keeper.owners.has(v.chunkId)));
-          advance(batch.length + uncounted);
+          const slice = present.slice(i, i + batchSize);
+          // A chunk deleted since the window was read is not embedded (a Delete stops the work at once).
+          const batch = slice.filter((c) => this.keeper.owners.has(c.id) && !dense.has(c.id));
+          if (batch.length) {
+            const data = await embedder.embedChunks(batch.map((c) => c.text));
+            const dims = embedder.model.dims;
+            // NaN, infinite or wrong-length vectors are refused before anything is stored.
+            checkVectors(data, batch.length, data.length / batch.length, dims, embedder.model.id);
+            const vectors = batch.map((c, j) => ({ chunkId: c.id, vector: data.slice(j * dims, (j + 1) * dims) }));
+            const stored = new Set(await this.vectors.put(embedder.model.id, vectors));
+            // A chunk deleted while it was embedded is neither stored nor indexed.
+            dense.add(vectors.filter((v) => stored.has(v.chunkId) && this.keeper.owners.has(v.chunkId)));
+          }
+          advance(slice.length + uncounted);
           uncounted = 0;
         }
       }

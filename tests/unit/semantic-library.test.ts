@@ -114,6 +114,37 @@ describe('semantic search in the library', () => {
     }
   });
 
+  it('stops embedding a document deleted mid-way: its chunks still waiting are not embedded', async () => {
+    const calls: string[][] = [];
+    let deleteNow: (() => Promise<void>) | undefined;
+    const embedder: ChunkEmbedder = {
+      model: base.model,
+      embedChunks: async (t) => {
+        calls.push([...t]);
+        const del = deleteNow;
+        deleteNow = undefined;
+        await del?.();
+        return base.embedChunks(t);
+      },
+      embedQuery: (t) => base.embedQuery(t),
+    };
+    const { library, store } = await open(freshName(), embedder);
+    // Ten sections: more chunks than one batch of two, all in one window of eight batches.
+    const sections = Array.from({ length: 10 }, (_, i) => `## Part ${i}\n\nClause ${i} of the rules says something of its own, numbered ${i}.\n`).join('\n');
+    deleteNow = async () => {
+      const doc = (await store.listDocuments()).find((d) => d.name === 'rules.md')!;
+      await library.documents.delete(doc.id);
+    };
+    await library.queue.add([file('rules.md', `# Rules\n\n${sections}`)]);
+    await library.processQueue();
+    await library.embeddingIdle();
+
+    // The first batch was being embedded when the delete came; nothing after it.
+    expect(calls).toHaveLength(1);
+    expect(library.indexedChunks).toBe(0);
+    expect(library.embeddedChunks).toBe(0);
+  });
+
   it('reuses stored vectors after a restart without embedding again, and embeds only what is new', async () => {
     const name = freshName();
     const first = await open(name, counting());
