@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { AnswerModelEntry } from '../core/library-api.ts';
 import { answerModels, answerModelsNote, answerModelsOpen, answerModelStatus, deleteAnswerModel, importAnswerFolder, importAnswerModel, refreshAnswerModels, stopAnswerModel, useAnswerModel } from './answer-models-state.ts';
 import { filesFromInput } from './collect-files.ts';
@@ -75,7 +75,9 @@ export function AnswerModelsDialog() {
   const view = answerModels.value;
   const status = answerModelStatus.value;
   const busy = status?.state === 'loading';
-  useEffect(() => {
+  // Opened and closed as the render lands, not after the next frame (useEffect): until it closes, the
+  // modal dialog keeps the page inert, and what the person types there in that moment would be lost.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (answerModelsOpen.value && !dialog.open) dialog.showModal();

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ModelEntry } from '../core/library-api.ts';
 import { filesFromDrop, filesFromInput } from './collect-files.ts';
 import { formatBytes } from './format.ts';
@@ -75,7 +75,9 @@ export function ModelsDialog() {
   const [mirror, setMirrorText] = useState('');
   const [over, setOver] = useState(false);
   const busy = semantic.value.state === 'loading';
-  useEffect(() => {
+  // Opened and closed as the render lands, not after the next frame (useEffect): until it closes, the
+  // modal dialog keeps the page inert, and what the person types there in that moment would be lost.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (modelsOpen.value && !dialog.open) dialog.showModal();

@@ -1,6 +1,6 @@
 import type { ComponentChildren, RefObject } from 'preact';
 import { signal } from '@preact/signals';
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import type { SourceView, TextRange } from '../core/types.ts';
 import { segments } from './code-ranges.ts';
 import { PdfPage } from './pdf-page.tsx';
@@ -92,7 +92,9 @@ export function SourceDialog() {
   const blob = original.value;
   const showPage = view.value === 'page' && Boolean(blob) && s?.docType === 'pdf' && s.page !== undefined;
   const quotes = useMemo(() => (s ? s.marks.map((m) => s.text.slice(m.start, m.end)) : []), [s]);
-  useEffect(() => {
+  // Opened and closed as the render lands, not after the next frame (useEffect): until it closes, the
+  // modal dialog keeps the page inert, and what the person types there in that moment would be lost.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (s && !dialog.open) {

@@ -9,6 +9,7 @@
  * a 135M model may obey it; the checker then shows the document it came from).
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForIndexed } from '../support/app-page.ts';
@@ -23,6 +24,8 @@ describe('a real instruct model on the page (SmolLM2-135M-Instruct, GGUF)', () =
   let session: Awaited<ReturnType<typeof openSession>>;
   let page: Page;
   const offOrigin: string[] = [];
+  // The generate worker's report of llama.cpp's threads ("llama.cpp: 1 thread (2.3 cores measured free of 16 reported)").
+  let threadsLine: string | undefined;
 
   beforeAll(async () => {
     if (!existsSync(GGUF)) throw new Error(`${GGUF} is missing: run npm run models:real -- --only smollm2-135m-instruct`);
@@ -30,6 +33,9 @@ describe('a real instruct model on the page (SmolLM2-135M-Instruct, GGUF)', () =
     served = await serveApp();
     session = await openSession();
     page = await session.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'info' && m.text().startsWith('llama.cpp: ')) threadsLine = m.text();
+    });
     const origin = new URL(served.url).origin;
     page.on('request', (r) => {
       if (!r.url().startsWith(origin) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) offOrigin.push(r.url());
@@ -57,7 +63,12 @@ describe('a real instruct model on the page (SmolLM2-135M-Instruct, GGUF)', () =
     const t0 = Date.now();
     await dialog().getByLabel('Import a GGUF model file').setInputFiles(GGUF);
     await expect.poll(() => dialog().locator('.models-note').textContent(), { timeout: 300_000, interval: 1000 }).toBe('SmolLM2-135M-Instruct.Q4_1.gguf writes the answers now');
-    console.log(`real LLM page: imported and loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(`real LLM page: imported and loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${threadsLine}`);
+    // Never more llama.cpp threads than half the cores this machine has: its threads spin, and more of
+    // them than free cores stalls it (4 threads on this 2-core machine wrote nothing in 120 s).
+    const threads = Number(/^llama\.cpp: (\d+) thread/.exec(threadsLine ?? '')?.[1]);
+    expect(threads, threadsLine).toBeGreaterThanOrEqual(1);
+    expect(threads, threadsLine).toBeLessThanOrEqual(Math.max(1, Math.floor(availableParallelism() / 2)));
     await dialog().getByRole('button', { name: 'Close' }).click();
     expect(offOrigin).toEqual([]);
   });
@@ -66,8 +77,18 @@ describe('a real instruct model on the page (SmolLM2-135M-Instruct, GGUF)', () =
     const t0 = Date.now();
     const before = (await region().getAttribute('data-seq')) ?? '0';
     await page.getByLabel('Ask a question').fill('When is the rent paid?');
+    expect(await page.getByLabel('Ask a question').inputValue()).toBe('When is the rent paid?');
     await page.getByRole('button', { name: 'Ask' }).click();
-    await page.waitForFunction((seq) => document.querySelector('section[aria-label="Answer"]')?.getAttribute('data-seq') !== seq, before, { timeout: 600_000, polling: 1000 });
+    // Waits for the answer, saying every minute what the page shows, so that a run that stalls says where.
+    for (let minute = 1; ; minute++) {
+      const done = await page
+        .waitForFunction((seq) => document.querySelector('section[aria-label="Answer"]')?.getAttribute('data-seq') !== seq, before, { timeout: 60_000, polling: 1000 })
+        .then(() => true, () => false);
+      if (done) break;
+      const shown = ((await region().textContent()) ?? '').slice(0, 200);
+      console.log(`real LLM page: no answer after ${minute} min; the Answer region shows ${JSON.stringify(shown)}`);
+      if (minute === 10) throw new Error(`no answer after 10 minutes (llama.cpp: ${threadsLine ?? 'no thread report'}); the Answer region shows ${JSON.stringify(shown)}`);
+    }
     const seconds = (Date.now() - t0) / 1000;
     expect(await page.locator('.generated').count(), (await region().textContent()) ?? '').toBe(1);
     await page.screenshot({ path: '/tmp/real-llm-answer.png', fullPage: true });

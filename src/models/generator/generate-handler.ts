@@ -42,13 +42,15 @@ export interface GenerateHandlerOptions extends HostOptions {
   gguf?: GgufWasmPaths;
   /** web-llm's engine (the worker's: `lazyWebLlmDeps()`; tests: a mocked one); without it WebLLM models are refused. */
   webllm?: WebLlmDeps;
+  /** The free cores, measured with up to `upTo` probe workers (`host/cpu-probe.ts`), for llama.cpp's threads. */
+  measureCores?: (upTo: number) => Promise<number>;
 }
 
 /**
  * The text generators as the model host runs them, by the entry's format: transformers.js (WASM unless
  * the load asks for WebGPU), llama.cpp (WASM) or WebLLM (WebGPU; its files its own).
  */
-export function textGenerator(gguf: GgufWasmPaths | undefined, webllm?: WebLlmDeps): Runtime<GeneratorModelEntry, HostedGenerator, { label: string; contextTokens: number }> {
+export function textGenerator(gguf: GgufWasmPaths | undefined, webllm?: WebLlmDeps, measureCores?: (upTo: number) => Promise<number>): Runtime<GeneratorModelEntry, HostedGenerator, { label: string; contextTokens: number }> {
   return {
     name: 'generate',
     open(model, options) {
@@ -59,7 +61,7 @@ export function textGenerator(gguf: GgufWasmPaths | undefined, webllm?: WebLlmDe
         return openWebLlm(webllm, model, rest);
       }
       if (!gguf) throw new DocQaError('model-unsupported', `generator: ${model.label} is a GGUF model, which runs only in the browser (llama.cpp in WebAssembly)`);
-      return loadGgufGenerator(model, { ...rest, wasm: gguf });
+      return loadGgufGenerator(model, { ...rest, wasm: gguf, ...(measureCores ? { measureCores } : {}) });
     },
     device: 'wasm',
     describe: (model, generator) => ({ label: model.label, contextTokens: generator.model.contextTokens }),
@@ -69,7 +71,7 @@ export function textGenerator(gguf: GgufWasmPaths | undefined, webllm?: WebLlmDe
 
 /** The generate worker's handler; also usable in-process (Node: CPU, no cache). */
 export function createGenerateHandler(options: GenerateHandlerOptions = {}): GenerateApi {
-  const host = createModelHost(textGenerator(options.gguf, options.webllm), options);
+  const host = createModelHost(textGenerator(options.gguf, options.webllm, options.measureCores), options);
   const runs = new Map<number, AbortController>();
   const stopAll = () => {
     for (const run of runs.values()) run.abort();

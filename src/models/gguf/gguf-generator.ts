@@ -19,8 +19,9 @@
  * - **Streaming and stopping**: each token's bytes are decoded as they come (a character split over two
  *   tokens waits for its second half); the model's end-of-generation tokens, `maxTokens`, the context
  *   budget or `signal` end it, keeping what was written.
- * - **Threads**: llama.cpp's multi-thread build when the page is cross-origin isolated (half the cores,
- *   at most 4), else the single-thread build.
+ * - **Threads**: llama.cpp's multi-thread build when the page is cross-origin isolated, on half the
+ *   cores at most 4, counting the cores measured free (`host/cpu-probe.ts`), not the reported ones:
+ *   llama.cpp's threads spin, and more of them than free cores stalls it; else the single-thread build.
  * - One generation at a time (the llama.cpp context is not re-entrant).
  */
 import { DocQaError } from '../../core/errors.ts';
@@ -30,6 +31,7 @@ import type { GenerateRequest, JsonShape } from '../generator/generator.ts';
 import { JsonObjectPrefix } from '../generator/json-prefix.ts';
 import { readModelFile } from '../model-file.ts';
 import type { LoadOptions } from '../model-source.ts';
+import { llamaThreads } from '../host/cpu-probe.ts';
 import { checkGgufFits, readGgufFacts } from './gguf-header.ts';
 
 /** Where the app serves llama.cpp's two WebAssembly builds (never a CDN). */
@@ -93,6 +95,11 @@ export interface GgufLoadOptions extends LoadOptions {
   /** Default: read from `navigator`. */
   device?: never;
   deviceFacts?: GgufDevice;
+  /**
+   * Measures the free cores with up to `upTo` probe workers (`host/cpu-probe.ts`); asked only when the
+   * multi-thread build could run on 2 threads or more. Absent: the reported cores are taken as free.
+   */
+  measureCores?: (upTo: number) => Promise<number>;
 }
 
 /**
@@ -139,7 +146,11 @@ export async function loadGgufGenerator(entry: GgufGeneratorEntry, options: Gguf
   checkGgufFits(facts, blob.size, entry.contextTokens, device, entry.label);
   const contextTokens = facts.contextLength ? Math.min(entry.contextTokens, facts.contextLength) : entry.contextTokens;
   const { Wllama } = await import('@wllama/wllama/esm/index.js');
-  const threads = device.crossOriginIsolated && options.wasm.multiThread ? Math.max(1, Math.min(4, Math.floor(device.hardwareConcurrency / 2))) : 1;
+  const canThread = device.crossOriginIsolated && options.wasm.multiThread !== undefined;
+  const reported = Math.max(1, device.hardwareConcurrency);
+  const cores = canThread && llamaThreads(true, reported) > 1 && options.measureCores ? Math.min(reported, await options.measureCores(reported)) : reported;
+  const threads = llamaThreads(canThread, cores);
+  console.info(`llama.cpp: ${threads} thread${threads === 1 ? '' : 's'} (${cores === reported ? '' : `${cores.toFixed(1)} cores measured free of `}${reported} reported${canThread ? '' : ', not cross-origin isolated'})`);
   const engine = new Wllama(
     { 'single-thread/wllama.wasm': options.wasm.singleThread, ...(options.wasm.multiThread ? { 'multi-thread/wllama.wasm': options.wasm.multiThread } : {}) },
     { suppressNativeLog: true, logger: { debug: () => {}, log: () => {}, warn: () => {}, error: (...args: unknown[]) => console.error('llama.cpp:', ...args) } },
