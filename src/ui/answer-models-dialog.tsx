@@ -1,4 +1,5 @@
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
+import { useModal } from './modal.ts';
 import type { AnswerModelEntry } from '../core/library-api.ts';
 import { answerModels, answerModelsNote, answerModelsOpen, answerModelStatus, deleteAnswerModel, importAnswerFolder, importAnswerModel, refreshAnswerModels, stopAnswerModel, useAnswerModel } from './answer-models-state.ts';
 import { filesFromInput } from './collect-files.ts';
@@ -75,14 +76,7 @@ export function AnswerModelsDialog() {
   const view = answerModels.value;
   const status = answerModelStatus.value;
   const busy = status?.state === 'loading';
-  // Opened and closed as the render lands, not after the next frame (useEffect): until it closes, the
-  // modal dialog keeps the page inert, and what the person types there in that moment would be lost.
-  useLayoutEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (answerModelsOpen.value && !dialog.open) dialog.showModal();
-    if (!answerModelsOpen.value && dialog.open) dialog.close();
-  }, [answerModelsOpen.value]);
+  useModal(ref, answerModelsOpen.value);
   // Kept sizes change once a download finishes or fails.
   useEffect(() => {
     if (answerModelsOpen.value) void refreshAnswerModels().catch(() => undefined);

@@ -1,4 +1,5 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useModal } from './modal.ts';
 import type { ModelEntry } from '../core/library-api.ts';
 import { filesFromDrop, filesFromInput } from './collect-files.ts';
 import { formatBytes } from './format.ts';
@@ -75,14 +76,7 @@ export function ModelsDialog() {
   const [mirror, setMirrorText] = useState('');
   const [over, setOver] = useState(false);
   const busy = semantic.value.state === 'loading';
-  // Opened and closed as the render lands, not after the next frame (useEffect): until it closes, the
-  // modal dialog keeps the page inert, and what the person types there in that moment would be lost.
-  useLayoutEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (modelsOpen.value && !dialog.open) dialog.showModal();
-    if (!modelsOpen.value && dialog.open) dialog.close();
-  }, [modelsOpen.value]);
+  useModal(ref, modelsOpen.value);
   useEffect(() => setMirrorText(view?.settings.mirror ?? ''), [view?.settings.mirror]);
   // Counts of prepared passages and kept files change as a model loads and the library is embedded.
   const state = semantic.value.state;

@@ -1,6 +1,7 @@
 import type { ComponentChildren, RefObject } from 'preact';
 import { signal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
+import { useModal } from './modal.ts';
 import type { SourceView, TextRange } from '../core/types.ts';
 import { segments } from './code-ranges.ts';
 import { PdfPage } from './pdf-page.tsx';
@@ -92,16 +93,11 @@ export function SourceDialog() {
   const blob = original.value;
   const showPage = view.value === 'page' && Boolean(blob) && s?.docType === 'pdf' && s.page !== undefined;
   const quotes = useMemo(() => (s ? s.marks.map((m) => s.text.slice(m.start, m.end)) : []), [s]);
-  // Opened and closed as the render lands, not after the next frame (useEffect): until it closes, the
-  // modal dialog keeps the page inert, and what the person types there in that moment would be lost.
+  // Focus goes back to what opened it (onClose).
+  useModal(ref, Boolean(s), () => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  });
   useLayoutEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (s && !dialog.open) {
-      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      dialog.showModal();
-    }
-    if (!s && dialog.open) dialog.close();
     if (s) markRef.current?.scrollIntoView({ block: 'center' });
   }, [s, showPage]);
   const onClose = () => {

@@ -87,7 +87,7 @@ describe('a real instruct model on the page (SmolLM2-135M-Instruct, GGUF)', () =
       if (done) break;
       const shown = ((await region().textContent()) ?? '').slice(0, 200);
       console.log(`real LLM page: no answer after ${minute} min; the Answer region shows ${JSON.stringify(shown)}`);
-      if (minute === 10) throw new Error(`no answer after 10 minutes (llama.cpp: ${threadsLine ?? 'no thread report'}); the Answer region shows ${JSON.stringify(shown)}`);
+      if (minute === 10) throw new Error(`no answer after 10 minutes (${threadsLine ?? 'llama.cpp: no thread report'}); the Answer region shows ${JSON.stringify(shown)}`);
     }
     const seconds = (Date.now() - t0) / 1000;
     expect(await page.locator('.generated').count(), (await region().textContent()) ?? '').toBe(1);

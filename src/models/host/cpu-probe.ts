@@ -18,7 +18,7 @@ export interface ProbeWorker {
   terminate(): void;
 }
 
-/** A probe worker's reply: the milliseconds its {@link spin} took on its own clock (not used: the caller times the batch), and the result. */
+/** A probe worker's reply: the milliseconds its {@link spin} took on its own clock (only to size the work: the caller times the batches), and the result. */
 export interface ProbeReply {
   ms: number;
   hash: number;
