@@ -16,7 +16,7 @@ import { DocQaError } from '../core/errors.ts';
 import type { Answer, Passage } from '../core/types.ts';
 import type { Answerer } from './answerer.ts';
 import type { AnswerSentence, SentenceKind } from './answer-sentences.ts';
-import { afterTheStatement, answerQuoting, buildExtractiveAnswer, distinctBest, rankSentences, statesSomething, type RankedSentence, type TermStatistics } from './extractive-answer.ts';
+import { afterTheStatement, answerQuoting, buildExtractiveAnswer, completedInBlock, distinctBest, rankSentences, statesSomething, type RankedSentence, type TermStatistics } from './extractive-answer.ts';
 
 /** What the answer needs of an embedding model: the question's vector and passages' vectors (L2-normalised). */
 export interface SentenceEncoder {
@@ -127,7 +127,8 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * The quoted answer by meaning ({@link encodeSentences}): the most relevant sentence that is not a label,
- * then up to {@link MAX_QUOTES} in all within {@link SIMILARITY_MARGIN} of it, never the same text twice;
+ * then up to {@link MAX_QUOTES} in all within {@link SIMILARITY_MARGIN} of it, never the same text twice,
+ * the best followed by what completes it in its block (`completedInBlock`, as the answer by words does);
  * "not found" when that best is below `minSimilarity`.
  */
 export async function buildEncoderAnswer(question: string, passages: readonly Passage[], stats: TermStatistics | undefined, encoder: SentenceEncoder, options: EncoderAnswerOptions = {}): Promise<Answer> {
@@ -137,7 +138,7 @@ export async function buildEncoderAnswer(question: string, passages: readonly Pa
   const best = encoded.find(statesSomething);
   const keep = (s: EncodedSentence) => s.relevance >= min && s.relevance >= best!.relevance - SIMILARITY_MARGIN;
   const chosen = best && best.relevance >= min ? distinctBest(afterTheStatement(encoded, best, (s) => s.relevance), MAX_QUOTES, keep) : [];
-  return answerQuoting(question, passages, chosen, ranked);
+  return answerQuoting(question, passages, completedInBlock<RankedSentence>(question, chosen, ranked, MAX_QUOTES), ranked);
 }
 
 /**

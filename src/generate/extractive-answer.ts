@@ -86,6 +86,16 @@ export function holdsQuantity(text: string): boolean {
 export const CONTEXT_SHARE = 0.5;
 
 /**
+ * For ranking only, a question unit held elsewhere in a sentence's block (another sentence under the
+ * same label, or of the same paragraph), or held by the sentence and repeated by its label, adds this
+ * share of its weight: of two sentences naming "max_wal_size", the one in the block under
+ * "max_wal_size (integer)" that also says "The default is 1 GB." answers "What is the default
+ * max_wal_size?", not the one under "checkpoint_warning (integer)". Small, so that a sentence holding
+ * more of the question itself still ranks first; chosen on the calibration split (0.1 to 0.3 alike).
+ */
+export const BLOCK_SHARE = 0.2;
+
+/**
  * What a piece of each kind is worth against a sentence of prose when ranking: a label (heading, field
  * name, caption) or a line of code names a subject or shows an example, the sentence under it states the
  * fact, so it is quoted only when no sentence does better. Table rows are facts as they stand.
@@ -128,6 +138,8 @@ export interface RankedSentence extends AnswerSentence {
    * besides the question's own terms (a heading such as "Security deposit" does neither).
    */
   answers: boolean;
+  /** Which of the question's units (its content terms, an identifier as one) the sentence itself holds, by their order. */
+  holds: ReadonlySet<number>;
 }
 
 /** The question's content terms: its index terms without question words (all of them if nothing else is left). */
@@ -156,29 +168,118 @@ function headingOf(label: string): string {
   return label.split(/ › | · /u).at(-1) ?? '';
 }
 
+/**
+ * Names written as one word of several parts in the question ("max_wal_size", "json.dumps", "gc.auto",
+ * "/etc/hostname"), lower-cased: the index cuts them into their parts, but a sentence naming
+ * "max_slot_wal_keep_size" or "the size of the WAL" does not name "max_wal_size". Only names with a
+ * letter (not "3.14"), and a slash only in a path from the root: "ischaemia/reperfusion" means either.
+ * Each starts where a word does, so a long word is tried once, not from each of its letters.
+ */
+const IDENTIFIER = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:(?:_+|\.|::)[\p{L}\p{N}]+)+|(?<![\p{L}\p{N}/])\/[\p{L}\p{N}]+(?:\/[\p{L}\p{N}._-]+)+/gu;
+
+export function identifiersOf(text: string): string[] {
+  return [...new Set((text.match(IDENTIFIER) ?? []).filter((t) => /\p{L}/u.test(t)).map((t) => t.toLowerCase()))];
+}
+
+/** What a sentence is matched on: its terms, and which of the question's identifiers it writes out whole. */
+interface Matchable {
+  terms: ReadonlySet<string>;
+  text: string;
+}
+
+/** Whether `text` (lower-cased) writes `id` out whole, not inside a longer name ("max_wal_size" is not in "max_wal_size_mb"). */
+function writesIdentifier(text: string, id: string): boolean {
+  for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + id.length];
+    const part = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
+    if (!part(before) && !part(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * The units a sentence is scored on, with their weights: the question's content terms, except that the
+ * parts of an identifier it writes ("max_wal_size") make one unit, weighing what its parts weigh
+ * together, that a text holds only when it writes the identifier out. A part the question also uses as
+ * a word of its own stays a term as well.
+ */
+interface Unit {
+  weight: number;
+  holds: (m: Matchable) => boolean;
+}
+
+function unitsOf(question: string, weights: ReadonlyMap<string, number>): Unit[] {
+  const ids = identifiersOf(question).map((id) => ({ id, parts: [...new Set(termsOf(id))].filter((t) => weights.has(t)) })).filter((x) => x.parts.length > 1);
+  const outside = new Set(termsOf(question.replace(IDENTIFIER, ' ')));
+  const inIds = new Set(ids.flatMap((x) => x.parts));
+  const units: Unit[] = [];
+  for (const [t, w] of weights) if (!inIds.has(t) || outside.has(t)) units.push({ weight: w, holds: (m) => m.terms.has(t) });
+  for (const { id, parts } of ids) units.push({ weight: parts.reduce((sum, t) => sum + weights.get(t)!, 0), holds: (m) => writesIdentifier(m.text, id) });
+  return units;
+}
+
+/**
+ * Where each sentence's block starts (an index into `sentences`, in window order): a block is the run of
+ * prose sentences read under one label (a setting's description under its name). A sentence under no
+ * label, a label, a row or a line of code is a block of its own.
+ */
+function blockStarts(sentences: readonly AnswerSentence[]): number[] {
+  const starts: number[] = [];
+  sentences.forEach((s, i) => {
+    const prev = sentences[i - 1];
+    const continues = prev !== undefined && s.context !== '' && prev.passage === s.passage && s.kind === 'prose' && prev.kind === 'prose' && prev.context === s.context;
+    starts.push(continues ? starts[i - 1]! : i);
+  });
+  return starts;
+}
+
 function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>, question: string, weightedRule: boolean, contextShare: number): RankedSentence[] {
   const questionTerms = new Set(termsOf(question));
   const wantsQuantity = asksForQuantity(question);
-  const total = [...weights.values()].reduce((a, b) => a + b, 0);
+  const units = unitsOf(question, weights);
+  const total = units.reduce((a, u) => a + u.weight, 0);
   const headings = passages.map((p) => headingOf(p.label));
-  return answerSentences(passages).map((s): RankedSentence => {
-    const terms = new Set(termsOf(s.text));
-    const around = new Set(termsOf(`${s.context}\n${headings[s.passage]}`));
-    let own = { matched: 0, weight: 0 };
-    let context = { matched: 0, weight: 0 };
-    for (const [t, w] of weights) {
-      if (terms.has(t)) own = { matched: own.matched + 1, weight: own.weight + w };
-      else if (around.has(t)) context = { matched: context.matched + 1, weight: context.weight + w };
-    }
-    const weighted = total > 0 ? (own.weight + contextShare * context.weight) / total : 0;
-    const counted = weights.size ? (own.matched + contextShare * context.matched) / weights.size : 0;
-    const coverage = own.matched === 0 ? 0 : weightedRule ? weighted : counted;
+  const sentences = answerSentences(passages);
+  const matched = sentences.map((s) => {
+    const aroundText = `${s.context}\n${headings[s.passage]}`;
+    const sentence: Matchable = { terms: new Set(termsOf(s.text)), text: s.text.toLowerCase() };
+    const around: Matchable = { terms: new Set(termsOf(aroundText)), text: aroundText.toLowerCase() };
+    const holds = new Set<number>();
+    const nearby = new Set<number>();
+    const label = new Set<number>();
+    units.forEach((u, i) => {
+      if (u.holds(sentence)) holds.add(i);
+      else if (u.holds(around)) nearby.add(i);
+      if (u.holds(around)) label.add(i);
+    });
+    return { terms: sentence.terms, holds, nearby, label };
+  });
+  // What the other sentences of each block hold: a sentence is read with its block, for ranking only.
+  const starts = blockStarts(sentences);
+  const inBlock = new Map<number, Set<number>>();
+  matched.forEach((m, i) => {
+    const block = inBlock.get(starts[i]!) ?? new Set<number>();
+    for (const u of m.holds) block.add(u);
+    inBlock.set(starts[i]!, block);
+  });
+  const weightOf = (set: Iterable<number>) => [...set].reduce((sum, u) => sum + units[u]!.weight, 0);
+  const countOf = (set: ReadonlySet<number>) => set.size;
+  const nearbyOrLabel = matched.map((m) => m.label);
+  return sentences.map((s, i): RankedSentence => {
+    const { terms, holds, nearby } = matched[i]!;
+    const block = [...inBlock.get(starts[i]!)!].filter((u) => !holds.has(u) && !nearby.has(u));
+    const weighted = total > 0 ? (weightOf(holds) + contextShare * weightOf(nearby)) / total : 0;
+    const counted = units.length ? (countOf(holds) + contextShare * countOf(nearby)) / units.length : 0;
+    const coverage = holds.size === 0 ? 0 : weightedRule ? weighted : counted;
+    const labelled = [...holds].filter((u) => nearbyOrLabel[i]!.has(u));
+    const withBlock = total > 0 ? weighted + (BLOCK_SHARE * (weightOf(block) + weightOf(labelled))) / total : 0;
     const bonus = (s.inHit ? HIT_BONUS : 0) + (wantsQuantity && holdsQuantity(s.text) ? QUANTITY_BONUS : 0);
-    const score = own.matched === 0 ? 0 : weighted * KIND_WEIGHT[s.kind] + bonus;
+    const score = holds.size === 0 ? 0 : withBlock * KIND_WEIGHT[s.kind] + bonus;
     // A question in the text (an FAQ's heading, a table of contents entry) asks, it does not answer.
     const terminator = terminatorOf(s.text);
     const answers = !QUESTION_MARKS.has(terminator) && (terminator !== '' || [...terms].some((t) => !questionTerms.has(t)));
-    return { ...s, coverage, score, prior: weighted, answers };
+    return { ...s, coverage, score, prior: weighted, answers, holds };
   });
 }
 
@@ -211,13 +312,53 @@ export function distinctBest<T extends AnswerSentence>(ranked: readonly T[], max
  * The sentences to quote, from any passage: those that clear the relevance rule (`minCoverage`) and are
  * not a heading that only repeats the question, best first, at most `maxSentences`, each scoring at least
  * `minShareOfBest` of the best that is not a label, never the same text twice; none when only labels clear it.
+ * The best is followed by what completes it in its block ({@link completedInBlock}).
  */
-function chooseSentences(ranked: readonly RankedSentence[], options: ExtractiveOptions): RankedSentence[] {
+function chooseSentences(question: string, ranked: readonly RankedSentence[], options: ExtractiveOptions): RankedSentence[] {
   const quotable = ranked.filter((s) => s.answers && s.coverage > 0 && s.coverage >= (options.minCoverage ?? 0.5));
   const best = quotable.find(statesSomething);
   if (!best) return [];
   const floor = best.score * (options.minShareOfBest ?? 0.6);
-  return distinctBest(afterTheStatement(quotable, best, (s) => s.score), options.maxSentences ?? 3, (s) => s.score >= floor);
+  const chosen = distinctBest(afterTheStatement(quotable, best, (s) => s.score), options.maxSentences ?? 3, (s) => s.score >= floor);
+  return completedInBlock(question, chosen, ranked, options.maxSentences ?? 3);
+}
+
+/**
+ * `chosen` (best first) with, right after its first sentence, the first sentence after that one in its
+ * block ({@link restOfBlock}) that holds a question unit the first lacks, or a figure when the question
+ * asks for a quantity and none of `chosen` states one: "Specifies the minimum delay between autovacuum
+ * runs on any given database." then "The default is one minute (1min)." At most `max` in all. Shared
+ * by the answer by words and the answer by meaning.
+ */
+export function completedInBlock<T extends RankedSentence>(question: string, chosen: readonly T[], ranked: readonly T[], max: number): T[] {
+  const best = chosen[0];
+  if (!best) return [];
+  const rest = restOfBlock(best, ranked);
+  const wantsFigure = asksForQuantity(question) && !chosen.some((s) => holdsQuantity(s.text));
+  const completes = rest.find((s) => s.answers && ([...s.holds].some((u) => !best.holds.has(u)) || (wantsFigure && holdsQuantity(s.text))));
+  if (!completes) return [...chosen];
+  // Right after the sentence it completes, also when it was chosen anyway.
+  return [best, completes, ...chosen.filter((s) => s !== best && !sameSentence(s, completes))].slice(0, max);
+}
+
+const sameSentence = (a: AnswerSentence, b: AnswerSentence) => a.passage === b.passage && a.start === b.start;
+
+/**
+ * The sentences after `best` in its block ({@link blockStarts}: prose under the same label, the setting
+ * or term it describes), in order; none when it is under no label. A description often says what a
+ * setting is ("Specifies the minimum delay between autovacuum runs on any given database.") and a
+ * sentence after it what the question also asks ("The default is one minute (1min)."): quoted together
+ * they answer "How long…" or "What is the default…".
+ */
+function restOfBlock<T extends RankedSentence>(best: RankedSentence, ranked: readonly T[]): T[] {
+  if (!best.context || best.kind !== 'prose') return [];
+  const after = ranked.filter((s) => s.passage === best.passage && s.start >= best.end).sort((a, b) => a.start - b.start);
+  const block: T[] = [];
+  for (const s of after) {
+    if (s.kind !== 'prose' || s.context !== best.context) break;
+    block.push(s);
+  }
+  return block;
 }
 
 /**
@@ -282,7 +423,7 @@ export function buildNotFoundAnswer(question: string, passages: readonly Passage
  */
 export function buildExtractiveAnswer(question: string, passages: readonly Passage[], options: ExtractiveOptions = {}): Answer {
   const ranked = rankSentences(question, passages, options);
-  return answerQuoting(question, passages, chooseSentences(ranked, options), ranked);
+  return answerQuoting(question, passages, chooseSentences(question, ranked, options), ranked);
 }
 
 /**

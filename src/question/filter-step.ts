@@ -36,18 +36,22 @@ function alreadyAsked(chip: QueryChip, filter: SearchFilter | undefined): boolea
  * checked to still name something the library has). Chips the person's filter already has (the page's
  * rule-based chips come in it) are left out; the rest restrict the search within the person's filter
  * (their documents intersected), reported as a `filters` step. When the two together would leave no
- * document, the model's reading is dropped: the person's own filter wins.
+ * document, the model's reading is dropped: the person's own filter wins. When the search covers one
+ * document or none (a library of one, or the person's filter leaves one), the model is not asked.
  */
 export async function filtersFor(question: string, filter: SearchFilter | undefined, options: FilterStepOptions): Promise<{ filter: SearchFilter | undefined; steps: AskStep[] }> {
   const reads = options.filterChips !== undefined || (options.readFilters && options.generator);
   if (!reads) return { filter, steps: [] };
   const docs = await options.docs();
   const library = docs.map(queryableDoc);
+  const byPerson = allowedDocuments(docs, filter);
+  // A reading can only narrow the documents searched, and one that would leave none is dropped: with one
+  // document (or none) to search, the model has nothing to read for, and its seconds go to the answer.
+  if (options.filterChips === undefined && (byPerson?.size ?? docs.length) <= 1) return { filter, steps: [] };
   const read = options.filterChips ?? (await modelChips(question, options.generator!, library, options));
   const chips = read.filter((c) => chipHolds(c, library) && !alreadyAsked(c, filter));
   if (!chips.length) return { filter, steps: [] };
   const byModel = allowedDocuments(docs, withChips({}, chips)) ?? new Set(docs.map((d) => d.id));
-  const byPerson = allowedDocuments(docs, filter);
   const both = [...byModel].filter((id) => !byPerson || byPerson.has(id));
   if (!both.length) return { filter, steps: [] };
   const step: AskStep = { type: 'filters', chips, by: 'model' };

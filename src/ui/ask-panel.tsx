@@ -17,13 +17,19 @@ import { WholeDocument, wholeDocumentOn } from './whole-document.tsx';
 /** The Ask panel: the question box with Ask and Stop, the filters and chips, the conversation and the answer. */
 export function AskPanel() {
   const [question, setQuestion] = useState('');
+  // Ask with nothing typed: said beside the box (not silently ignored), until something is typed.
+  const [empty, setEmpty] = useState(false);
   const [filter, setFilter] = useState<SearchFilter>({});
   const read = useQuestionChips(question, filter);
   const { chips, byModel } = read;
   const input = useRef<HTMLInputElement>(null);
   const turn = useFollowAnswer(askingQuestion.value);
   const ask = (options: { filterChips?: QueryChip[]; redo?: boolean } = {}) => {
-    if (!question.trim()) return;
+    if (!question.trim()) {
+      setEmpty(true);
+      input.current?.focus();
+      return;
+    }
     read.setAsked(question.trim());
     // The filters and the whole document as chosen now, not when its turn comes: the question is read for them at once.
     const whole = wholeDocumentOn.value;
@@ -49,7 +55,19 @@ export function AskPanel() {
           ask();
         }}
       >
-        <input ref={input} type="text" aria-label="Ask a question" placeholder="Ask about your documents" value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
+        <input
+          ref={input}
+          type="text"
+          aria-label="Ask a question"
+          placeholder="Ask about your documents"
+          value={question}
+          aria-invalid={empty || undefined}
+          aria-describedby={empty ? 'ask-empty' : undefined}
+          onInput={(e) => {
+            setQuestion(e.currentTarget.value);
+            if (e.currentTarget.value.trim()) setEmpty(false);
+          }}
+        />
         {/* Never disabled while answering: Enter submits only while this is enabled, and a question asked now waits its turn. */}
         <button type="submit">Ask</button>
         {asking.value && (
@@ -58,6 +76,11 @@ export function AskPanel() {
           </button>
         )}{' '}
         <NewConversationButton />
+        {empty && (
+          <p id="ask-empty" role="status" class="hint">
+            Type a question first, then press Ask.
+          </p>
+        )}
       </form>
       <AskToggles />
       <WholeDocument shown={read.reading} />

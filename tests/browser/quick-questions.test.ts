@@ -65,4 +65,24 @@ describe('questions asked in quick succession', () => {
     expect(notShown).toEqual([]);
     expect(await page.getByRole('region', { name: 'Answer' }).textContent()).toContain('first day of each month');
   });
+
+  it('says to type a question when Ask is pressed with none (spaces alone are none), and asks nothing', async () => {
+    const { page } = app;
+    await waitForIndexed(page, 1);
+    const box = page.getByLabel('Ask a question');
+    const before = await shownQuestions(page);
+    for (const typed of ['', '   ']) {
+      await box.fill(typed);
+      await page.getByRole('button', { name: 'Ask', exact: true }).click();
+      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Type a question first' }).count()).toBe(1);
+      expect(await box.getAttribute('aria-invalid')).toBe('true');
+      expect(await box.evaluate((e) => e === document.activeElement)).toBe(true);
+      expect(await shownQuestions(page)).toEqual(before);
+    }
+    // Typing clears it, and the question is asked as usual.
+    await box.fill('When is the rent paid?');
+    expect(await page.getByText('Type a question first').count()).toBe(0);
+    await box.press('Enter');
+    await expect.poll(() => answeredQuestions(page), { timeout: 30_000 }).toContain('When is the rent paid?');
+  });
 });

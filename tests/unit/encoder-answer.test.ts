@@ -74,6 +74,12 @@ const WAL = passage(
 const TABLE = passage('Table 8.9. Date/Time Types\n\nName | Storage Size | High Value\n\ntimestamp | 8 bytes | 294276 AD\n\ndate | 4 bytes | 5874897 AD', 'datatype-datetime.html', '8.5. Date/Time Types');
 
 describe('the answer by meaning (encoder)', () => {
+  it('follows the sentence it quotes with the figure its block gives, when the question asks how long', async () => {
+    const wal = 'checkpoint_timeout (integer)\n\nMaximum time between automatic WAL checkpoints. It is 300 by default.\n\ncheckpoint_warning (integer)\n\nIt is 30 by default.';
+    const answer = await buildEncoderAnswer('How long between automatic WAL checkpoints?', [passage(wal, 'runtime-config-wal.html')], undefined, conceptEncoder());
+    expect(answer.segments.map((s) => s.text)).toEqual(['Maximum time between automatic WAL checkpoints.', 'It is 300 by default.']);
+  });
+
   it('quotes the sentence nearest in meaning, read with the label above it, though it shares no word with the question', async () => {
     const encoder = conceptEncoder();
     const answer = await buildEncoderAnswer('How long is the usual checkpoint interval?', [WAL], undefined, encoder);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asChunkId, asDocId } from '../../src/core/ids.ts';
 import type { Passage } from '../../src/core/types.ts';
-import { buildExtractiveAnswer } from '../../src/generate/extractive-answer.ts';
+import { buildExtractiveAnswer, identifiersOf } from '../../src/generate/extractive-answer.ts';
 import { indexFiles } from '../../src/eval/evaluate.ts';
 import { retrievePassages } from '../../src/retrieve/retrieve.ts';
 import { makePdf } from '../support/fixtures.ts';
@@ -225,6 +225,37 @@ describe('buildExtractiveAnswer', () => {
     const gc = 'When there are more than this many loose objects in the repository, git gc will pack them. By default git gc waits for 6700 loose objects before it packs them.';
     expect(buildExtractiveAnswer('How many loose objects make git gc pack them?', [passage(gc, gc)], { maxSentences: 1 }).segments[0]!.text).toBe('By default git gc waits for 6700 loose objects before it packs them.');
     expect(buildExtractiveAnswer('Which loose objects make git gc pack them?', [passage(gc, gc)], { maxSentences: 1 }).segments[0]!.text).toMatch(/^When there are/);
+  });
+
+  it('matches a name written as one word only where it is written whole', () => {
+    expect(identifiersOf('Is max_wal_size read by json.dumps, gc.auto or /etc/hostname? Not 3.14, and ischaemia/reperfusion is two words.'))
+      .toEqual(['max_wal_size', 'json.dumps', 'gc.auto', '/etc/hostname']);
+    // Its parts are in the first sentence too, inside another setting's name: that one does not name max_wal_size.
+    const wal = 'max_slot_wal_keep_size (integer)\n\nIf max_slot_wal_keep_size is -1 (the default), replication slots may retain an unlimited amount of WAL files.\n\n'
+      + 'max_wal_size (integer)\n\nMaximum size to let the WAL grow during automatic checkpoints. The default is 1 GB.';
+    expect(buildExtractiveAnswer('What is the default max_wal_size?', [passage(wal, wal, 'runtime-config-wal.html', 'Settings')], { maxSentences: 1 }).segments.map((s) => s.text))
+      .toEqual(['The default is 1 GB.']);
+  });
+
+  it('reads a sentence with its block: of two naming the subject, the one under its label, with what else the question asks after it', () => {
+    const wal = 'checkpoint_warning (integer)\n\nWrite a message to the server log if checkpoints happen too often, which suggests that max_wal_size ought to be raised. The default is 30 seconds (30s).\n\n'
+      + 'max_wal_size (integer)\n\nThis is a soft limit; WAL size can exceed max_wal_size under heavy load. The default is 1 GB.';
+    const answer = buildExtractiveAnswer('What is the default max_wal_size?', [passage(wal, wal, 'runtime-config-wal.html', 'Settings')]);
+    expect(answer.segments.slice(0, 2).map((s) => s.text)).toEqual(['This is a soft limit; WAL size can exceed max_wal_size under heavy load.', 'The default is 1 GB.']);
+  });
+
+  it('quotes the figure after the sentence that describes a setting, when the question asks how much, from its block only', () => {
+    const vacuum = 'autovacuum_naptime (integer)\n\nSpecifies the minimum delay between autovacuum runs on any given database. In each round the daemon examines the database. The default is one minute (1min).\n\n'
+      + 'autovacuum_max_workers (integer)\n\nSpecifies the maximum number of autovacuum processes that may be running at any one time. The default is three.';
+    const p = passage(vacuum, vacuum, 'runtime-config-autovacuum.html', 'Automatic Vacuuming');
+    const answer = buildExtractiveAnswer('How long does autovacuum wait between runs on one database?', [p], { maxSentences: 2 });
+    expect(answer.segments.map((s) => s.text)).toEqual(['Specifies the minimum delay between autovacuum runs on any given database.', 'The default is one minute (1min).']);
+    // Not asked how much: the description alone.
+    expect(buildExtractiveAnswer('What does autovacuum_naptime specify between runs?', [p], { maxSentences: 2 }).segments[0]!.text).toMatch(/^Specifies the minimum delay/);
+    // A paragraph without a label is a block of its own line: the figure on the next line is not its continuation.
+    const lines = passage('The daemon sleeps between autovacuum runs on each database.\nThe archive keeps 12 files.', 'The daemon');
+    expect(buildExtractiveAnswer('How long does the daemon sleep between autovacuum runs?', [lines], { maxSentences: 2 }).segments.map((s) => s.text))
+      .toEqual(['The daemon sleeps between autovacuum runs on each database.']);
   });
 
   it('never starts a quote with a PDF heading set over its sentence without a gap', async () => {

@@ -114,6 +114,24 @@ describe('self-query in Library.ask', () => {
     expect(sourcesOf(narrowed)).toEqual(['docs/lease.md']);
   });
 
+  it('does not ask the model for filters when the search covers one document: a library of one, or the person\'s filter leaves one', async () => {
+    const { library, models } = await openLibrary();
+    const generator = useModel(models, '{"documents": ["lease.md"]}');
+    const filterReadings = () => generator.requests.filter((r) => isFilterRequest(r.messages)).length;
+    const one = await library.asking.ask(QUESTION, { added: { from: day(2024, 1, 1) } }, { readFilters: true });
+    expect(sourcesOf(one)).toEqual(['docs/guide.md']);
+    expect(filterReadings()).toBe(0);
+    expect(one.steps ?? []).not.toContainEqual(expect.objectContaining({ type: 'filters' }));
+    // Two documents to search: the model reads the question.
+    expect(sourcesOf(await library.asking.ask(QUESTION, undefined, { readFilters: true }))).toEqual(['docs/lease.md']);
+    expect(filterReadings()).toBe(1);
+    // The library down to one document.
+    const lease = (await library.documents.list()).find((d) => d.name === 'lease.md')!;
+    await library.documents.delete(lease.docId!);
+    expect(sourcesOf(await library.asking.ask(QUESTION, undefined, { readFilters: true }))).toEqual(['docs/guide.md']);
+    expect(filterReadings()).toBe(1);
+  });
+
   it('reads nothing without a model', async () => {
     const { library } = await openLibrary();
     const answer = await library.asking.ask(QUESTION, undefined, { readFilters: true });
