@@ -35,6 +35,31 @@ export function normalizeText(text: string): string {
   return t.trim();
 }
 
+/** Spaces other than " " and tab (no-break, ideographic, …): in code they are spaces. */
+const ODD_SPACES = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g;
+
+/**
+ * A code block's text: NFC, no control or bidi characters, but its lines' indentation kept (Python
+ * without it is another program), less the indentation all its lines share; trailing spaces, blank
+ * lines before and after, and more than one blank line in a row dropped. Chunk ids do not change
+ * ({@link normalizeForId} collapses the spaces again).
+ */
+export function normalizeCode(text: string): string {
+  let t = text.normalize('NFC');
+  if (LINE_CONTROL_OR_BIDI.test(t)) t = t.replace(LINE_BREAKS, '\n').replace(CONTROL, '').replace(BIDI, '');
+  const lines = t.replace(ODD_SPACES, ' ').split('\n').map((l) => l.trimEnd());
+  let shared = Infinity;
+  for (const l of lines) if (l) shared = Math.min(shared, l.length - l.trimStart().length);
+  const out: string[] = [];
+  for (const l of lines) {
+    // Blank lines before the first line and a second one in a row are dropped; trailing ones below.
+    if (!l && !out.at(-1)) continue;
+    out.push(l.slice(shared));
+  }
+  if (out.length && !out.at(-1)) out.pop();
+  return out.join('\n');
+}
+
 /** Collapses all whitespace to single spaces and drops bidi controls: the form chunk ids are computed from. */
 export function normalizeForId(text: string): string {
   return text.normalize('NFC').replace(BIDI, '').replace(WHITESPACE_RUNS, ' ').trim();

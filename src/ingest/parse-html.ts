@@ -1,5 +1,5 @@
 import type { Block, ParsedDoc } from '../core/types.ts';
-import { joinParagraphs, normalizeText } from './clean.ts';
+import { joinParagraphs, normalizeCode, normalizeText } from './clean.ts';
 import { parseHtmlWithDepthLimit } from './html-depth-limit.ts';
 import { decodeText } from './parse-text.ts';
 import { plausibleTitle } from './title.ts';
@@ -132,7 +132,7 @@ class HtmlWalker {
       cell.push(' ');
       return;
     }
-    const p = normalizeText(this.para.join(''));
+    const p = this.paraInPre ? normalizeCode(this.para.join('')) : normalizeText(this.para.join(''));
     this.para = [];
     if (p && this.paraInPre) this.codeParagraphs.add(this.paragraphs.length);
     this.paraInPre = false;

@@ -1,6 +1,6 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import type { Block, ParsedDoc } from '../core/types.ts';
-import { joinLines, joinParagraphs, normalizeText, textToParagraphs } from './clean.ts';
+import { joinLines, joinParagraphs, normalizeCode, normalizeText, textToParagraphs } from './clean.ts';
 import { htmlPieces } from './markdown-html.ts';
 import { dropDirectiveLines, dropDirectives, inlinePieces, InlineReducer } from './markdown-inline.ts';
 import { decodeText } from './parse-text.ts';
@@ -183,7 +183,7 @@ class MarkdownWalker {
         this.paragraph(token.tokens ? this.inlineText(token.tokens) : dropDirectives(token.text));
         break;
       case 'code': {
-        const p = normalizeText(dropDirectiveLines(token.text));
+        const p = normalizeCode(dropDirectiveLines(token.text));
         if (p) {
           this.codeParagraphs.add(this.paragraphs.length);
           this.paragraphs.push(p);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { joinLines, linesToParagraphs, normalizeForId, normalizeText, removeRunningLines } from '../../src/ingest/clean.ts';
+import { joinLines, linesToParagraphs, normalizeCode, normalizeForId, normalizeText, removeRunningLines } from '../../src/ingest/clean.ts';
+import { prepareDocument } from '../../src/ingest/prepare-document.ts';
 
 describe('normalizeText', () => {
   it('composes to NFC so visually equal text is byte-equal', () => {
@@ -157,5 +158,41 @@ describe('linesToParagraphs: headings set without a gap', () => {
     expect(linesToParagraphs(['Summary.', ...body])).toEqual([`Summary. ${body.join(' ')}`]);
     expect(linesToParagraphs(['In short,', ...body])).toEqual([`In short, ${body.join(' ')}`]);
     expect(linesToParagraphs(['Patients who', 'were enrolled at five sites between March and October were followed.'])).toEqual(['Patients who were enrolled at five sites between March and October were followed.']);
+  });
+});
+
+describe('normalizeCode', () => {
+  const PROGRAM = 'def f(x):\n    if x:\n        return 1\n\n    return 2';
+
+  it('keeps each line\'s indentation, less what all lines share, and the spaces inside a line', () => {
+    expect(normalizeCode(`\n\n    def f(x):   \n        if x:\n            return 1\n\n\n\n        return 2\n\n`)).toBe(PROGRAM);
+    expect(normalizeCode('x  = 1\u00A0 # aligned\r\ny\u200B = 22\u202E')).toBe('x  = 1  # aligned\ny = 22');
+    expect(normalizeCode('\n \n\t\n')).toBe('');
+  });
+
+  it('gives the same chunk id text as before: only the spaces differ', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\t', '\n', '\u00A0', '(', ':') }), (text) => {
+        expect(normalizeForId(normalizeCode(text))).toBe(normalizeForId(normalizeText(text)));
+      }),
+    );
+  });
+
+  it('keeps the indentation of code blocks in HTML <pre> and Markdown fences, as the Source view shows them', async () => {
+    const html = `<html><body><h1>Sorting</h1><p>Use a key.</p><pre>\n${PROGRAM}\n</pre><p>Done.</p></body></html>`;
+    const md = `# Sorting\n\nUse a key.\n\n\`\`\`python\n${PROGRAM}\n\`\`\`\n\nDone.\n`;
+    for (const [name, text] of [['sort.html', html], ['sort.md', md]]) {
+      const prepared = await prepareDocument({ name: name!, folder: '', bytes: new TextEncoder().encode(text), addedAt: 0 });
+      const block = prepared.blocks[0]!;
+      expect(block.text).toBe(`Use a key.\n\n${PROGRAM}\n\nDone.`);
+      expect(block.code).toEqual([{ start: 12, end: 12 + PROGRAM.length }]);
+    }
+  });
+
+  it('reads a block of 201,000 lines, most of them blank', () => {
+    const long = ('\n'.repeat(1000) + '    x = 1\n').repeat(200);
+    const out = normalizeCode(long);
+    expect(out.split('\n').filter(Boolean)).toHaveLength(200);
+    expect(out.startsWith('x = 1')).toBe(true);
   });
 });

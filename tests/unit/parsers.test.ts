@@ -101,7 +101,7 @@ describe('PDF', () => {
 });
 
 describe('DOCX', () => {
-  it('keeps a run of Code-styled paragraphs as one code block', async () => {
+  it('keeps a run of Code-styled paragraphs as one code block, with their indentation', async () => {
     const { Document, Packer, Paragraph, HeadingLevel } = await import('docx');
     const doc = new Document({
       styles: { paragraphStyles: [{ id: 'CodeBlock', name: 'Code Block', basedOn: 'Normal', run: { font: 'Courier New' } }] },
@@ -112,6 +112,7 @@ describe('DOCX', () => {
             new Paragraph({ text: 'Run these two commands:' }),
             new Paragraph({ text: 'npm install harbourlog', style: 'CodeBlock' }),
             new Paragraph({ text: 'harbourlog init --port 8080', style: 'CodeBlock' }),
+            new Paragraph({ text: '    --verbose', style: 'CodeBlock' }),
             new Paragraph({ text: 'Then open the dashboard.' }),
           ],
         },
@@ -119,7 +120,7 @@ describe('DOCX', () => {
     });
     const { parsed } = await parseFile(new Uint8Array(await Packer.toBuffer(doc)), 'setup.docx');
     const block = parsed.blocks[0]!;
-    expect(block.code?.map((r) => block.text.slice(r.start, r.end))).toEqual(['npm install harbourlog\nharbourlog init --port 8080']);
+    expect(block.code?.map((r) => block.text.slice(r.start, r.end))).toEqual(['npm install harbourlog\nharbourlog init --port 8080\n    --verbose']);
     expect(block.text).toContain('Then open the dashboard.');
   });
 
@@ -194,11 +195,11 @@ describe('HTML', () => {
 });
 
 describe('HTML structure', () => {
-  it('keeps the range of a <pre> block as code', async () => {
+  it('keeps the range of a <pre> block as code, with its indentation', async () => {
     const html = '<html><body><h1>Setup</h1><p>Run this:</p><pre>npm install harbourlog\n  harbourlog init</pre><p>Then open the page.</p></body></html>';
     const { parsed } = await parseFile(enc(html), 'setup.html');
     const block = parsed.blocks.find((b) => b.text.includes('harbourlog init'))!;
-    expect(block.code?.map((r) => block.text.slice(r.start, r.end))).toEqual(['npm install harbourlog\nharbourlog init']);
+    expect(block.code?.map((r) => block.text.slice(r.start, r.end))).toEqual(['npm install harbourlog\n  harbourlog init']);
   });
 
 
@@ -211,7 +212,7 @@ describe('HTML structure', () => {
     const inline = ['i', 'em', 'strong', 'span', 'code', 'sup', 'sub', 'small', 'abbr', 'mark', 'u', 's', 'kbd', 'var', 'cite', 'q', 'time', 'label'];
     const html = `<p>The\n\n${inline.map((t) => `<${t}>${t}</${t}>`).join('\n\n')}\n\nend.</p>`;
     expect(await text(html)).toBe(`The ${inline.join(' ')} end.`);
-    expect(await text('<p>Flat 4<br>Main Street</p><pre>a  b\n\nc</pre>')).toBe('Flat 4\nMain Street\n\na b\n\nc');
+    expect(await text('<p>Flat 4<br>Main Street</p><pre>a  b\n\nc</pre>')).toBe('Flat 4\nMain Street\n\na  b\n\nc');
   });
 
   it('makes each table row one paragraph, cells joined by " | "', async () => {
