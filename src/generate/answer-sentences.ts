@@ -140,3 +140,36 @@ export function answerSentences(passages: readonly Passage[]): AnswerSentence[] 
   });
   return out;
 }
+
+/**
+ * Where each sentence's block starts (an index into `sentences`, in window order): a block is the run of
+ * prose sentences read under one label (a setting's description under its name). A sentence under no
+ * label, a label, a row or a line of code is a block of its own.
+ */
+export function blockStarts(sentences: readonly AnswerSentence[]): number[] {
+  const starts: number[] = [];
+  sentences.forEach((s, i) => {
+    const prev = sentences[i - 1];
+    const continues = prev !== undefined && s.context !== '' && prev.passage === s.passage && s.kind === 'prose' && prev.kind === 'prose' && prev.context === s.context;
+    starts.push(continues ? starts[i - 1]! : i);
+  });
+  return starts;
+}
+
+/**
+ * The sentences after `best` in its block ({@link blockStarts}: prose under the same label, the setting
+ * or term it describes), in order; none when it is under no label. A description often says what a
+ * setting is ("Specifies the minimum delay between autovacuum runs on any given database.") and a
+ * sentence after it what the question also asks ("The default is one minute (1min)."): quoted together
+ * they answer "How long…" or "What is the default…".
+ */
+export function restOfBlock<T extends AnswerSentence>(best: AnswerSentence, sentences: readonly T[]): T[] {
+  if (!best.context || best.kind !== 'prose') return [];
+  const after = sentences.filter((s) => s.passage === best.passage && s.start >= best.end).sort((a, b) => a.start - b.start);
+  const block: T[] = [];
+  for (const s of after) {
+    if (s.kind !== 'prose' || s.context !== best.context) break;
+    block.push(s);
+  }
+  return block;
+}

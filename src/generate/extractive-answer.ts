@@ -1,6 +1,7 @@
 import type { Answer, AnswerSegment, Citation, Passage, TextRange } from '../core/types.ts';
 import { termsOf } from '../text/tokenize.ts';
-import { answerSentences, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
+import { answerSentences, blockStarts, restOfBlock, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
+import { unitsOf, type Matchable } from './question-units.ts';
 
 /**
  * How common a term is in the collection, for IDF weights. An index that can count may implement it; without
@@ -87,7 +88,7 @@ export const CONTEXT_SHARE = 0.5;
 
 /**
  * For ranking only, a question unit held elsewhere in a sentence's block (another sentence under the
- * same label, or of the same paragraph), or held by the sentence and repeated by its label, adds this
+ * same label, {@link blockStarts}), or held by the sentence and repeated by its label, adds this
  * share of its weight: of two sentences naming "max_wal_size", the one in the block under
  * "max_wal_size (integer)" that also says "The default is 1 GB." answers "What is the default
  * max_wal_size?", not the one under "checkpoint_warning (integer)". Small, so that a sentence holding
@@ -168,72 +169,6 @@ function headingOf(label: string): string {
   return label.split(/ › | · /u).at(-1) ?? '';
 }
 
-/**
- * Names written as one word of several parts in the question ("max_wal_size", "json.dumps", "gc.auto",
- * "/etc/hostname"), lower-cased: the index cuts them into their parts, but a sentence naming
- * "max_slot_wal_keep_size" or "the size of the WAL" does not name "max_wal_size". Only names with a
- * letter (not "3.14"), and a slash only in a path from the root: "ischaemia/reperfusion" means either.
- * Each starts where a word does, so a long word is tried once, not from each of its letters.
- */
-const IDENTIFIER = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:(?:_+|\.|::)[\p{L}\p{N}]+)+|(?<![\p{L}\p{N}/])\/[\p{L}\p{N}]+(?:\/[\p{L}\p{N}._-]+)+/gu;
-
-export function identifiersOf(text: string): string[] {
-  return [...new Set((text.match(IDENTIFIER) ?? []).filter((t) => /\p{L}/u.test(t)).map((t) => t.toLowerCase()))];
-}
-
-/** What a sentence is matched on: its terms, and which of the question's identifiers it writes out whole. */
-interface Matchable {
-  terms: ReadonlySet<string>;
-  text: string;
-}
-
-/** Whether `text` (lower-cased) writes `id` out whole, not inside a longer name ("max_wal_size" is not in "max_wal_size_mb"). */
-function writesIdentifier(text: string, id: string): boolean {
-  for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
-    const before = text[at - 1];
-    const after = text[at + id.length];
-    const part = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
-    if (!part(before) && !part(after)) return true;
-  }
-  return false;
-}
-
-/**
- * The units a sentence is scored on, with their weights: the question's content terms, except that the
- * parts of an identifier it writes ("max_wal_size") make one unit, weighing what its parts weigh
- * together, that a text holds only when it writes the identifier out. A part the question also uses as
- * a word of its own stays a term as well.
- */
-interface Unit {
-  weight: number;
-  holds: (m: Matchable) => boolean;
-}
-
-function unitsOf(question: string, weights: ReadonlyMap<string, number>): Unit[] {
-  const ids = identifiersOf(question).map((id) => ({ id, parts: [...new Set(termsOf(id))].filter((t) => weights.has(t)) })).filter((x) => x.parts.length > 1);
-  const outside = new Set(termsOf(question.replace(IDENTIFIER, ' ')));
-  const inIds = new Set(ids.flatMap((x) => x.parts));
-  const units: Unit[] = [];
-  for (const [t, w] of weights) if (!inIds.has(t) || outside.has(t)) units.push({ weight: w, holds: (m) => m.terms.has(t) });
-  for (const { id, parts } of ids) units.push({ weight: parts.reduce((sum, t) => sum + weights.get(t)!, 0), holds: (m) => writesIdentifier(m.text, id) });
-  return units;
-}
-
-/**
- * Where each sentence's block starts (an index into `sentences`, in window order): a block is the run of
- * prose sentences read under one label (a setting's description under its name). A sentence under no
- * label, a label, a row or a line of code is a block of its own.
- */
-function blockStarts(sentences: readonly AnswerSentence[]): number[] {
-  const starts: number[] = [];
-  sentences.forEach((s, i) => {
-    const prev = sentences[i - 1];
-    const continues = prev !== undefined && s.context !== '' && prev.passage === s.passage && s.kind === 'prose' && prev.kind === 'prose' && prev.context === s.context;
-    starts.push(continues ? starts[i - 1]! : i);
-  });
-  return starts;
-}
-
 function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>, question: string, weightedRule: boolean, contextShare: number): RankedSentence[] {
   const questionTerms = new Set(termsOf(question));
   const wantsQuantity = asksForQuantity(question);
@@ -247,13 +182,15 @@ function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<strin
     const around: Matchable = { terms: new Set(termsOf(aroundText)), text: aroundText.toLowerCase() };
     const holds = new Set<number>();
     const nearby = new Set<number>();
-    const label = new Set<number>();
+    const repeated = new Set<number>();
     units.forEach((u, i) => {
-      if (u.holds(sentence)) holds.add(i);
-      else if (u.holds(around)) nearby.add(i);
-      if (u.holds(around)) label.add(i);
+      const own = u.holds(sentence);
+      const inContext = u.holds(around);
+      if (own) holds.add(i);
+      else if (inContext) nearby.add(i);
+      if (own && inContext) repeated.add(i);
     });
-    return { terms: sentence.terms, holds, nearby, label };
+    return { terms: sentence.terms, holds, nearby, repeated };
   });
   // What the other sentences of each block hold: a sentence is read with its block, for ranking only.
   const starts = blockStarts(sentences);
@@ -264,16 +201,13 @@ function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<strin
     inBlock.set(starts[i]!, block);
   });
   const weightOf = (set: Iterable<number>) => [...set].reduce((sum, u) => sum + units[u]!.weight, 0);
-  const countOf = (set: ReadonlySet<number>) => set.size;
-  const nearbyOrLabel = matched.map((m) => m.label);
   return sentences.map((s, i): RankedSentence => {
-    const { terms, holds, nearby } = matched[i]!;
+    const { terms, holds, nearby, repeated } = matched[i]!;
     const block = [...inBlock.get(starts[i]!)!].filter((u) => !holds.has(u) && !nearby.has(u));
     const weighted = total > 0 ? (weightOf(holds) + contextShare * weightOf(nearby)) / total : 0;
-    const counted = units.length ? (countOf(holds) + contextShare * countOf(nearby)) / units.length : 0;
+    const counted = units.length ? (holds.size + contextShare * nearby.size) / units.length : 0;
     const coverage = holds.size === 0 ? 0 : weightedRule ? weighted : counted;
-    const labelled = [...holds].filter((u) => nearbyOrLabel[i]!.has(u));
-    const withBlock = total > 0 ? weighted + (BLOCK_SHARE * (weightOf(block) + weightOf(labelled))) / total : 0;
+    const withBlock = total > 0 ? weighted + (BLOCK_SHARE * (weightOf(block) + weightOf(repeated))) / total : 0;
     const bonus = (s.inHit ? HIT_BONUS : 0) + (wantsQuantity && holdsQuantity(s.text) ? QUANTITY_BONUS : 0);
     const score = holds.size === 0 ? 0 : withBlock * KIND_WEIGHT[s.kind] + bonus;
     // A question in the text (an FAQ's heading, a table of contents entry) asks, it does not answer.
@@ -342,24 +276,6 @@ export function completedInBlock<T extends RankedSentence>(question: string, cho
 }
 
 const sameSentence = (a: AnswerSentence, b: AnswerSentence) => a.passage === b.passage && a.start === b.start;
-
-/**
- * The sentences after `best` in its block ({@link blockStarts}: prose under the same label, the setting
- * or term it describes), in order; none when it is under no label. A description often says what a
- * setting is ("Specifies the minimum delay between autovacuum runs on any given database.") and a
- * sentence after it what the question also asks ("The default is one minute (1min)."): quoted together
- * they answer "How long…" or "What is the default…".
- */
-function restOfBlock<T extends RankedSentence>(best: RankedSentence, ranked: readonly T[]): T[] {
-  if (!best.context || best.kind !== 'prose') return [];
-  const after = ranked.filter((s) => s.passage === best.passage && s.start >= best.end).sort((a, b) => a.start - b.start);
-  const block: T[] = [];
-  for (const s of after) {
-    if (s.kind !== 'prose' || s.context !== best.context) break;
-    block.push(s);
-  }
-  return block;
-}
 
 /**
  * A label (heading, field name, caption) states nothing: an answer needs a sentence, a row or a line of

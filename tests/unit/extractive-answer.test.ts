@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { asChunkId, asDocId } from '../../src/core/ids.ts';
 import type { Passage } from '../../src/core/types.ts';
-import { buildExtractiveAnswer, identifiersOf } from '../../src/generate/extractive-answer.ts';
+import { buildExtractiveAnswer } from '../../src/generate/extractive-answer.ts';
+import { identifiersOf } from '../../src/generate/question-units.ts';
 import { indexFiles } from '../../src/eval/evaluate.ts';
 import { retrievePassages } from '../../src/retrieve/retrieve.ts';
 import { makePdf } from '../support/fixtures.ts';

@@ -1,0 +1,58 @@
+/**
+ * What a question is matched on in the answer's sentences: its content terms with their weights, except
+ * that a name written as one word of several parts ("max_wal_size") is one unit, held only where it is
+ * written whole.
+ */
+import { termsOf } from '../text/tokenize.ts';
+
+/**
+ * Names written as one word of several parts in the question ("max_wal_size", "json.dumps", "gc.auto",
+ * "/etc/hostname"), lower-cased: the index cuts them into their parts, but a sentence naming
+ * "max_slot_wal_keep_size" or "the size of the WAL" does not name "max_wal_size". Only names with a
+ * letter (not "3.14"), and a slash only in a path from the root: "ischaemia/reperfusion" means either.
+ * Each starts where a word does, so a long word is tried once, not from each of its letters.
+ */
+const IDENTIFIER = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:(?:_+|\.|::)[\p{L}\p{N}]+)+|(?<![\p{L}\p{N}/])\/[\p{L}\p{N}]+(?:\/[\p{L}\p{N}._-]+)+/gu;
+
+export function identifiersOf(text: string): string[] {
+  return [...new Set((text.match(IDENTIFIER) ?? []).filter((t) => /\p{L}/u.test(t)).map((t) => t.toLowerCase()))];
+}
+
+/** What a sentence is matched on: its terms, and which of the question's identifiers it writes out whole. */
+export interface Matchable {
+  terms: ReadonlySet<string>;
+  text: string;
+}
+
+/** Whether `text` (lower-cased) writes `id` out whole, not inside a longer name ("max_wal_size" is not in "max_wal_size_mb"). */
+function writesIdentifier(text: string, id: string): boolean {
+  for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + id.length];
+    const part = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
+    if (!part(before) && !part(after)) return true;
+  }
+  return false;
+}
+
+/** One thing the question asks about, with its weight, and whether a text holds it. */
+export interface Unit {
+  weight: number;
+  holds: (m: Matchable) => boolean;
+}
+
+/**
+ * The units a sentence is scored on, with their weights: the question's content terms, except that the
+ * parts of an identifier it writes ("max_wal_size") make one unit, weighing what its parts weigh
+ * together, that a text holds only when it writes the identifier out. A part the question also uses as
+ * a word of its own stays a term as well.
+ */
+export function unitsOf(question: string, weights: ReadonlyMap<string, number>): Unit[] {
+  const ids = identifiersOf(question).map((id) => ({ id, parts: [...new Set(termsOf(id))].filter((t) => weights.has(t)) })).filter((x) => x.parts.length > 1);
+  const outside = new Set(termsOf(question.replace(IDENTIFIER, ' ')));
+  const inIds = new Set(ids.flatMap((x) => x.parts));
+  const units: Unit[] = [];
+  for (const [t, w] of weights) if (!inIds.has(t) || outside.has(t)) units.push({ weight: w, holds: (m) => m.terms.has(t) });
+  for (const { id, parts } of ids) units.push({ weight: parts.reduce((sum, t) => sum + weights.get(t)!, 0), holds: (m) => writesIdentifier(m.text, id) });
+  return units;
+}
