@@ -56,6 +56,31 @@ describe('model worker client', () => {
     client.terminate();
   });
 
+  it('drops a progress report that arrives after the load settled (it crosses on a port of its own)', async () => {
+    let late: Promise<unknown> | undefined;
+    const worker = () => {
+      const { port1, port2 } = new MessageChannel();
+      expose(
+        {
+          ...fakeApi(),
+          async load(_request: unknown, onProgress?: (event: LoadProgress) => unknown) {
+            // Sent after the reply, as a report queued on the proxy's port can be delivered.
+            late = new Promise((resolve) => setTimeout(() => resolve(onProgress?.({ type: 'file', file: 'config.json', loaded: 1, total: 2 })), 20));
+            return LOADED;
+          },
+        },
+        port1,
+      );
+      return Object.assign(port2, { terminate: () => port2.close() }) as unknown as Worker;
+    };
+    const client = new ModelWorkerClient<HostedModel, LoadedModel, ModelHostApi<HostedModel>>('fake', worker);
+    const events: LoadProgress[] = [];
+    expect(await client.load({ model: MODEL, source: { kind: 'hub' } }, (e) => events.push(e))).toEqual(LOADED);
+    await late;
+    expect(events).toEqual([]);
+    client.terminate();
+  });
+
   it('fails the call in flight when its worker dies, and starts a fresh worker for the next call', async () => {
     const started: Array<ReturnType<typeof fakeWorker>> = [];
     const client = new ModelWorkerClient<HostedModel, LoadedModel, ModelHostApi<HostedModel>>('fake', () => {

@@ -19,9 +19,20 @@ export class ModelWorkerClient<M extends HostedModel, L extends LoadedModel, Api
     this.worker = new LazyWorker<Api>(name, spawn);
   }
 
-  /** Loads a model (replacing the one loaded); progress per file and in total; resolves with the device notice. */
+  /**
+   * Loads a model (replacing the one loaded); progress per file and in total; resolves with the device notice.
+   * Progress crosses on a port of its own (a Comlink proxy), not ordered with the load's reply: a report
+   * arriving after the load settled is dropped, so a model shown ready is never shown loading again.
+   */
   load(request: LoadRequest<M>, onProgress?: (event: LoadProgress) => void): Promise<L> {
-    return this.call((api) => api.load(request, onProgress ? proxy(onProgress) : undefined) as Promise<L>);
+    if (!onProgress) return this.call((api) => api.load(request, undefined) as Promise<L>);
+    let settled = false;
+    const report = proxy((event: LoadProgress) => {
+      if (!settled) onProgress(event);
+    });
+    return this.call((api) => api.load(request, report) as Promise<L>).finally(() => {
+      settled = true;
+    });
   }
 
   /** Stops the load in progress where its runtime can (WebLLM); see `ModelHostApi.stopLoading`. */
