@@ -87,6 +87,26 @@ describe('model host', () => {
     ]);
   });
 
+  it('sizes WASM threads by the cores measured free, not those reported (measured once per worker); a caller\'s threads are not measured', async () => {
+    const asked: number[] = [];
+    // A container with a quota of 2 cores on a host of 8: the probe finds about 2.
+    const measureCores = async (upTo: number) => {
+      asked.push(upTo);
+      return 2.1;
+    };
+    const { runtime } = fakeRuntime({ probeMs: { wasm: 40, webgpu: 2 }, device: 'auto' });
+    const models = createModelHost(runtime, { platform: browser(), openCache: async () => undefined, measureCores });
+    expect(await models.api.load({ model: MODEL, source: { kind: 'hub' } })).toMatchObject({ device: 'wasm', threads: 1 });
+    expect(await models.api.load({ model: MODEL, source: { kind: 'hub' } })).toMatchObject({ threads: 1 });
+    expect(asked).toEqual([8]);
+    // Free cores as reported: half of them, at most 4, as without a probe.
+    const roomy = createModelHost(fakeRuntime().runtime, { platform: browser(), openCache: async () => undefined, measureCores: async () => 8 });
+    expect(await roomy.api.load({ model: MODEL, source: { kind: 'hub' } })).toMatchObject({ threads: 4 });
+    const forced = createModelHost(fakeRuntime({ threads: 3 }).runtime, { platform: browser(), openCache: async () => undefined, measureCores });
+    expect(await forced.api.load({ model: MODEL, source: { kind: 'hub' } })).toMatchObject({ threads: 3 });
+    expect(asked).toEqual([8]);
+  });
+
   it('in Node: the CPU, whatever the runtime asks for', async () => {
     const { runtime, opened } = fakeRuntime({ probeMs: { wasm: 1, webgpu: 1 }, device: 'auto' });
     const loaded = await createModelHost(runtime, { openCache: async () => undefined }).api.load({ model: MODEL, source: { kind: 'hub' } });

@@ -42,8 +42,6 @@ export interface GenerateHandlerOptions extends HostOptions {
   gguf?: GgufWasmPaths;
   /** web-llm's engine (the worker's: `lazyWebLlmDeps()`; tests: a mocked one); without it WebLLM models are refused. */
   webllm?: WebLlmDeps;
-  /** The free cores, measured with up to `upTo` probe workers (`host/cpu-probe.ts`), for llama.cpp's threads. */
-  measureCores?: (upTo: number) => Promise<number>;
 }
 
 /**

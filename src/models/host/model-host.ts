@@ -62,6 +62,12 @@ export interface HostOptions {
   fetch?: Fetch;
   /** Default: read from `self` and `navigator`. */
   platform?: () => Promise<Platform>;
+  /**
+   * The free cores, measured with up to `upTo` probe workers (`cpu-probe.ts`). Given, ONNX Runtime's WASM
+   * threads are half the cores measured, not half of `navigator.hardwareConcurrency`: a container with a
+   * quota of 2 cores on a 16-core host reports 16, and 4 threads on 2 cores embedded 14 % slower than 1.
+   */
+  measureCores?: (upTo: number) => Promise<number>;
 }
 
 export interface ModelHost<M extends HostedModel, R extends Disposable, X extends object> {
@@ -121,13 +127,27 @@ export function createModelHost<M extends HostedModel, R extends Disposable, X e
     return opened;
   };
 
+  // Measured once: ONNX Runtime reads its thread count when the worker's first session starts.
+  let coresOnce: Promise<number> | undefined;
+  /** The cores WASM threads are sized by: those reported, or fewer where a probe measured fewer free. */
+  const coresFor = (platform: Platform): Promise<number> => {
+    const reported = platform.hardwareConcurrency;
+    if (!options.measureCores || !platform.inBrowser || !platform.crossOriginIsolated || wasmThreads(true, reported) === 1) return Promise.resolve(reported);
+    const measure = options.measureCores;
+    coresOnce ??= measure(reported).then(
+      (measured) => Math.min(reported, Math.max(1, measured)),
+      () => 1,
+    );
+    return coresOnce;
+  };
+
   async function load(request: LoadRequest<M>, onProgress?: (event: LoadProgress) => void): Promise<LoadedModel & X> {
     const t0 = performance.now();
     const { model, source } = request;
     const platform = await platformOnce;
     const asked = request.threads ?? runtime.threads;
     const forced = asked === undefined ? undefined : clampThreads(asked);
-    const threads = platform.crossOriginIsolated && forced ? forced : wasmThreads(platform.crossOriginIsolated, platform.hardwareConcurrency);
+    const threads = platform.crossOriginIsolated && forced ? forced : wasmThreads(platform.crossOriginIsolated, await coresFor(platform));
     if (platform.inBrowser) {
       const wasm = env.backends.onnx.wasm;
       if (wasm) wasm.numThreads = threads; // read once, when the worker's first session starts
@@ -149,7 +169,7 @@ export function createModelHost<M extends HostedModel, R extends Disposable, X e
       device = 'cpu';
       notice = 'CPU (onnxruntime-node)';
     } else if (wanted === 'auto' && runtime.probe) {
-      ({ instance, device, notice } = await chooseAndLoad({ ...platform, ...(forced ? { threads: forced } : {}) }, runtime.probe, open, onProgress));
+      ({ instance, device, notice } = await chooseAndLoad({ ...platform, threads }, runtime.probe, open, onProgress));
     } else {
       device = wanted === 'webgpu' ? 'webgpu' : 'wasm';
       instance = await open(device, onProgress);
