@@ -39,7 +39,7 @@ interface BenchModel {
   node: EmbeddingModel;
   root: string;
   harness: HarnessModel;
-  /** Chromium thread counts to measure: the default (0) and, for a real model, one and two threads too. */
+  /** Chromium thread counts to measure: the default (0) and, for a real model, one, two and four threads too. */
   threads: number[];
 }
 
@@ -163,7 +163,7 @@ async function benchDtypes(ctx: BenchContext, app: OpenHarness, hubUrl: string, 
 }
 
 export interface EmbedBenchOptions {
-  /** A real model folder (`npm run models:real`): measured too, at the default threads, one and two. */
+  /** A real model folder (`npm run models:real`): measured too, at the default threads, one, two and four (more than this machine has cores, to show what too many cost). */
   model?: string;
   /**
    * The real model's weights: q8 (default, what the app downloads) or fp32; `both`: q8 measured in full,
@@ -201,7 +201,7 @@ export async function benchEmbed(ctx: BenchContext, options: EmbedBenchOptions =
       repos.set('bench/real', await folderFiles(options.model, model));
       ctx.note(`embed real: ${model.id} from ${options.model} (${dtype})`);
       ctx.record({ embed_real_dtype: dtype });
-      models.push({ name: 'real', short: 'real', node: model, root: realRoot, harness: { repo: 'bench/real', dims: model.dims, pooling: model.pooling, dtype, queryPrefix: model.queryPrefix }, threads: [0, 1, 2] });
+      models.push({ name: 'real', short: 'real', node: model, root: realRoot, harness: { repo: 'bench/real', dims: model.dims, pooling: model.pooling, dtype, queryPrefix: model.queryPrefix }, threads: [0, 1, 2, 4] });
     }
     progress('embed: building the harness page, starting Chromium');
     hub = await startHubServer(repos);
@@ -213,6 +213,8 @@ export async function benchEmbed(ctx: BenchContext, options: EmbedBenchOptions =
       try {
         const texts = abstracts.map((a) => fitted(embedder, a, MAX_TOKENS));
         for (const threads of model.threads) {
+          // A fresh worker for each: ONNX Runtime keeps the threads its first session started with.
+          await app.page.evaluate(() => window.harness.restartEmbedWorker());
           const loaded = (await app.page.evaluate(([m, s, t]) => window.harness.load(m, s, 'wasm', t || undefined), [model.harness, { kind: 'mirror', baseUrl: hub.url }, threads] as const)) as
             | { loaded: { threads: number; loadMs: number } }
             | { error: { message: string } };

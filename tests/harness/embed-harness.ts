@@ -50,6 +50,11 @@ const harness = {
       const loaded = await client.load({ model: modelOf(model), source, ...(device ? { device } : {}), ...(threads ? { threads } : {}) }, (e) => events.push(e));
       return { loaded, events };
     }),
+  /** Stops the embed worker; the next call starts a fresh one (ONNX Runtime's threads are fixed per worker). */
+  restartEmbedWorker: () => {
+    client.terminate();
+    return true;
+  },
   embedQuery: (text: string) => attempt(async () => Array.from(await client.embedQuery(text))),
   listCached: () => attempt(() => client.listCached()),
   deleteCached: (repo: string) => attempt(() => client.deleteCached(repo)),

@@ -87,7 +87,7 @@ describe('model host', () => {
     ]);
   });
 
-  it('sizes WASM threads by the cores measured free, not those reported (measured once per worker); a caller\'s threads are not measured', async () => {
+  it('sizes WASM threads by the cores measured free, not those reported (measured once per worker); a caller\'s threads are not measured; the first load\'s threads stay', async () => {
     const asked: number[] = [];
     // A container with a quota of 2 cores on a host of 8: the probe finds about 2.
     const measureCores = async (upTo: number) => {
@@ -105,6 +105,8 @@ describe('model host', () => {
     const forced = createModelHost(fakeRuntime({ threads: 3 }).runtime, { platform: browser(), openCache: async () => undefined, measureCores });
     expect(await forced.api.load({ model: MODEL, source: { kind: 'hub' } })).toMatchObject({ threads: 3 });
     expect(asked).toEqual([8]);
+    // ONNX Runtime keeps the threads its first session started with: a later load says so, whatever it asked.
+    expect(await forced.api.load({ model: MODEL, source: { kind: 'hub' }, threads: 2 })).toMatchObject({ threads: 3 });
   });
 
   it('in Node: the CPU, whatever the runtime asks for', async () => {

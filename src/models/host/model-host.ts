@@ -129,6 +129,7 @@ export function createModelHost<M extends HostedModel, R extends Disposable, X e
 
   // Measured once: ONNX Runtime reads its thread count when the worker's first session starts.
   let coresOnce: Promise<number> | undefined;
+  let threadsInEffect: number | undefined;
   /** The cores WASM threads are sized by: those reported, or fewer where a probe measured fewer free. */
   const coresFor = (platform: Platform): Promise<number> => {
     const reported = platform.hardwareConcurrency;
@@ -147,10 +148,16 @@ export function createModelHost<M extends HostedModel, R extends Disposable, X e
     const platform = await platformOnce;
     const asked = request.threads ?? runtime.threads;
     const forced = asked === undefined ? undefined : clampThreads(asked);
-    const threads = platform.crossOriginIsolated && forced ? forced : wasmThreads(platform.crossOriginIsolated, await coresFor(platform));
+    let threads = platform.crossOriginIsolated && forced ? forced : wasmThreads(platform.crossOriginIsolated, await coresFor(platform));
     if (platform.inBrowser) {
-      const wasm = env.backends.onnx.wasm;
-      if (wasm) wasm.numThreads = threads; // read once, when the worker's first session starts
+      // ONNX Runtime reads its thread count once, when the worker's first session starts: every later
+      // load runs on those threads, whatever it asks (a fresh worker is needed for others).
+      if (threadsInEffect === undefined) {
+        const wasm = env.backends.onnx.wasm;
+        if (wasm) wasm.numThreads = threads;
+        threadsInEffect = threads;
+      }
+      threads = threadsInEffect;
       await prepareWasmRuntime(options.wasmUrl);
     }
     const bound = runtime.ownFiles?.owns(model.repo) ? undefined : cacheForLoad(await cacheOnce, model, source);
