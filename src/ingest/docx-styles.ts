@@ -20,6 +20,49 @@ const MAX_BASED_ON = 16;
 interface StyleInfo {
   basedOn?: string;
   outline?: number;
+  /** The style's own font (`w:rPr/w:rFonts w:ascii`). */
+  font?: string;
+}
+
+/** The paragraph styles of `word/styles.xml`: what each is based on, its outline level and font. */
+function paragraphStyles(stylesXml: string): Map<string, StyleInfo> {
+  const styles = new Map<string, StyleInfo>();
+  let current: StyleInfo | undefined;
+  // A style's paragraph properties can hold run properties of their own (the paragraph mark's): not its font.
+  let inParagraphProps = false;
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (name === 'w:style' && attrs['w:type'] === 'paragraph' && attrs['w:styleid']) {
+          current = {};
+          styles.set(attrs['w:styleid'], current);
+        } else if (!current) return;
+        else if (name === 'w:ppr') inParagraphProps = true;
+        else if (name === 'w:basedon') current.basedOn = attrs['w:val'];
+        else if (name === 'w:outlinelvl') current.outline = Number(attrs['w:val']);
+        else if (name === 'w:rfonts' && !inParagraphProps && attrs['w:ascii']) current.font = attrs['w:ascii'];
+      },
+      onclosetag(name) {
+        if (name === 'w:style') current = undefined;
+        else if (name === 'w:ppr') inParagraphProps = false;
+      },
+    },
+    { xmlMode: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(stylesXml);
+  parser.end();
+  return styles;
+}
+
+/** The first value `pick` finds on style `id` or the styles it is based on. */
+function inherited<T>(styles: Map<string, StyleInfo>, id: string, pick: (style: StyleInfo) => T | undefined): T | undefined {
+  let style = styles.get(id);
+  for (let i = 0; style && i <= MAX_BASED_ON; i++) {
+    const value = pick(style);
+    if (value !== undefined) return value;
+    style = style.basedOn ? styles.get(style.basedOn) : undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -30,33 +73,51 @@ interface StyleInfo {
  * paragraph (not through its style) is not seen.
  */
 export function outlineLevels(stylesXml: string): Map<string, number> {
-  const styles = new Map<string, StyleInfo>();
-  let current: StyleInfo | undefined;
-  const parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        if (name === 'w:style' && attrs['w:type'] === 'paragraph' && attrs['w:styleid']) {
-          current = {};
-          styles.set(attrs['w:styleid'], current);
-        } else if (current && name === 'w:basedon') current.basedOn = attrs['w:val'];
-        else if (current && name === 'w:outlinelvl') current.outline = Number(attrs['w:val']);
-      },
-      onclosetag(name) {
-        if (name === 'w:style') current = undefined;
-      },
-    },
-    { xmlMode: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.write(stylesXml);
-  parser.end();
+  return levelsOf(paragraphStyles(stylesXml));
+}
+
+function levelsOf(styles: Map<string, StyleInfo>): Map<string, number> {
   const levels = new Map<string, number>();
   for (const id of styles.keys()) {
-    let style = styles.get(id);
-    for (let i = 0; style && style.outline === undefined && style.basedOn && i < MAX_BASED_ON; i++) style = styles.get(style.basedOn);
-    const outline = style?.outline;
+    const outline = inherited(styles, id, (s) => s.outline);
     if (outline !== undefined && Number.isInteger(outline) && outline >= 0 && outline <= 8) levels.set(id, Math.min(outline + 1, 6));
   }
   return levels;
+}
+
+/** Fonts whose every letter is as wide as the next (lower case), besides any named "… Mono". */
+const MONOSPACE_FONTS = new Set([
+  'courier',
+  'courier new',
+  'consolas',
+  'menlo',
+  'monaco',
+  'lucida console',
+  'lucida sans typewriter',
+  'cascadia code',
+  'fira code',
+  'source code pro',
+  'inconsolata',
+  'hack',
+  'ocr a extended',
+  'monospace',
+]);
+
+/** Whether `font` (a Word font name) is a monospace font: what code pasted into Word is set in. */
+export function isMonospaceFont(font: string | null | undefined): boolean {
+  const name = font?.trim().toLowerCase();
+  return !!name && (MONOSPACE_FONTS.has(name) || name.endsWith(' mono'));
+}
+
+/** The paragraph styles set in a monospace font, themselves or through the styles they are based on. */
+function monospaceStylesOf(styles: Map<string, StyleInfo>): Set<string> {
+  return new Set([...styles.keys()].filter((id) => isMonospaceFont(inherited(styles, id, (s) => s.font))));
+}
+
+/** What `word/styles.xml` says about paragraphs: heading levels by outline, and the monospace styles. */
+export interface WordStyles {
+  levels: Map<string, number>;
+  monospace: Set<string>;
 }
 
 /** The parts of mammoth's document tree this module reads and writes. */
@@ -64,29 +125,80 @@ interface DocElement {
   type?: string;
   styleId?: string | null;
   styleName?: string | null;
+  font?: string | null;
+  value?: string;
   children?: DocElement[];
 }
 
-/**
- * A mammoth `transformDocument` that names each paragraph whose style has an outline level
- * "Heading n", so mammoth's default style map makes it an `hn`.
- */
-export function headingsByOutline(levels: Map<string, number>): (document: DocElement) => DocElement {
-  const visit = (element: DocElement): DocElement => {
-    if (element.children) element.children = element.children.map(visit);
-    const level = element.type === 'paragraph' && element.styleId ? levels.get(element.styleId) : undefined;
-    return level ? { ...element, styleName: `Heading ${level}` } : element;
-  };
-  return visit;
+/** Each run with visible text under `element` (through hyperlinks and the like). */
+function textRuns(element: DocElement, into: DocElement[] = []): DocElement[] {
+  for (const child of element.children ?? []) {
+    if (child.type === 'run') {
+      if (child.children?.some((c) => c.type === 'text' && c.value?.trim())) into.push(child);
+    } else textRuns(child, into);
+  }
+  return into;
 }
 
-/** Reads `word/styles.xml` from an opened Word file; no styles (or an unreadable part) means no levels. */
-export async function readOutlineLevels(zip: JSZip): Promise<Map<string, number>> {
+/**
+ * Whether a paragraph is code set by hand: in a monospace style, or every run of its text in a monospace
+ * font (code pasted into Word keeps its font and no style). One monospace word in a sentence is not.
+ */
+function isMonospaceParagraph(paragraph: DocElement, monospace: Set<string>): boolean {
+  const runs = textRuns(paragraph);
+  if (!runs.length) return false;
+  const styled = !!paragraph.styleId && monospace.has(paragraph.styleId);
+  return runs.every((run) => (run.font ? isMonospaceFont(run.font) : styled));
+}
+
+/** Paragraph styles that may hold code set by hand in a monospace font (others map to headings, list items…). */
+const PLAIN_STYLES = new Set(['normal', 'body text', 'default paragraph font', 'plain text', 'no spacing']);
+
+/** Every paragraph under `element`, in document order. */
+function paragraphsOf(element: DocElement, into: DocElement[] = []): DocElement[] {
+  if (element.type === 'paragraph') into.push(element);
+  for (const child of element.children ?? []) paragraphsOf(child, into);
+  return into;
+}
+
+const textLength = (paragraph: DocElement) => textRuns(paragraph).reduce((n, run) => n + (run.children ?? []).reduce((m, c) => m + (c.value?.length ?? 0), 0), 0);
+
+/**
+ * A mammoth `transformDocument` that names each paragraph whose style has an outline level
+ * "Heading n", so mammoth's default style map makes it an `hn`; and each plain paragraph set in a
+ * monospace font "Code", so the style map makes a run of them one `<pre>` ({@link DOCX_STYLE_MAP}).
+ * A document mostly in a monospace font (a filing typed in Courier) is prose: none of it is code then.
+ */
+export function wordStructure({ levels, monospace }: WordStyles): (document: DocElement) => DocElement {
+  const levelOf = (p: DocElement) => (p.styleId ? levels.get(p.styleId) : undefined);
+  const mayBeCode = (p: DocElement) => {
+    const name = p.styleName?.toLowerCase();
+    const plain = !name || PLAIN_STYLES.has(name) || (!!p.styleId && monospace.has(p.styleId) && !/^(?:heading|title|subtitle)\b/.test(name));
+    return plain && isMonospaceParagraph(p, monospace);
+  };
+  return (document) => {
+    const body = paragraphsOf(document).filter((p) => !levelOf(p));
+    const candidates = body.filter(mayBeCode);
+    const share = candidates.reduce((n, p) => n + textLength(p), 0) / Math.max(1, body.reduce((n, p) => n + textLength(p), 0));
+    const code = new Set(share <= 0.5 ? candidates : []);
+    const visit = (element: DocElement): DocElement => {
+      if (element.children) element.children = element.children.map(visit);
+      const level = element.type === 'paragraph' ? levelOf(element) : undefined;
+      if (level) return { ...element, styleName: `Heading ${level}` };
+      return code.has(element) ? { ...element, styleName: 'Code' } : element;
+    };
+    return visit(document);
+  };
+}
+
+/** Reads `word/styles.xml` from an opened Word file; no styles (or an unreadable part) means none. */
+export async function readWordStyles(zip: JSZip): Promise<WordStyles> {
   try {
     const xml = await zip.file('word/styles.xml')?.async('string');
-    return xml ? outlineLevels(xml) : new Map();
+    const styles = xml ? paragraphStyles(xml) : new Map<string, StyleInfo>();
+    return { levels: levelsOf(styles), monospace: monospaceStylesOf(styles) };
   } catch (err) {
     console.warn('Word styles unreadable; custom heading styles stay paragraphs', err);
-    return new Map();
+    return { levels: new Map(), monospace: new Set() };
   }
 }

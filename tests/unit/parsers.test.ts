@@ -124,6 +124,34 @@ describe('DOCX', () => {
     expect(block.text).toContain('Then open the dashboard.');
   });
 
+  it('keeps paragraphs set by hand in a monospace font as code (direct fonts or a monospace style), but not a monospace word in a sentence, nor a document typed all in Courier', async () => {
+    const { Document, Packer, Paragraph, TextRun } = await import('docx');
+    const mono = (text: string, font = 'Courier New') => new Paragraph({ children: [new TextRun({ text, font })] });
+    const doc = new Document({
+      styles: { paragraphStyles: [{ id: 'Terminal', name: 'Terminal', basedOn: 'Normal', run: { font: 'Consolas' } }] },
+      sections: [
+        {
+          children: [
+            new Paragraph({ children: [new TextRun('Set '), new TextRun({ text: 'max_wal_size', font: 'Courier New' }), new TextRun(' in the configuration file, as below.')] }),
+            mono('max_wal_size = 2GB'),
+            mono('checkpoint_timeout = 10min', 'DejaVu Sans Mono'),
+            new Paragraph({ text: 'Then restart the server, and check the log for the new values before going on.' }),
+            new Paragraph({ text: 'pg_ctl restart -D /var/lib/postgresql', style: 'Terminal' }),
+            new Paragraph({ text: 'The restart takes a few seconds on a small database and longer on a big one.' }),
+          ],
+        },
+      ],
+    });
+    const { parsed } = await parseFile(new Uint8Array(await Packer.toBuffer(doc)), 'wal.docx');
+    const block = parsed.blocks[0]!;
+    expect(block.code?.map((r) => block.text.slice(r.start, r.end))).toEqual(['max_wal_size = 2GB\ncheckpoint_timeout = 10min', 'pg_ctl restart -D /var/lib/postgresql']);
+    expect(block.text).toContain('Set max_wal_size in the configuration file, as below.');
+    // A filing typed all in Courier is prose.
+    const typed = new Document({ sections: [{ children: [mono('The tenant paid the rent on time.'), mono('The landlord kept the deposit anyway.'), mono('x = 1')] }] });
+    const { parsed: filing } = await parseFile(new Uint8Array(await Packer.toBuffer(typed)), 'filing.docx');
+    expect(filing.blocks.flatMap((b) => b.code ?? [])).toEqual([]);
+  });
+
   it('keeps headings as sections', async () => {
     const bytes = await makeDocx([
       { heading: 'Background', paragraphs: ['The tenant rented the flat in 2019.'] },
