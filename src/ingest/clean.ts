@@ -60,6 +60,49 @@ export function normalizeCode(text: string): string {
   return out.join('\n');
 }
 
+/** Code punctuation: over this share of a block's visible characters, preformatted text is code. */
+const PROSE_MAX_SYMBOL_SHARE = 0.03;
+/** Hard-wrapped prose fills its lines: at least this many words a line, on average. */
+const PROSE_MIN_WORDS_PER_LINE = 6;
+/** And ends sentences: at least one for every this many lines. */
+const PROSE_MAX_LINES_PER_SENTENCE = 4;
+/** Wrapped prose: at least this share of its line breaks fall inside a sentence (the next line goes on in lower case). */
+const PROSE_MIN_WRAP_SHARE = 0.5;
+/** Or unwrapped prose: a paragraph a line, lines this long on average. */
+const PROSE_MIN_LINE_CHARS = 120;
+const CODE_PUNCTUATION = /[=(){}[\]<>;_$#@\\*&|^~`+]/g;
+const WORDS = /\p{L}+/gu;
+const VISIBLE_CHARS = /\S/gu;
+/** A sentence's end: a letter or digit, then . ! or ?, then a space or the line's end. */
+const SENTENCE_ENDS = /(?<=[\p{L}\p{N}])[.!?](?=\s|$)/gmu;
+/** A shell prompt or a program's message opening a line ("$ ls", "# apt install", "ERROR:  …"): output, not prose. */
+const SESSION_LINE = /^(?:[$#%]\s|\p{Lu}{3,}:)/u;
+const ENDS_SENTENCE = /[.!?:]["'”’)\]]*$/u;
+const STARTS_LOWER = /^["'“‘(]?\p{Ll}/u;
+
+/**
+ * Whether preformatted text (an HTML `<pre>`, a Word paragraph in "HTML Preformatted") is prose set in
+ * fixed lines rather than code or a program's output: a plain-text e-mail, an RFC, a news text pasted
+ * from a web page. Its lines are full of words and end sentences, almost no code punctuation, no shell
+ * prompt or "ERROR:" opening a line, and its sentences run on across line breaks (or each line is a
+ * long paragraph). A short command such as "npm install harbourlog" has no sentence: it stays code.
+ */
+export function readsAsProse(text: string): boolean {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (!lines.length || lines.some((l) => SESSION_LINE.test(l))) return false;
+  const visible = text.match(VISIBLE_CHARS)?.length ?? 0;
+  const words = text.match(WORDS)?.length ?? 0;
+  const sentences = text.match(SENTENCE_ENDS)?.length ?? 0;
+  const symbols = text.match(CODE_PUNCTUATION)?.length ?? 0;
+  if (words < PROSE_MIN_WORDS_PER_LINE * lines.length || sentences * PROSE_MAX_LINES_PER_SENTENCE < lines.length || symbols > PROSE_MAX_SYMBOL_SHARE * visible) return false;
+  let wraps = 0;
+  for (let i = 1; i < lines.length; i++) if (!ENDS_SENTENCE.test(lines[i - 1]!) && STARTS_LOWER.test(lines[i]!)) wraps++;
+  return (lines.length > 1 && wraps >= PROSE_MIN_WRAP_SHARE * (lines.length - 1)) || visible >= PROSE_MIN_LINE_CHARS * lines.length;
+}
+
 /** Collapses all whitespace to single spaces and drops bidi controls: the form chunk ids are computed from. */
 export function normalizeForId(text: string): string {
   return text.normalize('NFC').replace(BIDI, '').replace(WHITESPACE_RUNS, ' ').trim();

@@ -20,31 +20,23 @@ const MAX_BASED_ON = 16;
 interface StyleInfo {
   basedOn?: string;
   outline?: number;
-  /** The style's own font (`w:rPr/w:rFonts w:ascii`). */
-  font?: string;
 }
 
-/** The paragraph styles of `word/styles.xml`: what each is based on, its outline level and font. */
+/** The paragraph styles of `word/styles.xml`: what each is based on, and its outline level. */
 function paragraphStyles(stylesXml: string): Map<string, StyleInfo> {
   const styles = new Map<string, StyleInfo>();
   let current: StyleInfo | undefined;
-  // A style's paragraph properties can hold run properties of their own (the paragraph mark's): not its font.
-  let inParagraphProps = false;
   const parser = new Parser(
     {
       onopentag(name, attrs) {
         if (name === 'w:style' && attrs['w:type'] === 'paragraph' && attrs['w:styleid']) {
           current = {};
           styles.set(attrs['w:styleid'], current);
-        } else if (!current) return;
-        else if (name === 'w:ppr') inParagraphProps = true;
-        else if (name === 'w:basedon') current.basedOn = attrs['w:val'];
-        else if (name === 'w:outlinelvl') current.outline = Number(attrs['w:val']);
-        else if (name === 'w:rfonts' && !inParagraphProps && attrs['w:ascii']) current.font = attrs['w:ascii'];
+        } else if (current && name === 'w:basedon') current.basedOn = attrs['w:val'];
+        else if (current && name === 'w:outlinelvl') current.outline = Number(attrs['w:val']);
       },
       onclosetag(name) {
         if (name === 'w:style') current = undefined;
-        else if (name === 'w:ppr') inParagraphProps = false;
       },
     },
     { xmlMode: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
@@ -73,10 +65,7 @@ function inherited<T>(styles: Map<string, StyleInfo>, id: string, pick: (style: 
  * paragraph (not through its style) is not seen.
  */
 export function outlineLevels(stylesXml: string): Map<string, number> {
-  return levelsOf(paragraphStyles(stylesXml));
-}
-
-function levelsOf(styles: Map<string, StyleInfo>): Map<string, number> {
+  const styles = paragraphStyles(stylesXml);
   const levels = new Map<string, number>();
   for (const id of styles.keys()) {
     const outline = inherited(styles, id, (s) => s.outline);
@@ -109,17 +98,6 @@ export function isMonospaceFont(font: string | null | undefined): boolean {
   return !!name && (MONOSPACE_FONTS.has(name) || name.endsWith(' mono'));
 }
 
-/** The paragraph styles set in a monospace font, themselves or through the styles they are based on. */
-function monospaceStylesOf(styles: Map<string, StyleInfo>): Set<string> {
-  return new Set([...styles.keys()].filter((id) => isMonospaceFont(inherited(styles, id, (s) => s.font))));
-}
-
-/** What `word/styles.xml` says about paragraphs: heading levels by outline, and the monospace styles. */
-export interface WordStyles {
-  levels: Map<string, number>;
-  monospace: Set<string>;
-}
-
 /** The parts of mammoth's document tree this module reads and writes. */
 interface DocElement {
   type?: string;
@@ -141,17 +119,17 @@ function textRuns(element: DocElement, into: DocElement[] = []): DocElement[] {
 }
 
 /**
- * Whether a paragraph is code set by hand: in a monospace style, or every run of its text in a monospace
- * font (code pasted into Word keeps its font and no style). One monospace word in a sentence is not.
+ * Whether a paragraph is code set by hand: every run of its text in a monospace font (code pasted into
+ * Word keeps its font, and no style). One monospace word in a sentence is not. A style's own font is
+ * not read: documents converted from web pages carry styles in Courier for headlines and news text
+ * (seen in Apache POI's test files), while code pasted by hand keeps its font on the runs.
  */
-function isMonospaceParagraph(paragraph: DocElement, monospace: Set<string>): boolean {
+function isMonospaceParagraph(paragraph: DocElement): boolean {
   const runs = textRuns(paragraph);
-  if (!runs.length) return false;
-  const styled = !!paragraph.styleId && monospace.has(paragraph.styleId);
-  return runs.every((run) => (run.font ? isMonospaceFont(run.font) : styled));
+  return runs.length > 0 && runs.every((run) => isMonospaceFont(run.font));
 }
 
-/** Paragraph styles that may hold code set by hand in a monospace font (others map to headings, list items…). */
+/** Paragraph styles that may hold code set by hand in a monospace font (others map to headings, list items…), lower case. */
 const PLAIN_STYLES = new Set(['normal', 'body text', 'default paragraph font', 'plain text', 'no spacing']);
 
 /** Every paragraph under `element`, in document order. */
@@ -169,13 +147,9 @@ const textLength = (paragraph: DocElement) => textRuns(paragraph).reduce((n, run
  * monospace font "Code", so the style map makes a run of them one `<pre>` ({@link DOCX_STYLE_MAP}).
  * A document mostly in a monospace font (a filing typed in Courier) is prose: none of it is code then.
  */
-export function wordStructure({ levels, monospace }: WordStyles): (document: DocElement) => DocElement {
+export function wordStructure(levels: Map<string, number>): (document: DocElement) => DocElement {
   const levelOf = (p: DocElement) => (p.styleId ? levels.get(p.styleId) : undefined);
-  const mayBeCode = (p: DocElement) => {
-    const name = p.styleName?.toLowerCase();
-    const plain = !name || PLAIN_STYLES.has(name) || (!!p.styleId && monospace.has(p.styleId) && !/^(?:heading|title|subtitle)\b/.test(name));
-    return plain && isMonospaceParagraph(p, monospace);
-  };
+  const mayBeCode = (p: DocElement) => (!p.styleName || PLAIN_STYLES.has(p.styleName.toLowerCase())) && isMonospaceParagraph(p);
   return (document) => {
     const body = paragraphsOf(document).filter((p) => !levelOf(p));
     const candidates = body.filter(mayBeCode);
@@ -191,14 +165,13 @@ export function wordStructure({ levels, monospace }: WordStyles): (document: Doc
   };
 }
 
-/** Reads `word/styles.xml` from an opened Word file; no styles (or an unreadable part) means none. */
-export async function readWordStyles(zip: JSZip): Promise<WordStyles> {
+/** Reads `word/styles.xml` from an opened Word file; no styles (or an unreadable part) means no levels. */
+export async function readOutlineLevels(zip: JSZip): Promise<Map<string, number>> {
   try {
     const xml = await zip.file('word/styles.xml')?.async('string');
-    const styles = xml ? paragraphStyles(xml) : new Map<string, StyleInfo>();
-    return { levels: levelsOf(styles), monospace: monospaceStylesOf(styles) };
+    return xml ? outlineLevels(xml) : new Map();
   } catch (err) {
     console.warn('Word styles unreadable; custom heading styles stay paragraphs', err);
-    return { levels: new Map(), monospace: new Set() };
+    return new Map();
   }
 }

@@ -3,7 +3,7 @@ import { firstDate, parseIsoDate } from './doc-date.ts';
 import mammoth from 'mammoth';
 import { DocQaError } from '../core/errors.ts';
 import type { ParsedDoc } from '../core/types.ts';
-import { DOCX_STYLE_MAP, readWordStyles, wordStructure } from './docx-styles.ts';
+import { DOCX_STYLE_MAP, readOutlineLevels, wordStructure } from './docx-styles.ts';
 import { htmlToParsed } from './parse-html.ts';
 import { checkDocxSize, type ReadLimits } from './read-limits.ts';
 import { checkXmlNesting, isStackOverflow, tooDeeplyNested } from './structure-limits.ts';
@@ -107,13 +107,13 @@ export async function parseDocx(bytes: Uint8Array, name: string, limits: ReadLim
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const zip = await openZip(buffer);
   if (zip) await checkDocxNesting(zip, name, limits);
-  const styles = zip ? await readWordStyles(zip) : { levels: new Map<string, number>(), monospace: new Set<string>() };
+  const levels = zip ? await readOutlineLevels(zip) : new Map<string, number>();
   try {
     // The browser build of mammoth reads `arrayBuffer`, the Node build `buffer`; both accept an ArrayBuffer.
     const input = { arrayBuffer: buffer, buffer } as unknown as Parameters<typeof mammoth.convertToHtml>[0];
     const result = await mammoth.convertToHtml(input, {
       styleMap: DOCX_STYLE_MAP,
-      transformDocument: wordStructure(styles),
+      transformDocument: wordStructure(levels),
       // Images are never read: they carry no text, and inflating them only costs memory.
       convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
     });

@@ -1,5 +1,5 @@
 import type { Block, ParsedDoc } from '../core/types.ts';
-import { joinParagraphs, normalizeCode, normalizeText } from './clean.ts';
+import { joinParagraphs, normalizeCode, normalizeText, readsAsProse, textToParagraphs } from './clean.ts';
 import { parseHtmlWithDepthLimit } from './html-depth-limit.ts';
 import { decodeText } from './parse-text.ts';
 import { plausibleTitle } from './title.ts';
@@ -132,10 +132,17 @@ class HtmlWalker {
       cell.push(' ');
       return;
     }
-    const p = this.paraInPre ? normalizeCode(this.para.join('')) : normalizeText(this.para.join(''));
+    const raw = this.para.join('');
     this.para = [];
-    if (p && this.paraInPre) this.codeParagraphs.add(this.paragraphs.length);
+    const inPre = this.paraInPre;
     this.paraInPre = false;
+    // Prose set in fixed lines (an e-mail or an RFC in <pre>) is read as a text file is: lines re-joined.
+    if (inPre && readsAsProse(raw)) {
+      this.paragraphs.push(...textToParagraphs(raw));
+      return;
+    }
+    const p = inPre ? normalizeCode(raw) : normalizeText(raw);
+    if (p && inPre) this.codeParagraphs.add(this.paragraphs.length);
     if (p) this.paragraphs.push(p);
   }
 

@@ -124,7 +124,7 @@ describe('DOCX', () => {
     expect(block.text).toContain('Then open the dashboard.');
   });
 
-  it('keeps paragraphs set by hand in a monospace font as code (direct fonts or a monospace style), but not a monospace word in a sentence, nor a document typed all in Courier', async () => {
+  it('keeps paragraphs set by hand in a monospace font as code, but not a monospace word in a sentence, a style in Courier (web pages converted to Word set news text so), nor a document typed all in Courier', async () => {
     const { Document, Packer, Paragraph, TextRun } = await import('docx');
     const mono = (text: string, font = 'Courier New') => new Paragraph({ children: [new TextRun({ text, font })] });
     const doc = new Document({
@@ -144,7 +144,8 @@ describe('DOCX', () => {
     });
     const { parsed } = await parseFile(new Uint8Array(await Packer.toBuffer(doc)), 'wal.docx');
     const block = parsed.blocks[0]!;
-    expect(block.code?.map((r) => block.text.slice(r.start, r.end))).toEqual(['max_wal_size = 2GB\ncheckpoint_timeout = 10min', 'pg_ctl restart -D /var/lib/postgresql']);
+    expect(block.code?.map((r) => block.text.slice(r.start, r.end))).toEqual(['max_wal_size = 2GB\ncheckpoint_timeout = 10min']);
+    expect(block.text).toContain('pg_ctl restart -D /var/lib/postgresql');
     expect(block.text).toContain('Set max_wal_size in the configuration file, as below.');
     // A filing typed all in Courier is prose.
     const typed = new Document({ sections: [{ children: [mono('The tenant paid the rent on time.'), mono('The landlord kept the deposit anyway.'), mono('x = 1')] }] });
@@ -228,6 +229,23 @@ describe('HTML structure', () => {
     const { parsed } = await parseFile(enc(html), 'setup.html');
     const block = parsed.blocks.find((b) => b.text.includes('harbourlog init'))!;
     expect(block.code?.map((r) => block.text.slice(r.start, r.end))).toEqual(['npm install harbourlog\n  harbourlog init']);
+  });
+
+  it('reads prose set in fixed lines in a <pre> (an e-mail, an RFC) as paragraphs, but keeps code and a program\'s output as code', async () => {
+    const mail = [
+      'The remaining data in the body is described one chunk at a time, and',
+      'these chunks may be given in any order. Chunks are required unless',
+      'otherwise specified.',
+      '',
+      'Reverting a regular commit just effectively undoes what that commit',
+      'did, and is fairly straightforward.',
+    ].join('\n');
+    const output = 'ERROR:  cannot drop table products because other objects depend on it.\nDETAIL:  constraint orders_product_no_fkey on table orders depends on table products.\nHINT:  Use DROP ... CASCADE to drop the dependent objects too.';
+    const session = '# aa-enforce /usr/bin/pidgin\nSetting /usr/bin/pidgin to enforce mode.';
+    const { parsed } = await parseFile(enc(`<h1>Notes</h1><pre>${mail}</pre><pre>${output}</pre><pre>${session}</pre>`), 'notes.html');
+    const block = parsed.blocks[0]!;
+    expect(block.text.startsWith('The remaining data in the body is described one chunk at a time, and these chunks may be given in any order. Chunks are required unless otherwise specified.\n\nReverting a regular commit just effectively undoes what that commit did, and is fairly straightforward.\n\n')).toBe(true);
+    expect(block.code?.map((r) => block.text.slice(r.start, r.end))).toEqual([output, session]);
   });
 
 
