@@ -1,6 +1,6 @@
 // The embedding device decision: WebGPU only with a real (not fallback) adapter whose probe beats WASM.
 import { describe, expect, it } from 'vitest';
-import { chooseDevice, type DeviceProbe } from '../../src/models/host/choose-device.ts';
+import { chooseDevice, threadsOnFreeCores, type DeviceProbe } from '../../src/models/host/choose-device.ts';
 
 const base: DeviceProbe = { wasmProbeMs: 40, crossOriginIsolated: true, hardwareConcurrency: 8 };
 const gpu = (probeMs?: number, isFallbackAdapter = false) => ({ adapter: true, isFallbackAdapter, ...(probeMs === undefined ? {} : { probeMs }) });
@@ -23,8 +23,10 @@ describe('chooseDevice', () => {
 
   it.each([
     [true, 8, 4],
-    [true, 2, 1],
+    [true, 2, 2],
     [true, 3, 2],
+    [true, 4, 2],
+    [true, 1, 1],
     [true, 32, 4],
     [true, 0, 1],
     [false, 16, 1],
@@ -32,6 +34,12 @@ describe('chooseDevice', () => {
     const choice = chooseDevice({ ...base, crossOriginIsolated, hardwareConcurrency });
     expect(choice.threads).toBe(threads);
     if (!crossOriginIsolated) expect(choice.reason).toMatch(/not cross-origin isolated/);
+  });
+
+  it('never gives more threads than the cores measured free (rounded), nor more than the cores reported give', () => {
+    expect([0, 1.2, 1.6, 2.4, 3.8, 7.9].map((free) => threadsOnFreeCores(16, free))).toEqual([1, 1, 2, 2, 4, 4]);
+    expect(threadsOnFreeCores(6, 5.8)).toBe(3);
+    expect(threadsOnFreeCores(4, 1.2)).toBe(1);
   });
 
   it('takes threads set by the caller, in the reason too, but never without isolation', () => {

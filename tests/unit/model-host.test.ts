@@ -87,21 +87,24 @@ describe('model host', () => {
     ]);
   });
 
-  it('sizes WASM threads by the cores measured free, not those reported (measured once per worker); a caller\'s threads are not measured; the first load\'s threads stay', async () => {
+  it('caps WASM threads by the cores measured free, not only those reported (measured once per worker); a caller\'s threads are not measured; the first load\'s threads stay', async () => {
     const asked: number[] = [];
-    // A container with a quota of 2 cores on a host of 8: the probe finds about 2.
+    // A container with a quota of 2 cores on a host of 8: the probe finds about 2, and each gets a thread.
     const measureCores = async (upTo: number) => {
       asked.push(upTo);
-      return 2.1;
+      return 1.9;
     };
     const { runtime } = fakeRuntime({ probeMs: { wasm: 40, webgpu: 2 }, device: 'auto' });
     const models = createModelHost(runtime, { platform: browser(), openCache: async () => undefined, measureCores });
-    expect(await models.api.load({ model: MODEL, source: { kind: 'hub' } })).toMatchObject({ device: 'wasm', threads: 1 });
-    expect(await models.api.load({ model: MODEL, source: { kind: 'hub' } })).toMatchObject({ threads: 1 });
+    expect(await models.api.load({ model: MODEL, source: { kind: 'hub' } })).toMatchObject({ device: 'wasm', threads: 2 });
+    expect(await models.api.load({ model: MODEL, source: { kind: 'hub' } })).toMatchObject({ threads: 2 });
     expect(asked).toEqual([8]);
-    // Free cores as reported: half of them, at most 4, as without a probe.
+    // All 8 free: half of them (ONNX Runtime's rule), at most 4, as without a probe; 2 cores are not probed.
     const roomy = createModelHost(fakeRuntime().runtime, { platform: browser(), openCache: async () => undefined, measureCores: async () => 8 });
     expect(await roomy.api.load({ model: MODEL, source: { kind: 'hub' } })).toMatchObject({ threads: 4 });
+    const small = createModelHost(fakeRuntime().runtime, { platform: async () => ({ inBrowser: true, crossOriginIsolated: true, hardwareConcurrency: 2 }), openCache: async () => undefined, measureCores });
+    expect(await small.api.load({ model: MODEL, source: { kind: 'hub' } })).toMatchObject({ threads: 2 });
+    expect(asked).toEqual([8]);
     const forced = createModelHost(fakeRuntime({ threads: 3 }).runtime, { platform: browser(), openCache: async () => undefined, measureCores });
     expect(await forced.api.load({ model: MODEL, source: { kind: 'hub' } })).toMatchObject({ threads: 3 });
     expect(asked).toEqual([8]);

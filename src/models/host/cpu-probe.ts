@@ -90,7 +90,7 @@ export async function measureCores(spawn: () => ProbeWorker, upTo: number, optio
         if (ms >= targetMs) break;
         iterations = Math.min(1 << 30, Math.ceil(iterations * Math.min(16, Math.max(2, targetMs / Math.max(ms, 0.05)))));
       }
-      await Promise.all(workers.map((w) => run(w, Math.ceil(iterations / 4))));
+      await Promise.all(workers.map((w) => run(w, iterations)));
       // The quicker of two runs alone (a run slowed by something else would count cores that are not there).
       const now = options.now ?? (() => performance.now());
       const timed = async (batch: ProbeWorker[]) => {
@@ -99,7 +99,8 @@ export async function measureCores(spawn: () => ProbeWorker, upTo: number, optio
         return now() - t0;
       };
       const alone = Math.min(await timed([first]), await timed([first]));
-      return coresFrom(alone, k, await timed(workers));
+      // And the slower of two runs together: too many cores counted costs more than too few.
+      return coresFrom(alone, k, Math.max(await timed(workers), await timed(workers)));
     };
     return await Promise.race([measure(), timeout]);
   } catch (err) {

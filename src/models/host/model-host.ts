@@ -14,7 +14,7 @@ import { DocQaError } from '../../core/errors.ts';
 import { deleteCachedModel, importModelFiles, listCachedModels, notKeptBy, openModelCache, type CacheLike } from '../model-cache.ts';
 import { cacheForLoad, type LoadOptions, type LoadProgress } from '../model-source.ts';
 import { prepareWasmRuntime } from '../runtime-binary.ts';
-import { chooseDevice, wasmThreads, type DeviceProbe } from './choose-device.ts';
+import { chooseDevice, threadsOnFreeCores, wasmThreads, type DeviceProbe } from './choose-device.ts';
 import { takeNotice, withWasmFallback, type DeviceState } from './device-fallback.ts';
 import { readPlatform, type Platform } from './platform.ts';
 import type { DeviceRequest, HostedModel, LoadedModel, LoadRequest, ModelDevice, ModelHostApi } from './protocol.ts';
@@ -64,8 +64,8 @@ export interface HostOptions {
   platform?: () => Promise<Platform>;
   /**
    * The free cores, measured with up to `upTo` probe workers (`cpu-probe.ts`). Given, ONNX Runtime's WASM
-   * threads are half the cores measured, not half of `navigator.hardwareConcurrency`: a container with a
-   * quota of 2 cores on a 16-core host reports 16, and 4 threads on 2 cores embedded 14 % slower than 1.
+   * threads are never more than the cores measured free (`threadsOnFreeCores`): a container with a quota
+   * of 2 cores on a 16-core host reports 16, and 4 threads there embedded at 0.3–0.6× the speed of 2.
    */
   measureCores?: (upTo: number) => Promise<number>;
 }
@@ -128,18 +128,26 @@ export function createModelHost<M extends HostedModel, R extends Disposable, X e
   };
 
   // Measured once: ONNX Runtime reads its thread count when the worker's first session starts.
-  let coresOnce: Promise<number> | undefined;
+  let threadsOnce: Promise<number> | undefined;
   let threadsInEffect: number | undefined;
-  /** The cores WASM threads are sized by: those reported, or fewer where a probe measured fewer free. */
-  const coresFor = (platform: Platform): Promise<number> => {
+  /**
+   * WASM threads when the load names none: the rule on the cores reported (`wasmThreads`), capped by
+   * the cores measured free where a probe is given (in a cross-origin isolated page, more than 2 cores).
+   */
+  const defaultThreads = (platform: Platform): Promise<number> => {
     const reported = platform.hardwareConcurrency;
-    if (!options.measureCores || !platform.inBrowser || !platform.crossOriginIsolated || wasmThreads(true, reported) === 1) return Promise.resolve(reported);
+    if (!options.measureCores || !platform.inBrowser || !platform.crossOriginIsolated || !(reported > 2)) return Promise.resolve(wasmThreads(platform.crossOriginIsolated, reported));
     const measure = options.measureCores;
-    coresOnce ??= measure(reported).then(
-      (measured) => Math.min(reported, Math.max(1, measured)),
+    threadsOnce ??= measure(reported).then(
+      (measured) => {
+        const free = Math.min(reported, Math.max(1, measured));
+        const threads = threadsOnFreeCores(reported, free);
+        console.info(`ONNX Runtime (${runtime.name}): ${threads} thread${threads === 1 ? '' : 's'} (${free.toFixed(1)} cores measured free of ${reported} reported)`);
+        return threads;
+      },
       () => 1,
     );
-    return coresOnce;
+    return threadsOnce;
   };
 
   async function load(request: LoadRequest<M>, onProgress?: (event: LoadProgress) => void): Promise<LoadedModel & X> {
@@ -148,7 +156,7 @@ export function createModelHost<M extends HostedModel, R extends Disposable, X e
     const platform = await platformOnce;
     const asked = request.threads ?? runtime.threads;
     const forced = asked === undefined ? undefined : clampThreads(asked);
-    let threads = platform.crossOriginIsolated && forced ? forced : wasmThreads(platform.crossOriginIsolated, await coresFor(platform));
+    let threads = platform.crossOriginIsolated && forced ? forced : await defaultThreads(platform);
     if (platform.inBrowser) {
       // ONNX Runtime reads its thread count once, when the worker's first session starts: every later
       // load runs on those threads, whatever it asks (a fresh worker is needed for others).
