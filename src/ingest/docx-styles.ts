@@ -22,8 +22,14 @@ interface StyleInfo {
   outline?: number;
 }
 
-/** The paragraph styles of `word/styles.xml`: what each is based on, and its outline level. */
-function paragraphStyles(stylesXml: string): Map<string, StyleInfo> {
+/**
+ * Heading level (1–6) of each paragraph style that has an outline level in `word/styles.xml`, itself or
+ * through the styles it is based on: custom heading styles ("Chapter", "Clause Heading") that Word shows
+ * in the navigation pane. Outline levels 0–5 are h1–h6, 6–8 are h6, 9 is body text. mammoth does not read
+ * outline levels, so these styles would otherwise be plain paragraphs. An outline level set on one
+ * paragraph (not through its style) is not seen.
+ */
+export function outlineLevels(stylesXml: string): Map<string, number> {
   const styles = new Map<string, StyleInfo>();
   let current: StyleInfo | undefined;
   const parser = new Parser(
@@ -43,32 +49,11 @@ function paragraphStyles(stylesXml: string): Map<string, StyleInfo> {
   );
   parser.write(stylesXml);
   parser.end();
-  return styles;
-}
-
-/** The first value `pick` finds on style `id` or the styles it is based on. */
-function inherited<T>(styles: Map<string, StyleInfo>, id: string, pick: (style: StyleInfo) => T | undefined): T | undefined {
-  let style = styles.get(id);
-  for (let i = 0; style && i <= MAX_BASED_ON; i++) {
-    const value = pick(style);
-    if (value !== undefined) return value;
-    style = style.basedOn ? styles.get(style.basedOn) : undefined;
-  }
-  return undefined;
-}
-
-/**
- * Heading level (1–6) of each paragraph style that has an outline level in `word/styles.xml`, itself or
- * through the styles it is based on: custom heading styles ("Chapter", "Clause Heading") that Word shows
- * in the navigation pane. Outline levels 0–5 are h1–h6, 6–8 are h6, 9 is body text. mammoth does not read
- * outline levels, so these styles would otherwise be plain paragraphs. An outline level set on one
- * paragraph (not through its style) is not seen.
- */
-export function outlineLevels(stylesXml: string): Map<string, number> {
-  const styles = paragraphStyles(stylesXml);
   const levels = new Map<string, number>();
   for (const id of styles.keys()) {
-    const outline = inherited(styles, id, (s) => s.outline);
+    let style = styles.get(id);
+    for (let i = 0; style && style.outline === undefined && style.basedOn && i < MAX_BASED_ON; i++) style = styles.get(style.basedOn);
+    const outline = style?.outline;
     if (outline !== undefined && Number.isInteger(outline) && outline >= 0 && outline <= 8) levels.set(id, Math.min(outline + 1, 6));
   }
   return levels;
@@ -93,7 +78,7 @@ const MONOSPACE_FONTS = new Set([
 ]);
 
 /** Whether `font` (a Word font name) is a monospace font: what code pasted into Word is set in. */
-export function isMonospaceFont(font: string | null | undefined): boolean {
+function isMonospaceFont(font: string | null | undefined): boolean {
   const name = font?.trim().toLowerCase();
   return !!name && (MONOSPACE_FONTS.has(name) || name.endsWith(' mono'));
 }
@@ -153,7 +138,8 @@ export function wordStructure(levels: Map<string, number>): (document: DocElemen
   return (document) => {
     const body = paragraphsOf(document).filter((p) => !levelOf(p));
     const candidates = body.filter(mayBeCode);
-    const share = candidates.reduce((n, p) => n + textLength(p), 0) / Math.max(1, body.reduce((n, p) => n + textLength(p), 0));
+    // Lengths are counted only where there is code to weigh (most documents have none).
+    const share = candidates.length ? candidates.reduce((n, p) => n + textLength(p), 0) / Math.max(1, body.reduce((n, p) => n + textLength(p), 0)) : 0;
     const code = new Set(share <= 0.5 ? candidates : []);
     const visit = (element: DocElement): DocElement => {
       if (element.children) element.children = element.children.map(visit);
