@@ -30,6 +30,8 @@ export interface AnswerSentence {
   namedCells: string;
   /** Inside the chunk the index hit (the passage is the rest of its parent window). */
   inHit: boolean;
+  /** Which non-blank line of its passage's window it is on (sentences of one paragraph share it). */
+  line: number;
 }
 
 /** Table cells as the parsers write them (HTML, DOCX, Markdown tables): one row a line, cells between " | ". */
@@ -117,13 +119,16 @@ export function answerSentences(passages: readonly Passage[]): AnswerSentence[] 
     const w = p.window;
     let label = '';
     let header: string | undefined;
-    for (const line of linesOf(w)) {
+    // After a line ending in ":" ("…is used to set an upper bound on:"), lines without final punctuation are the
+    // items of its list; the first line that ends like a sentence closes it.
+    let listing = false;
+    for (const [lineNo, line] of linesOf(w).entries()) {
       const text = w.slice(line.start, line.end);
       if (line.kind !== 'row') header = undefined;
       const inHit = (s: number, e: number) => e > p.hitStart && s < p.hitEnd;
       if (line.kind === 'prose') {
         for (const s of splitSentences(w, line.start, line.end)) {
-          out.push({ passage, start: s.start, end: s.end, text: w.slice(s.start, s.end), kind: 'prose', context: label, namedCells: '', inHit: inHit(s.start, s.end) });
+          out.push({ passage, start: s.start, end: s.end, text: w.slice(s.start, s.end), kind: 'prose', context: label, namedCells: '', inHit: inHit(s.start, s.end), line: lineNo });
         }
       } else {
         const isHeader = line.kind === 'row' && header === undefined;
@@ -131,11 +136,13 @@ export function answerSentences(passages: readonly Passage[]): AnswerSentence[] 
         const namedCells = line.kind === 'row' && !isHeader ? nameCells(text, header!) : '';
         // A table's header names its columns: it labels the rows, it states nothing.
         const kind = isHeader ? 'label' : line.kind;
-        out.push({ passage, start: line.start, end: line.end, text, kind, context, namedCells, inHit: inHit(line.start, line.end) });
+        out.push({ passage, start: line.start, end: line.end, text, kind, context, namedCells, inHit: inHit(line.start, line.end), line: lineNo });
         if (isHeader) header = text;
       }
       // A label, a signature or a command line above names what the lines under it are about.
-      if (line.kind === 'label' || line.kind === 'code') label = text;
+      // The items of a list are not labels over what follows it: the label stays the one above the list.
+      if (line.kind === 'code' || (line.kind === 'label' && !listing)) label = text;
+      if (line.kind === 'prose') listing = text.endsWith(':') || (listing && !TERMINAL.test(text));
     }
   });
   return out;
@@ -172,4 +179,23 @@ export function restOfBlock<T extends AnswerSentence>(best: AnswerSentence, sent
     block.push(s);
   }
   return block;
+}
+
+/**
+ * Words that open a sentence by pointing back at the one before it ("It is affectionately known as the
+ * walrus operator…", "This form is much slower…"): such a sentence quoted alone does not say what it is about.
+ */
+const POINTS_BACK = /^(?:it|its|this|these|those|they|their|them|such|he|she|his|her)\b/iu;
+
+/**
+ * The sentence `s` points back at: the one just before it in its paragraph, when `s` opens with a word that
+ * refers to it ({@link POINTS_BACK}); undefined otherwise, or when `s` opens its paragraph.
+ */
+export function antecedentOf<T extends AnswerSentence>(s: AnswerSentence, sentences: readonly T[]): T | undefined {
+  if (s.kind !== 'prose' || !POINTS_BACK.test(s.text)) return undefined;
+  let before: T | undefined;
+  for (const o of sentences) {
+    if (o.passage === s.passage && o.line === s.line && o.end <= s.start && (!before || o.start > before.start)) before = o;
+  }
+  return before;
 }

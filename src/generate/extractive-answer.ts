@@ -1,6 +1,6 @@
 import type { Answer, AnswerSegment, Citation, Passage, TextRange } from '../core/types.ts';
 import { termsOf } from '../text/tokenize.ts';
-import { answerSentences, blockStarts, restOfBlock, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
+import { answerSentences, antecedentOf, blockStarts, restOfBlock, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
 import { unitsOf, type Matchable } from './question-units.ts';
 
 /**
@@ -28,8 +28,10 @@ export interface ExtractiveOptions {
    * without it); when none does, the answer is "not found". Default 0.5; range 0–1.
    */
   minCoverage?: number;
-  /** What a question term found only in a sentence's context counts. Default {@link CONTEXT_SHARE}; range 0–1. */
+  /** What a question term found only in a passage's heading counts. Default {@link CONTEXT_SHARE}; range 0–1. */
   contextShare?: number;
+  /** What a question term found only in a sentence's label line counts. Default {@link LABEL_SHARE}; range 0–1. */
+  labelShare?: number;
   /**
    * Collection statistics (the index) for the IDF weights and the relevance rule. Default: document
    * frequency within the retrieved passages, which ranks sentences but is too noisy to weigh the rule by
@@ -64,8 +66,8 @@ export const QUANTITY_BONUS = 0.1;
 
 /** Questions that ask for a quantity: "how many / much / long / big…", "what size / port / year…", "the maximum / highest…". */
 const ASKS_QUANTITY = /\bhow (?:many|much|long|big|large|often|far|old|tall|high|wide|deep|fast|heavy|small|short)\b|\bwhat (?:size|port|year|percentage|version|number|amount)\b|\b(?:maximum|minimum|max|min|largest|smallest|highest|lowest|longest|shortest|biggest|limit)\b/iu;
-/** A figure in a sentence: digits, or a number word. */
-const QUANTITY = /\p{Nd}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|trillion|dozen|twice|half)\b/iu;
+/** A figure in a sentence: digits not inside a name ("5min" and "128MB" are figures; "sqlite3_limit" and "arg0" are not), or a number word. */
+const QUANTITY = /(?<![\p{L}_])\p{Nd}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|trillion|dozen|twice|half)\b/iu;
 /** Numbers that point somewhere rather than measure: "Table 8.9", "see Section 4.2", "Chapter 20". */
 const REFERENCE_NUMBER = /\b(?:table|section|figure|fig|chapter|example|appendix|part|step|version|v|rfc|pep|§)\.?\s*\p{Nd}[\p{Nd}.]*/giu;
 
@@ -80,11 +82,19 @@ export function holdsQuantity(text: string): boolean {
 }
 
 /**
- * A question term found only in a sentence's context (the label line above it, its table's header, the
- * passage's heading) counts this much of its weight: the sentence under "checkpoint_timeout (integer)"
- * that says "The default is five minutes" is about that setting, but less surely than one naming it.
+ * A question term found only in the passage's heading (the section a sentence stands in) counts this much
+ * of its weight: the section names what its sentences are about, but less surely than a sentence naming it.
  */
 export const CONTEXT_SHARE = 0.5;
+
+/**
+ * A question term found only in a sentence's label line (the term or field name it stands under, its
+ * table's header) counts this much of its weight: the sentence under "checkpoint_timeout (integer)" that
+ * says "The default is five minutes" describes that very setting, as a definition describes its term.
+ * On the manuals, 1 rather than {@link CONTEXT_SHARE} quoted the fact for 5 more of 43 questions and 1
+ * fewer, with "Not found" unchanged there and on the calibration split.
+ */
+export const LABEL_SHARE = 1;
 
 /**
  * For ranking only, a question unit held elsewhere in a sentence's block (another sentence under the
@@ -169,25 +179,34 @@ function headingOf(label: string): string {
   return label.split(/ › | · /u).at(-1) ?? '';
 }
 
-function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>, question: string, weightedRule: boolean, contextShare: number): RankedSentence[] {
+/** What a question unit counts when only a sentence's surroundings hold it: its label line, or its passage's heading. */
+interface ContextShares {
+  label: number;
+  heading: number;
+}
+
+function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<string, number>, question: string, weightedRule: boolean, shares: ContextShares): RankedSentence[] {
   const questionTerms = new Set(termsOf(question));
   const wantsQuantity = asksForQuantity(question);
   const units = unitsOf(question, weights);
   const total = units.reduce((a, u) => a + u.weight, 0);
   const headings = passages.map((p) => headingOf(p.label));
   const sentences = answerSentences(passages);
+  const matchable = (text: string): Matchable => ({ terms: new Set(termsOf(text)), text: text.toLowerCase() });
   const matched = sentences.map((s) => {
-    const aroundText = `${s.context}\n${headings[s.passage]}`;
-    const sentence: Matchable = { terms: new Set(termsOf(s.text)), text: s.text.toLowerCase() };
-    const around: Matchable = { terms: new Set(termsOf(aroundText)), text: aroundText.toLowerCase() };
+    const sentence = matchable(s.text);
+    const label = matchable(s.context);
+    const heading = matchable(headings[s.passage]!);
     const holds = new Set<number>();
-    const nearby = new Set<number>();
+    // Units only the surroundings hold, with the share each counts.
+    const nearby = new Map<number, number>();
     const repeated = new Set<number>();
     units.forEach((u, i) => {
       const own = u.holds(sentence);
-      const inContext = u.holds(around);
+      const inLabel = u.holds(label);
+      const inContext = inLabel || u.holds(heading);
       if (own) holds.add(i);
-      else if (inContext) nearby.add(i);
+      else if (inContext) nearby.set(i, inLabel ? shares.label : shares.heading);
       if (own && inContext) repeated.add(i);
     });
     return { terms: sentence.terms, holds, nearby, repeated };
@@ -204,8 +223,9 @@ function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<strin
   return sentences.map((s, i): RankedSentence => {
     const { terms, holds, nearby, repeated } = matched[i]!;
     const block = [...inBlock.get(starts[i]!)!].filter((u) => !holds.has(u) && !nearby.has(u));
-    const weighted = total > 0 ? (weightOf(holds) + contextShare * weightOf(nearby)) / total : 0;
-    const counted = units.length ? (holds.size + contextShare * nearby.size) / units.length : 0;
+    const near = [...nearby].reduce((sum, [u, share]) => sum + share * units[u]!.weight, 0);
+    const weighted = total > 0 ? (weightOf(holds) + near) / total : 0;
+    const counted = units.length ? (holds.size + [...nearby.values()].reduce((a, b) => a + b, 0)) / units.length : 0;
     const coverage = holds.size === 0 ? 0 : weightedRule ? weighted : counted;
     const withBlock = total > 0 ? weighted + (BLOCK_SHARE * (weightOf(block) + weightOf(repeated))) / total : 0;
     const bonus = (s.inHit ? HIT_BONUS : 0) + (wantsQuantity && holdsQuantity(s.text) ? QUANTITY_BONUS : 0);
@@ -268,11 +288,13 @@ export function completedInBlock<T extends RankedSentence>(question: string, cho
   const best = chosen[0];
   if (!best) return [];
   const rest = restOfBlock(best, ranked);
-  const wantsFigure = asksForQuantity(question) && !chosen.some((s) => holdsQuantity(s.text));
+  const wantsFigure = asksForQuantity(question) && !holdsQuantity(best.text);
   const completes = rest.find((s) => s.answers && ([...s.holds].some((u) => !best.holds.has(u)) || (wantsFigure && holdsQuantity(s.text))));
-  if (!completes) return [...chosen];
+  // A best sentence that points back ("It is affectionately known as…") is quoted after the one it points at.
+  const antecedent = antecedentOf(best, ranked);
+  const lead = [antecedent, best, completes].filter((s): s is T => s !== undefined);
   // Right after the sentence it completes, also when it was chosen anyway.
-  return [best, completes, ...chosen.filter((s) => s !== best && !sameSentence(s, completes))].slice(0, max);
+  return [...lead, ...chosen.filter((s) => !lead.some((l) => sameSentence(s, l)))].slice(0, Math.max(max, lead.length));
 }
 
 const sameSentence = (a: AnswerSentence, b: AnswerSentence) => a.passage === b.passage && a.start === b.start;
@@ -306,10 +328,11 @@ function notFound(question: string, passages: readonly Passage[], ranked: readon
  * can answer, best first: what the extractive answer chooses from, exported for the calibration of its
  * relevance rule (`tools/calibrate-answer.ts`).
  */
-export function rankSentences(question: string, passages: readonly Passage[], options: Pick<ExtractiveOptions, 'stats' | 'contextShare'> = {}): RankedSentence[] {
+export function rankSentences(question: string, passages: readonly Passage[], options: Pick<ExtractiveOptions, 'stats' | 'contextShare' | 'labelShare'> = {}): RankedSentence[] {
   const passageTerms = passages.map((p) => new Set(termsOf(p.window)));
   const weights = weightsOf(contentTermsOf(question), passageTerms, options.stats);
-  return scoreSentences(passages, weights, question, Boolean(options.stats), options.contextShare ?? CONTEXT_SHARE).sort(byScore);
+  const shares = { label: options.labelShare ?? LABEL_SHARE, heading: options.contextShare ?? CONTEXT_SHARE };
+  return scoreSentences(passages, weights, question, Boolean(options.stats), shares).sort(byScore);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ChunkId, DocId } from '../core/ids.ts';
 import { allowedDocuments } from '../core/query-filters.ts';
 import type { BlockRecord, ChunkRecord, DocRecord, Passage, SearchFilter, TextRange } from '../core/types.ts';
 import type { PendingQuery } from '../index/search-index.ts';
+import { readsAsContents } from './contents-list.ts';
 import { describeFusion } from './fuse.ts';
 import type { RankedSearch } from './hybrid.ts';
 
@@ -26,7 +27,8 @@ export interface RetrieveOptions {
 
 /**
  * The best passages for a question: fused index hits resolved to their parent windows, one passage per
- * window (the best-ranked chunk in it), restricted by the filter. Each passage says where it stood in
+ * window (the best-ranked chunk in it), restricted by the filter; a table of contents
+ * ({@link readsAsContents}) only after every other passage found. Each passage says where it stood in
  * each retriever ("BM25 #3 · Dense #1 · RRF 0.0325").
  */
 export async function retrievePassages(search: RankedSearch, source: PassageSource, query: PendingQuery, options: RetrieveOptions = {}): Promise<Passage[]> {
@@ -40,6 +42,8 @@ export async function retrievePassages(search: RankedSearch, source: PassageSour
   const hits = await search(query, k * 4, filter);
   const chunks = await source.getChunks(hits.map((h) => h.chunkId));
   const passages: Passage[] = [];
+  // Tables of contents hold every heading's words but state nothing: they come last, if room is left.
+  const contents: Passage[] = [];
   const seenWindows = new Set<string>();
   for (const [i, hit] of hits.entries()) {
     const chunk = chunks[i];
@@ -55,7 +59,10 @@ export async function retrievePassages(search: RankedSearch, source: PassageSour
     // The document's own title names the source: its metadata title; a title taken from its first heading
     // only where this passage's location starts with it (a later section's heading path does not).
     const docTitle = doc.titleSource === 'metadata' || (doc.titleSource === 'heading' && label.startsWith(doc.title)) ? doc.title : undefined;
-    passages.push({
+    const window = block.text.slice(location.parentStart, location.parentEnd);
+    // Judged by the chunk the index hit: a chapter's window may hold its contents and then its opening text.
+    const hitText = block.text.slice(location.start, location.end);
+    (readsAsContents(hitText) ? contents : passages).push({
       chunkId: hit.chunkId,
       score: hit.score,
       docId: doc.id,
@@ -66,7 +73,7 @@ export async function retrievePassages(search: RankedSearch, source: PassageSour
       block: location.block,
       label,
       page: block.page,
-      window: block.text.slice(location.parentStart, location.parentEnd),
+      window,
       windowStart: location.parentStart,
       hitStart: location.start - location.parentStart,
       hitEnd: location.end - location.parentStart,
@@ -77,7 +84,7 @@ export async function retrievePassages(search: RankedSearch, source: PassageSour
     });
     if (passages.length >= k) break;
   }
-  return passages;
+  return [...passages, ...contents].slice(0, k);
 }
 
 /** A block's code ranges that fall in the window `[start, end)`, clipped and made relative to it; none: `{}`. */

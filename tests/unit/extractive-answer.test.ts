@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { asChunkId, asDocId } from '../../src/core/ids.ts';
 import type { Passage } from '../../src/core/types.ts';
-import { buildExtractiveAnswer } from '../../src/generate/extractive-answer.ts';
+import { answerSentences } from '../../src/generate/answer-sentences.ts';
+import { buildExtractiveAnswer, holdsQuantity } from '../../src/generate/extractive-answer.ts';
 import { identifiersOf } from '../../src/generate/question-units.ts';
 import { indexFiles } from '../../src/eval/evaluate.ts';
 import { retrievePassages } from '../../src/retrieve/retrieve.ts';
@@ -238,11 +239,13 @@ describe('buildExtractiveAnswer', () => {
       .toEqual(['The default is 1 GB.']);
   });
 
-  it('reads a sentence with its block: of two naming the subject, the one under its label, with what else the question asks after it', () => {
+  it('reads a sentence with its label and block: the default stated under the setting asked about comes first, not the one under another setting', () => {
     const wal = 'checkpoint_warning (integer)\n\nWrite a message to the server log if checkpoints happen too often, which suggests that max_wal_size ought to be raised. The default is 30 seconds (30s).\n\n'
       + 'max_wal_size (integer)\n\nThis is a soft limit; WAL size can exceed max_wal_size under heavy load. The default is 1 GB.';
     const answer = buildExtractiveAnswer('What is the default max_wal_size?', [passage(wal, wal, 'runtime-config-wal.html', 'Settings')]);
-    expect(answer.segments.slice(0, 2).map((s) => s.text)).toEqual(['This is a soft limit; WAL size can exceed max_wal_size under heavy load.', 'The default is 1 GB.']);
+    // "The default is 1 GB." names neither word of the question but stands under "max_wal_size (integer)".
+    expect(answer.segments.slice(0, 2).map((s) => s.text)).toEqual(['The default is 1 GB.', 'This is a soft limit; WAL size can exceed max_wal_size under heavy load.']);
+    expect(answer.segments.map((s) => s.text)).not.toContain('The default is 30 seconds (30s).');
   });
 
   it('quotes the figure after the sentence that describes a setting, when the question asks how much, from its block only', () => {
@@ -257,6 +260,42 @@ describe('buildExtractiveAnswer', () => {
     const lines = passage('The daemon sleeps between autovacuum runs on each database.\nThe archive keeps 12 files.', 'The daemon');
     expect(buildExtractiveAnswer('How long does the daemon sleep between autovacuum runs?', [lines], { maxSentences: 2 }).segments.map((s) => s.text))
       .toEqual(['The daemon sleeps between autovacuum runs on each database.']);
+  });
+
+  it('quotes a best sentence that points back ("It is…") after the sentence it points at, within its paragraph only', () => {
+    const text = 'Python 3.8 changed the grammar. There is new syntax := that assigns values to variables as part of a larger expression. '
+      + 'It is affectionately known as "the walrus operator" due to its resemblance to the eyes and tusks of a walrus.';
+    const answer = buildExtractiveAnswer('What does the walrus operator do?', [passage(text, text, '3.8.html', 'Assignment expressions')], { maxSentences: 1 });
+    expect(answer.segments.map((s) => s.text)).toEqual([
+      'There is new syntax := that assigns values to variables as part of a larger expression.',
+      'It is affectionately known as "the walrus operator" due to its resemblance to the eyes and tusks of a walrus.',
+    ]);
+    // A paragraph that opens with "It" points at nothing on the line above it.
+    const apart = 'The grammar changed in Python 3.8.\n\nIt is affectionately known as the walrus operator.';
+    expect(buildExtractiveAnswer('What is the walrus operator?', [passage(apart, apart)]).segments.map((s) => s.text)).toEqual(['It is affectionately known as the walrus operator.']);
+  });
+
+  it('reads the sentence after a list under the label above the list, not under its last item', () => {
+    const limits = 'Maximum Number Of Columns\n\nThe SQLITE_MAX_COLUMN compile-time parameter is used to set an upper bound on:\n\nThe number of columns in a table\n\n'
+      + 'The number of terms in the SET clause of an UPDATE statement\n\nThe number of values in an INSERT statement\n\nThe default setting for SQLITE_MAX_COLUMN is 2000.';
+    const sentences = answerSentences([passage(limits, limits, 'limits.html', 'Limits In SQLite')]);
+    expect(sentences.find((s) => s.text.startsWith('The default setting'))!.context).toBe('Maximum Number Of Columns');
+    expect(sentences.find((s) => s.text.startsWith('The SQLITE_MAX_COLUMN'))!.context).toBe('Maximum Number Of Columns');
+  });
+
+  it('takes digits inside a name for no figure: "sqlite3_limit" and "arg0" state no quantity, "5min" and "128MB" do', () => {
+    expect(holdsQuantity('It is lowered at run-time with sqlite3_limit(db, arg0).')).toBe(false);
+    expect(holdsQuantity('The default is five minutes (5min).')).toBe(true);
+    expect(holdsQuantity('The default is typically 128MB.')).toBe(true);
+  });
+
+  it('completes the best sentence with the figure in its block, though another passage quoted after it holds one', () => {
+    const mem = 'work_mem (integer)\n\nSets the base maximum amount of memory used by a sort before writing to temporary files. '
+      + 'If this value is specified without units, it is taken as kilobytes. The default value is four megabytes (4MB).';
+    const probes = 'sort-start | (int, bool) | Probe that fires when a sort using memory before temporary files is started; arg2 is the number of sort keys, 0 to 32.';
+    const passages = [passage(mem, mem, 'runtime-config-resource.html', 'Resource Consumption'), passage(`Name | Parameters | Overview\n${probes}`, probes, 'dynamic-trace.html', 'Probes')];
+    const answer = buildExtractiveAnswer('How much memory can a sort use before writing to temporary files?', passages);
+    expect(answer.segments.map((s) => s.text)).toContain('The default value is four megabytes (4MB).');
   });
 
   it('never starts a quote with a PDF heading set over its sentence without a gap', async () => {
