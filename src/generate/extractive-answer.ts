@@ -280,9 +280,11 @@ function chooseSentences(question: string, ranked: readonly RankedSentence[], op
 /**
  * `chosen` (best first) with, right after its first sentence, the first sentence after that one in its
  * block ({@link restOfBlock}) that holds a question unit the first lacks, or a figure when the question
- * asks for a quantity and none of `chosen` states one: "Specifies the minimum delay between autovacuum
- * runs on any given database." then "The default is one minute (1min)." At most `max` in all. Shared
- * by the answer by words and the answer by meaning.
+ * asks for a quantity and the first states none (a figure in another passage's quote says nothing of
+ * this subject): "Specifies the minimum delay between autovacuum runs on any given database." then "The
+ * default is one minute (1min)." A first sentence that points back ("It is affectionately known as…",
+ * {@link antecedentOf}) comes after the sentence it points at. At most `max` in all, more only to keep
+ * those together. Shared by the answer by words and the answer by meaning.
  */
 export function completedInBlock<T extends RankedSentence>(question: string, chosen: readonly T[], ranked: readonly T[], max: number): T[] {
   const best = chosen[0];
