@@ -121,9 +121,25 @@ export const KIND_WEIGHT: Readonly<Record<SentenceKind, number>> = { prose: 1, r
 const QUESTION_WORDS = new Set(
   termsOf(
     'what whats when where which who whom whose why how many much do does did done can could should would shall may might '
-      + 'must has have had having been being am were i me my you your we our us tell show give find explain describe list',
+      + 'must has have had having been being am were i me my you your we our us please',
   ),
 );
+
+/**
+ * Verbs that make a request of the reader when the question opens with them ("List the…", "Tell me…",
+ * "Can you explain…"): then they ask, as "what" does. Elsewhere they are what is asked about: "How can I
+ * list the files a package contains?" asks for the sentence that lists them.
+ */
+const REQUEST_VERBS = new Set(termsOf('tell show give find explain describe list'));
+/** What may come before a request verb that opens a question: "please", "can you", "could you please". */
+const BEFORE_REQUEST = /^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?/iu;
+
+/** The request verb a question opens with ("List…", "Can you tell…"), as an index term; '' when it opens otherwise. */
+function requestVerbOf(question: string): string {
+  const first = question.replace(BEFORE_REQUEST, '').match(/^[\p{L}]+/u)?.[0] ?? '';
+  const term = termsOf(first)[0] ?? '';
+  return REQUEST_VERBS.has(term) ? term : '';
+}
 
 /** A quotable piece of a passage with the figures the answer decides by. */
 export interface RankedSentence extends AnswerSentence {
@@ -153,10 +169,11 @@ export interface RankedSentence extends AnswerSentence {
   holds: ReadonlySet<number>;
 }
 
-/** The question's content terms: its index terms without question words (all of them if nothing else is left). */
+/** The question's content terms: its index terms without question words and an opening request verb (all of them if nothing else is left). */
 export function contentTermsOf(question: string): string[] {
   const terms = [...new Set(termsOf(question))];
-  const content = terms.filter((t) => !QUESTION_WORDS.has(t));
+  const request = requestVerbOf(question);
+  const content = terms.filter((t) => !QUESTION_WORDS.has(t) && t !== request);
   return content.length ? content : terms;
 }
 

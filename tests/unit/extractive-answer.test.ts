@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { asChunkId, asDocId } from '../../src/core/ids.ts';
 import type { Passage } from '../../src/core/types.ts';
 import { answerSentences } from '../../src/generate/answer-sentences.ts';
-import { buildExtractiveAnswer, holdsQuantity } from '../../src/generate/extractive-answer.ts';
+import { buildExtractiveAnswer, contentTermsOf, holdsQuantity } from '../../src/generate/extractive-answer.ts';
 import { identifiersOf } from '../../src/generate/question-units.ts';
 import { indexFiles } from '../../src/eval/evaluate.ts';
 import { retrievePassages } from '../../src/retrieve/retrieve.ts';
@@ -305,6 +305,16 @@ describe('buildExtractiveAnswer', () => {
     const passages = await retrievePassages(indexed.search, indexed.source, { text: question }, { k: 5 });
     const answer = buildExtractiveAnswer(question, passages, { stats: indexed.lexical });
     expect(answer.segments[0]!.text).toBe('The trial enrolled 120 patients at five sites between March and October.');
+  });
+
+  it('reads "list", "find" and the other request verbs as what is asked about unless the question opens with one', () => {
+    const dedupe = 'To remove duplicates, sort the records first and compare neighbours.';
+    const inList = 'Duplicates are removed from a list by turning it into a set.';
+    const answer = buildExtractiveAnswer('How do I remove duplicates from a list?', [passage(dedupe, dedupe, 'records.md'), passage(inList, inList, 'lists.md')]);
+    expect(answer.segments[0]!.text).toBe(inList);
+    expect(contentTermsOf('How can I list the files an installed package contains?')).toContain('list');
+    expect(contentTermsOf('List the files an installed package contains.')).not.toContain('list');
+    expect(contentTermsOf('Can you please tell me when the rent is due?')).toEqual(['rent', 'due']);
   });
 
   it('returns a not-found answer for no passages', () => {
