@@ -182,6 +182,22 @@ export function restOfBlock<T extends AnswerSentence>(best: AnswerSentence, sent
 }
 
 /**
+ * The sentences before `best` in its block, nearest first ({@link restOfBlock} the other way): a setting's
+ * default may come before the sentence that best names what the question asks ("The default value is four
+ * megabytes (4MB)." before "Note that a complex query might perform several sort … operations…").
+ */
+export function startOfBlock<T extends AnswerSentence>(best: AnswerSentence, sentences: readonly T[]): T[] {
+  if (!best.context || best.kind !== 'prose') return [];
+  const before = sentences.filter((s) => s.passage === best.passage && s.end <= best.start).sort((a, b) => b.start - a.start);
+  const block: T[] = [];
+  for (const s of before) {
+    if (s.kind !== 'prose' || s.context !== best.context) break;
+    block.push(s);
+  }
+  return block;
+}
+
+/**
  * Words that open a sentence by pointing back at the one before it ("It is affectionately known as the
  * walrus operator…", "This form is much slower…"): such a sentence quoted alone does not say what it is about.
  */

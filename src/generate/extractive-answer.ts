@@ -1,6 +1,6 @@
 import type { Answer, AnswerSegment, Citation, Passage, TextRange } from '../core/types.ts';
 import { termsOf } from '../text/tokenize.ts';
-import { answerSentences, antecedentOf, blockStarts, restOfBlock, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
+import { answerSentences, antecedentOf, blockStarts, restOfBlock, startOfBlock, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
 import { unitsOf, type Matchable } from './question-units.ts';
 
 /**
@@ -299,7 +299,8 @@ function chooseSentences(question: string, ranked: readonly RankedSentence[], op
  * block ({@link restOfBlock}) that holds a question unit the first lacks, or a figure when the question
  * asks for a quantity and the first states none (a figure in another passage's quote says nothing of
  * this subject): "Specifies the minimum delay between autovacuum runs on any given database." then "The
- * default is one minute (1min)." A first sentence that points back ("It is affectionately known as…",
+ * default is one minute (1min)."; when no figure comes after it, the nearest before it in its block
+ * ({@link startOfBlock}). A first sentence that points back ("It is affectionately known as…",
  * {@link antecedentOf}) comes after the sentence it points at. At most `max` in all, more only to keep
  * those together. Shared by the answer by words and the answer by meaning.
  */
@@ -309,9 +310,11 @@ export function completedInBlock<T extends RankedSentence>(question: string, cho
   const rest = restOfBlock(best, ranked);
   const wantsFigure = asksForQuantity(question) && !holdsQuantity(best.text);
   const completes = rest.find((s) => s.answers && ([...s.holds].some((u) => !best.holds.has(u)) || (wantsFigure && holdsQuantity(s.text))));
+  // No figure after it: the nearest one before it in its block ("The default value is 4MB." comes first there).
+  const figure = wantsFigure && !(completes && holdsQuantity(completes.text)) ? startOfBlock(best, ranked).find((s) => s.answers && holdsQuantity(s.text)) : undefined;
   // A best sentence that points back ("It is affectionately known as…") is quoted after the one it points at.
   const antecedent = antecedentOf(best, ranked);
-  const lead = [antecedent, best, completes].filter((s): s is T => s !== undefined);
+  const lead = [antecedent, best, completes, figure].filter((s, i, all): s is T => s !== undefined && all.findIndex((o) => o && sameSentence(o, s)) === i);
   // Right after the sentence it completes, also when it was chosen anyway.
   return [...lead, ...chosen.filter((s) => !lead.some((l) => sameSentence(s, l)))].slice(0, Math.max(max, lead.length));
 }

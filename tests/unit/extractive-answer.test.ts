@@ -298,6 +298,15 @@ describe('buildExtractiveAnswer', () => {
     expect(answer.segments.map((s) => s.text)).toContain('The default value is four megabytes (4MB).');
   });
 
+  it('completes the best sentence with the figure stated before it in its block when none comes after', () => {
+    const mem = 'work_mem (integer)\n\nSets the base amount of memory used by a query operation before writing to temporary files. '
+      + 'The default value is four megabytes (4MB). '
+      + 'Note that a complex query might run several sort operations at once, each allowed as much memory as this value before it starts writing to temporary files.';
+    const answer = buildExtractiveAnswer('How much memory can a sort use before writing to temporary files?', [passage(mem, mem, 'runtime-config-resource.html', 'Resource Consumption')]);
+    expect(answer.segments[0]!.text).toMatch(/^Note that a complex query/);
+    expect(answer.segments.map((s) => s.text)).toContain('The default value is four megabytes (4MB).');
+  });
+
   it('never starts a quote with a PDF heading set over its sentence without a gap', async () => {
     const pdf = await makePdf([{ lines: ['Chapter 4. Results', 'The trial enrolled 120 patients at five sites between March and October.', 'Each was followed for one year after the first visit.'] }], 'Report');
     const indexed = await indexFiles([{ id: 'report.pdf', name: 'report.pdf', folder: '', bytes: pdf }]);
