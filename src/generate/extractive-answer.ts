@@ -300,7 +300,8 @@ function chooseSentences(question: string, ranked: readonly RankedSentence[], op
  * asks for a quantity and the first states none (a figure in another passage's quote says nothing of
  * this subject): "Specifies the minimum delay between autovacuum runs on any given database." then "The
  * default is one minute (1min)."; when no figure comes after it, the nearest before it in its block
- * ({@link startOfBlock}). A first sentence that points back ("It is affectionately known as…",
+ * ({@link startOfBlock}). A first sentence ending in a colon is followed by what it introduces, which
+ * reads as its end and takes no quote's place ({@link introducedBy}). A first sentence that points back ("It is affectionately known as…",
  * {@link antecedentOf}) comes after the sentence it points at. At most `max` in all, more only to keep
  * those together. Shared by the answer by words and the answer by meaning.
  */
@@ -314,12 +315,26 @@ export function completedInBlock<T extends RankedSentence>(question: string, cho
   const figure = wantsFigure && !(completes && holdsQuantity(completes.text)) ? startOfBlock(best, ranked).find((s) => s.answers && holdsQuantity(s.text)) : undefined;
   // A best sentence that points back ("It is affectionately known as…") is quoted after the one it points at.
   const antecedent = antecedentOf(best, ranked);
-  const lead = [antecedent, best, completes, figure].filter((s, i, all): s is T => s !== undefined && all.findIndex((o) => o && sameSentence(o, s)) === i);
+  // What the best introduces with a colon reads as its end, so it does not take a quote's place.
+  const introduced = introducedBy(best, ranked);
+  const lead = [antecedent, best, introduced, completes, figure].filter((s, i, all): s is T => s !== undefined && all.findIndex((o) => o && sameSentence(o, s)) === i);
   // Right after the sentence it completes, also when it was chosen anyway.
-  return [...lead, ...chosen.filter((s) => !lead.some((l) => sameSentence(s, l)))].slice(0, Math.max(max, lead.length));
+  return [...lead, ...chosen.filter((s) => !lead.some((l) => sameSentence(s, l)))].slice(0, Math.max(max + (introduced ? 1 : 0), lead.length));
 }
 
 const sameSentence = (a: AnswerSentence, b: AnswerSentence) => a.passage === b.passage && a.start === b.start;
+
+/**
+ * What a sentence ending in a colon introduces: the piece right after it in its passage ("…run the venv
+ * module as a script with the directory path:" then "python3 -m venv /path/to/new/virtual/environment").
+ * Quoted alone, such a sentence stops where the answer starts.
+ */
+function introducedBy<T extends AnswerSentence>(s: AnswerSentence, sentences: readonly T[]): T | undefined {
+  if (!s.text.trimEnd().endsWith(':')) return undefined;
+  let next: T | undefined;
+  for (const o of sentences) if (o.passage === s.passage && o.start >= s.end && (!next || o.start < next.start)) next = o;
+  return next;
+}
 
 /**
  * A label (heading, field name, caption) states nothing: an answer needs a sentence, a row or a line of

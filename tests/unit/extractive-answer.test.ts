@@ -307,6 +307,15 @@ describe('buildExtractiveAnswer', () => {
     expect(answer.segments.map((s) => s.text)).toContain('The default value is four megabytes (4MB).');
   });
 
+  it('quotes what a sentence ending in a colon introduces, beside up to three sentences', () => {
+    const venv = 'To create a virtual environment, run the venv module as a script with the directory path:\npython3 -m venv tutorial-env\n'
+      + 'A virtual environment keeps its own packages. Activate the virtual environment before installing. Remove a virtual environment by deleting its folder.';
+    const answer = buildExtractiveAnswer('How do I create a virtual environment?', [passage(venv, venv, 'venv.html', 'Creating Virtual Environments')]);
+    const quoted = answer.segments.map((s) => s.text);
+    expect(quoted.slice(0, 2)).toEqual(['To create a virtual environment, run the venv module as a script with the directory path:', 'python3 -m venv tutorial-env']);
+    expect(quoted).toHaveLength(4);
+  });
+
   it('never starts a quote with a PDF heading set over its sentence without a gap', async () => {
     const pdf = await makePdf([{ lines: ['Chapter 4. Results', 'The trial enrolled 120 patients at five sites between March and October.', 'Each was followed for one year after the first visit.'] }], 'Report');
     const indexed = await indexFiles([{ id: 'report.pdf', name: 'report.pdf', folder: '', bytes: pdf }]);
