@@ -50,6 +50,19 @@ const VISIBLE = /\S/gu;
 /** A call or an index right after a name ("sorted(", "student[2]"), an assignment, or a statement's end. */
 const CODE_SHAPE = /[\p{L}\p{N}_][([]|[^=!<>]=[^=]|[;{}]$/u;
 
+/** Share of a line's words that are plain lower-case words, from which a long line reads as words, not code. */
+const PLAIN_WORD_SHARE = 0.8;
+
+/**
+ * Whether a line is a run of plain words, longer than a label: a list item ending in ";" or "," ("--search
+ * file (or -S), which finds the package(s) containing the file;") reads as prose, though it ends as a
+ * statement does and holds a call's shape.
+ */
+function readsAsWords(line: string): boolean {
+  const words = tokenize(line);
+  return words.length > LABEL_WORDS && words.filter((w) => /^\p{Ll}+$/u.test(w)).length >= PLAIN_WORD_SHARE * words.length;
+}
+
 /**
  * Whether a line without final punctuation reads as code: a prompt, or the shape of code (a call, an
  * index, an assignment, a statement's end) dense with code punctuation. "checkpoint_timeout (integer)"
@@ -57,6 +70,7 @@ const CODE_SHAPE = /[\p{L}\p{N}_][([]|[^=!<>]=[^=]|[;{}]$/u;
  */
 function isCode(line: string): boolean {
   if (PROMPT.test(line)) return true;
+  if (readsAsWords(line)) return false;
   const visible = line.match(VISIBLE)?.length ?? 0;
   return visible > 0 && CODE_SHAPE.test(line) && (line.match(CODE_SYMBOLS)?.length ?? 0) / visible >= CODE_SYMBOL_SHARE;
 }

@@ -283,6 +283,17 @@ describe('buildExtractiveAnswer', () => {
     expect(sentences.find((s) => s.text.startsWith('The SQLITE_MAX_COLUMN'))!.context).toBe('Maximum Number Of Columns');
   });
 
+  it('reads list items ending in ";" as prose, not as code that labels the items after them', () => {
+    const options = 'Query options\n\n--listfiles package (or -L), which lists the files installed by this package;\n\n'
+      + '--search file (or -S), which finds the package(s) containing the file;\n\n--status package (or -s), which displays the headers of an installed package;';
+    const sentences = answerSentences([passage(options, options, 'dpkg.html', 'Querying dpkg')]);
+    const items = sentences.filter((s) => s.text.startsWith('--'));
+    expect(items.map((s) => s.kind)).toEqual(['prose', 'prose', 'prose']);
+    expect(items.map((s) => s.context)).toEqual(['Query options', 'Query options', 'Query options']);
+    // A statement of code keeps its kind.
+    expect(answerSentences([passage('outs, errs = proc.communicate(timeout=15);', 'outs')])[0]!.kind).toBe('code');
+  });
+
   it('takes digits inside a name for no figure: "sqlite3_limit" and "arg0" state no quantity, "5min" and "128MB" do', () => {
     expect(holdsQuantity('It is lowered at run-time with sqlite3_limit(db, arg0).')).toBe(false);
     expect(holdsQuantity('The default is five minutes (5min).')).toBe(true);
