@@ -185,10 +185,14 @@ export function blockStarts(sentences: readonly AnswerSentence[]): number[] {
  * they answer "How long…" or "What is the default…".
  */
 export function restOfBlock<T extends AnswerSentence>(best: AnswerSentence, sentences: readonly T[]): T[] {
+  return runUnderLabel(best, sentences.filter((s) => s.passage === best.passage && s.start >= best.end).sort((a, b) => a.start - b.start));
+}
+
+/** The prose sentences of `nearestFirst` (one side of `best`, nearest first) up to the first that is not under `best`'s label. */
+function runUnderLabel<T extends AnswerSentence>(best: AnswerSentence, nearestFirst: readonly T[]): T[] {
   if (!best.context || best.kind !== 'prose') return [];
-  const after = sentences.filter((s) => s.passage === best.passage && s.start >= best.end).sort((a, b) => a.start - b.start);
   const block: T[] = [];
-  for (const s of after) {
+  for (const s of nearestFirst) {
     if (s.kind !== 'prose' || s.context !== best.context) break;
     block.push(s);
   }
@@ -201,14 +205,7 @@ export function restOfBlock<T extends AnswerSentence>(best: AnswerSentence, sent
  * megabytes (4MB)." before "Note that a complex query might perform several sort … operations…").
  */
 export function startOfBlock<T extends AnswerSentence>(best: AnswerSentence, sentences: readonly T[]): T[] {
-  if (!best.context || best.kind !== 'prose') return [];
-  const before = sentences.filter((s) => s.passage === best.passage && s.end <= best.start).sort((a, b) => b.start - a.start);
-  const block: T[] = [];
-  for (const s of before) {
-    if (s.kind !== 'prose' || s.context !== best.context) break;
-    block.push(s);
-  }
-  return block;
+  return runUnderLabel(best, sentences.filter((s) => s.passage === best.passage && s.end <= best.start).sort((a, b) => b.start - a.start));
 }
 
 /**
