@@ -15,7 +15,7 @@ export interface AnswerableQuestion {
   question: string;
   /** The document that answers it: its path under the documents folder. */
   document: string;
-  /** What the quoted answer must contain (any one of them), compared without case or spacing. */
+  /** What the quoted answer must contain (any one of them), compared without case, spacing or hyphens between words. */
   facts: string[];
 }
 
@@ -64,8 +64,9 @@ export function parseQuestionSet(text: string, name = 'questions'): QuestionSet 
   return { about: isString(raw.about) ? raw.about : '', folders: folders as string[], extensions: (extensions as string[]).map((e) => e.toLowerCase()), answerable, unanswerable };
 }
 
-/** Case, width and spacing do not make a fact different. */
-const normalise = (text: string) => text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+/** Case, width, spacing and a hyphen between two words ("platform-dependent") do not make a fact different. */
+const normalise = (text: string) =>
+  text.normalize('NFKC').toLowerCase().replace(/(?<=\p{L})[-\u2010\u2011](?=\p{L})/gu, ' ').replace(/\s+/gu, ' ').trim();
 
 /** Whether the answer quotes one of the facts (within one quoted sentence or across its quotes joined). */
 export function quotesFact(answer: Answer, facts: readonly string[]): boolean {

@@ -56,6 +56,11 @@ describe('quotesFact', () => {
     expect(quotesFact(answer(true, 'The default is five minutes.'), ['After'])).toBe(false);
     expect(quotesFact(answer(false, 'The default is five minutes.'), ['five minutes'])).toBe(false);
   });
+
+  it('reads a hyphen between two words as a space, and keeps an option\'s dash', () => {
+    expect(quotesFact(answer(true, 'The encoding used is platform-dependent.'), ['platform dependent'])).toBe(true);
+    expect(quotesFact(answer(true, 'Use dpkg -L to list them.'), ['dpkg L'])).toBe(false);
+  });
 });
 
 describe('evaluateQuestions', () => {
