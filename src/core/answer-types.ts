@@ -62,6 +62,8 @@ export interface Passage {
 export interface AnswerSegment {
   text: string;
   cite?: number;
+  /** A quoted line of code (a command, a line of a program): shown as code, on a line of its own. */
+  code?: boolean;
   /**
    * Every citation of the segment, in the order written, when it has more than one (a model's sentence
    * may cite "[1, 3]"); `cite` is the first of them. Absent: `cite` alone.

@@ -188,6 +188,18 @@ export function restOfBlock<T extends AnswerSentence>(best: AnswerSentence, sent
   return runUnderLabel(best, sentences.filter((s) => s.passage === best.passage && s.start >= best.end).sort((a, b) => a.start - b.start));
 }
 
+/**
+ * The other sentences of `best`'s paragraph (its line of the window), those after it first, then those
+ * before it, each side nearest first: where a sentence under no label is completed ("Note that a complex
+ * query might run several sort operations…" under a Markdown heading, its default stated before it).
+ */
+export function paragraphOf<T extends AnswerSentence>(best: AnswerSentence, sentences: readonly T[]): T[] {
+  const mates = sentences.filter((s) => s.passage === best.passage && s.line === best.line && s.start !== best.start);
+  const after = mates.filter((s) => s.start >= best.end).sort((a, b) => a.start - b.start);
+  const before = mates.filter((s) => s.end <= best.start).sort((a, b) => b.start - a.start);
+  return [...after, ...before];
+}
+
 /** The prose sentences of `nearestFirst` (one side of `best`, nearest first) up to the first that is not under `best`'s label. */
 function runUnderLabel<T extends AnswerSentence>(best: AnswerSentence, nearestFirst: readonly T[]): T[] {
   if (!best.context || best.kind !== 'prose') return [];

@@ -1,6 +1,6 @@
 import type { Answer, AnswerSegment, Citation, Passage, TextRange } from '../core/types.ts';
 import { termsOf } from '../text/tokenize.ts';
-import { answerSentences, antecedentOf, blockStarts, restOfBlock, startOfBlock, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
+import { answerSentences, antecedentOf, blockStarts, paragraphOf, restOfBlock, startOfBlock, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
 import { unitsOf, type Matchable } from './question-units.ts';
 
 /**
@@ -300,7 +300,7 @@ function chooseSentences(question: string, ranked: readonly RankedSentence[], op
  * asks for a quantity and the first states none (a figure in another passage's quote says nothing of
  * this subject): "Specifies the minimum delay between autovacuum runs on any given database." then "The
  * default is one minute (1min)."; when no figure comes after it, the nearest before it in its block
- * ({@link startOfBlock}). A first sentence ending in a colon is followed by what it introduces, which
+ * ({@link startOfBlock}), or for a sentence under no label line, in its paragraph ({@link paragraphOf}). A first sentence ending in a colon is followed by what it introduces, which
  * reads as its end and takes no quote's place ({@link introducedBy}). A first sentence that points back ("It is affectionately known as…",
  * {@link antecedentOf}) comes after the sentence it points at. At most `max` in all, more only to keep
  * those together. Shared by the answer by words and the answer by meaning.
@@ -312,7 +312,9 @@ export function completedInBlock<T extends RankedSentence>(question: string, cho
   const wantsFigure = asksForQuantity(question) && !holdsQuantity(best.text);
   const completes = rest.find((s) => s.answers && ([...s.holds].some((u) => !best.holds.has(u)) || (wantsFigure && holdsQuantity(s.text))));
   // No figure after it: the nearest one before it in its block ("The default value is 4MB." comes first there).
-  const figure = wantsFigure && !(completes && holdsQuantity(completes.text)) ? startOfBlock(best, ranked).find((s) => s.answers && holdsQuantity(s.text)) : undefined;
+  // Under no label (a Markdown section, an abstract), its paragraph: nearest first, after it before before it.
+  const before = best.context ? startOfBlock(best, ranked) : paragraphOf(best, ranked);
+  const figure = wantsFigure && !(completes && holdsQuantity(completes.text)) ? before.find((s) => s.answers && holdsQuantity(s.text)) : undefined;
   // A best sentence that points back ("It is affectionately known as…") is quoted after the one it points at.
   const antecedent = antecedentOf(best, ranked);
   // What the best introduces with a colon reads as its end, so it does not take a quote's place.
@@ -420,7 +422,8 @@ export function answerQuoting(question: string, passages: readonly Passage[], ch
       citations.push({ n, passage: passages[s.passage]!, quotes: [], marks: [] });
     }
     citations[n - 1]!.quotes.push(rangeOf(s));
-    return { text: s.text, cite: n };
+    const code = s.kind === 'code' || (passages[s.passage]!.code ?? []).some((c) => c.start <= s.start && s.end <= c.end);
+    return code ? { text: s.text, cite: n, code } : { text: s.text, cite: n };
   });
   for (const c of citations) {
     c.quotes.sort(byStart);

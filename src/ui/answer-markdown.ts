@@ -36,7 +36,7 @@ export function answerAsMarkdown(a: Answer): string {
   const body = a.found
     ? a.generatedBy
       ? answerMarkdown(a).replace(/\[\[(\d+)\]\]\(#source-[\d-]+\)/gu, '[$1]').replace(/<span class="unsupported"[^>]*>([^<]*)<\/span>/gu, '$1 (unsupported)')
-      : a.segments.map((seg, i) => `${seg.text}${seg.cite !== undefined && a.segments[i + 1]?.cite !== seg.cite ? ` [${seg.cite}]` : ''}`).join(' ')
+      : a.segments.map((seg, i) => `${seg.code ? `\`${seg.text}\`` : seg.text}${seg.cite !== undefined && a.segments[i + 1]?.cite !== seg.cite ? ` [${seg.cite}]` : ''}`).join(' ')
     : 'Not found in your documents.';
   const sources = a.citations.map((c) => `${c.n}. ${c.passage.docPath}, ${c.passage.label}`);
   return `**${a.question}**\n\n${body.trim()}\n\n${a.found ? 'Sources' : 'Closest passages'}:\n${sources.join('\n')}\n`;

@@ -126,7 +126,7 @@ function AnswerBody({ a }: { a: Answer | undefined }) {
     <p>
       {a.segments.map((s, i) => (
         <span key={i}>
-          <bdi>{s.text}</bdi>{' '}
+          <bdi>{s.code ? <code class="code-block">{s.text}</code> : s.text}</bdi>{' '}
           {/* Consecutive quotes from one passage share one [n], after the last of them. */}
           {s.cite !== undefined && a.segments[i + 1]?.cite !== s.cite && (
             <a

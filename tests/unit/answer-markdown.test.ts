@@ -33,6 +33,11 @@ describe('answerAsMarkdown', () => {
     expect(answerAsMarkdown(quoted)).toBe('**Rent?**\n\nRent is 900. Due on the 1st. [1] Fees are 50. [2]\n\nSources:\n1. docs/lease.md, Rent\n2. docs/fees.md, Late fees\n');
   });
 
+  it('gives a quoted line of code as code', () => {
+    const quoted: Answer = { question: 'Venv?', found: true, segments: [{ text: 'Run the venv module with the path:', cite: 1 }, { text: 'python3 -m venv env', cite: 1, code: true }], citations: written.citations };
+    expect(answerAsMarkdown(quoted)).toBe('**Venv?**\n\nRun the venv module with the path: `python3 -m venv env` [1]\n\nSources:\n1. docs/lease.md, Rent\n2. docs/fees.md, Late fees\n');
+  });
+
   it('says when nothing was found, listing the closest passages', () => {
     const none: Answer = { question: 'Parking?', found: false, segments: [], citations: [citation(1, 'docs/lease.md', 'Rent')] };
     expect(answerAsMarkdown(none)).toBe('**Parking?**\n\nNot found in your documents.\n\nClosest passages:\n1. docs/lease.md, Rent\n');

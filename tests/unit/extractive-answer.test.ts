@@ -318,6 +318,14 @@ describe('buildExtractiveAnswer', () => {
     expect(answer.segments.map((s) => s.text)).toContain('The default value is four megabytes (4MB).');
   });
 
+  it('completes a sentence under no label line with the figure its paragraph states (a Markdown section)', () => {
+    const mem = 'Sets the base amount of memory used by a query operation before writing to temporary files. The default value is four megabytes (4MB). '
+      + 'Note that a complex query might run several sort operations at once, each allowed as much memory as this value before it starts writing to temporary files.';
+    const answer = buildExtractiveAnswer('How much memory can a sort use before writing to temporary files?', [passage(mem, mem, 'settings.md', 'Settings › work_mem (integer)')]);
+    expect(answer.segments[0]!.text).toMatch(/^Note that a complex query/);
+    expect(answer.segments.map((s) => s.text)).toContain('The default value is four megabytes (4MB).');
+  });
+
   it('quotes what a sentence ending in a colon introduces, beside up to three sentences', () => {
     const venv = 'To create a virtual environment, run the venv module as a script with the directory path:\npython3 -m venv tutorial-env\n'
       + 'A virtual environment keeps its own packages. Activate the virtual environment before installing. Remove a virtual environment by deleting its folder.';
@@ -325,6 +333,12 @@ describe('buildExtractiveAnswer', () => {
     const quoted = answer.segments.map((s) => s.text);
     expect(quoted.slice(0, 2)).toEqual(['To create a virtual environment, run the venv module as a script with the directory path:', 'python3 -m venv tutorial-env']);
     expect(quoted).toHaveLength(4);
+    // A line of code quoted is marked as code, whether the parser marked it (a code block) or it reads as code.
+    expect(answer.segments.map((s) => s.code ?? false)).toEqual([false, false, false, false]);
+    const inBlock = { ...passage(venv, venv, 'venv.html', 'Creating Virtual Environments'), code: [{ start: venv.indexOf('python3'), end: venv.indexOf('tutorial-env') + 'tutorial-env'.length }] };
+    expect(buildExtractiveAnswer('How do I create a virtual environment?', [inBlock]).segments.map((s) => s.code ?? false)).toEqual([false, true, false, false]);
+    const shell = 'You can create the environment from a shell with this one command:\n$ python3 -m venv tutorial-env\nThe folder holds its own packages.';
+    expect(buildExtractiveAnswer('How do I create the environment from a shell?', [passage(shell, shell)]).segments.find((s) => s.text.startsWith('$'))?.code).toBe(true);
   });
 
   it('never starts a quote with a PDF heading set over its sentence without a gap', async () => {
