@@ -9,7 +9,7 @@
  * Node, browser and tests alike; no model files.
  */
 import { termsOf } from '../text/tokenize.ts';
-import { contentTermsOf } from '../generate/extractive-answer.ts';
+import { contentTermsOf } from '../generate/question-units.ts';
 import type { ChatMessage, GenerateRequest, Generator, GeneratorModel } from '../models/generator/generator.ts';
 import { NOT_FOUND } from '../generate/prompt.ts';
 import { countScriptedTokens, piecesOf } from '../models/generator/scripted-generator.ts';

@@ -1,7 +1,7 @@
 import type { Passage, TextRange } from '../core/types.ts';
 import { termsOf } from '../text/tokenize.ts';
 import { splitSentences } from '../text/split-sentences.ts';
-import { contentTermsOf } from './extractive-answer.ts';
+import { contentTermsOf } from './question-units.ts';
 
 /**
  * Context building: which text of the retrieved passages a model reads. Passages a

@@ -1,7 +1,7 @@
 import type { Answer, AnswerSegment, Citation, Passage, TextRange } from '../core/types.ts';
 import { termsOf } from '../text/tokenize.ts';
 import { answerSentences, antecedentOf, blockStarts, paragraphOf, restOfBlock, startOfBlock, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
-import { unitsOf, type Matchable } from './question-units.ts';
+import { contentTermsOf, unitsOf, type Matchable } from './question-units.ts';
 
 /**
  * How common a term is in the collection, for IDF weights. An index that can count may implement it; without
@@ -113,34 +113,6 @@ export const BLOCK_SHARE = 0.2;
  */
 export const KIND_WEIGHT: Readonly<Record<SentenceKind, number>> = { prose: 1, row: 1, code: 0.5, label: 0.5 };
 
-/**
- * Words that ask rather than say what is asked about; English function words Lucene's stop list keeps.
- * They are dropped from the question's content terms (a document rarely repeats "how" or "does"), unless
- * nothing else is left.
- */
-const QUESTION_WORDS = new Set(
-  termsOf(
-    'what whats when where which who whom whose why how many much do does did done can could should would shall may might '
-      + 'must has have had having been being am were i me my you your we our us please',
-  ),
-);
-
-/**
- * Verbs that make a request of the reader when the question opens with them ("List the…", "Tell me…",
- * "Can you explain…"): then they ask, as "what" does. Elsewhere they are what is asked about: "How can I
- * list the files a package contains?" asks for the sentence that lists them.
- */
-const REQUEST_VERBS = new Set(termsOf('tell show give find explain describe list'));
-/** What may come before a request verb that opens a question: "please", "can you", "could you please". */
-const BEFORE_REQUEST = /^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?/iu;
-
-/** The request verb a question opens with ("List…", "Can you tell…"), as an index term; '' when it opens otherwise. */
-function requestVerbOf(question: string): string {
-  const first = question.replace(BEFORE_REQUEST, '').match(/^[\p{L}]+/u)?.[0] ?? '';
-  const term = termsOf(first)[0] ?? '';
-  return REQUEST_VERBS.has(term) ? term : '';
-}
-
 /** A quotable piece of a passage with the figures the answer decides by. */
 export interface RankedSentence extends AnswerSentence {
   /**
@@ -167,14 +139,6 @@ export interface RankedSentence extends AnswerSentence {
   answers: boolean;
   /** Which of the question's units (its content terms, an identifier as one) the sentence itself holds, by their order. */
   holds: ReadonlySet<number>;
-}
-
-/** The question's content terms: its index terms without question words and an opening request verb (all of them if nothing else is left). */
-export function contentTermsOf(question: string): string[] {
-  const terms = [...new Set(termsOf(question))];
-  const request = requestVerbOf(question);
-  const content = terms.filter((t) => !QUESTION_WORDS.has(t) && t !== request);
-  return content.length ? content : terms;
 }
 
 /**
@@ -300,9 +264,10 @@ function chooseSentences(question: string, ranked: readonly RankedSentence[], op
  * asks for a quantity and the first states none (a figure in another passage's quote says nothing of
  * this subject): "Specifies the minimum delay between autovacuum runs on any given database." then "The
  * default is one minute (1min)."; when no figure comes after it, the nearest before it in its block
- * ({@link startOfBlock}), or for a sentence under no label line, in its paragraph ({@link paragraphOf}). A first sentence ending in a colon is followed by what it introduces, which
- * reads as its end and takes no quote's place ({@link introducedBy}). A first sentence that points back ("It is affectionately known as…",
- * {@link antecedentOf}) comes after the sentence it points at. At most `max` in all, more only to keep
+ * ({@link startOfBlock}), or, under no label line, in its paragraph ({@link paragraphOf}). A first
+ * sentence ending in a colon is followed by what it introduces, which reads as its end and takes no
+ * quote's place ({@link introducedBy}). A first sentence that points back ("It is affectionately known
+ * as…", {@link antecedentOf}) comes after the sentence it points at. At most `max` in all, more only to keep
  * those together. Shared by the answer by words and the answer by meaning.
  */
 export function completedInBlock<T extends RankedSentence>(question: string, chosen: readonly T[], ranked: readonly T[], max: number): T[] {
@@ -311,10 +276,10 @@ export function completedInBlock<T extends RankedSentence>(question: string, cho
   const rest = restOfBlock(best, ranked);
   const wantsFigure = asksForQuantity(question) && !holdsQuantity(best.text);
   const completes = rest.find((s) => s.answers && ([...s.holds].some((u) => !best.holds.has(u)) || (wantsFigure && holdsQuantity(s.text))));
-  // No figure after it: the nearest one before it in its block ("The default value is 4MB." comes first there).
-  // Under no label (a Markdown section, an abstract), its paragraph: nearest first, after it before before it.
-  const before = best.context ? startOfBlock(best, ranked) : paragraphOf(best, ranked);
-  const figure = wantsFigure && !(completes && holdsQuantity(completes.text)) ? before.find((s) => s.answers && holdsQuantity(s.text)) : undefined;
+  // No figure after it: the nearest one before it in its block ("The default value is 4MB." comes first
+  // there); under no label line (a Markdown section), in its paragraph, after it first.
+  const figureNear = () => (best.context ? startOfBlock(best, ranked) : paragraphOf(best, ranked)).find((s) => s.answers && holdsQuantity(s.text));
+  const figure = wantsFigure && !(completes && holdsQuantity(completes.text)) ? figureNear() : undefined;
   // A best sentence that points back ("It is affectionately known as…") is quoted after the one it points at.
   const antecedent = antecedentOf(best, ranked);
   // What the best introduces with a colon reads as its end, so it does not take a quote's place.

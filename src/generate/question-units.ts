@@ -1,7 +1,7 @@
 /**
- * What a question is matched on in the answer's sentences: its content terms with their weights, except
- * that a name written as one word of several parts ("max_wal_size") is one unit, held only where it is
- * written whole.
+ * What a question is matched on in the answer's sentences: its content terms (its words less those that
+ * ask) with their weights, except that a name written as one word of several parts ("max_wal_size") is
+ * one unit, held only where it is written whole.
  */
 import { termsOf } from '../text/tokenize.ts';
 
@@ -55,4 +55,40 @@ export function unitsOf(question: string, weights: ReadonlyMap<string, number>):
   for (const [t, w] of weights) if (!inIds.has(t) || outside.has(t)) units.push({ weight: w, holds: (m) => m.terms.has(t) });
   for (const { id, parts } of ids) units.push({ weight: parts.reduce((sum, t) => sum + weights.get(t)!, 0), holds: (m) => writesIdentifier(m.text, id) });
   return units;
+}
+
+/**
+ * Words that ask rather than say what is asked about; English function words Lucene's stop list keeps.
+ * They are dropped from the question's content terms (a document rarely repeats "how" or "does"), unless
+ * nothing else is left.
+ */
+const QUESTION_WORDS = new Set(
+  termsOf(
+    'what whats when where which who whom whose why how many much do does did done can could should would shall may might '
+      + 'must has have had having been being am were i me my you your we our us please',
+  ),
+);
+
+/**
+ * Verbs that make a request of the reader when the question opens with them ("List the…", "Tell me…",
+ * "Can you explain…"): then they ask, as "what" does. Elsewhere they are what is asked about: "How can I
+ * list the files a package contains?" asks for the sentence that lists them.
+ */
+const REQUEST_VERBS = new Set(termsOf('tell show give find explain describe list'));
+/** What may come before a request verb that opens a question: "please", "can you", "could you please". */
+const BEFORE_REQUEST = /^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?/iu;
+
+/** The request verb a question opens with ("List…", "Can you tell…"), as an index term; '' when it opens otherwise. */
+function requestVerbOf(question: string): string {
+  const first = question.replace(BEFORE_REQUEST, '').match(/^[\p{L}]+/u)?.[0] ?? '';
+  const term = termsOf(first)[0] ?? '';
+  return REQUEST_VERBS.has(term) ? term : '';
+}
+
+/** The question's content terms: its index terms without question words and an opening request verb (all of them if nothing else is left). */
+export function contentTermsOf(question: string): string[] {
+  const terms = [...new Set(termsOf(question))];
+  const request = requestVerbOf(question);
+  const content = terms.filter((t) => !QUESTION_WORDS.has(t) && t !== request);
+  return content.length ? content : terms;
 }

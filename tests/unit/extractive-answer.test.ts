@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { asChunkId, asDocId } from '../../src/core/ids.ts';
 import type { Passage } from '../../src/core/types.ts';
 import { answerSentences } from '../../src/generate/answer-sentences.ts';
-import { buildExtractiveAnswer, contentTermsOf, holdsQuantity } from '../../src/generate/extractive-answer.ts';
-import { identifiersOf } from '../../src/generate/question-units.ts';
+import { buildExtractiveAnswer, holdsQuantity } from '../../src/generate/extractive-answer.ts';
+import { contentTermsOf, identifiersOf } from '../../src/generate/question-units.ts';
 import { indexFiles } from '../../src/eval/evaluate.ts';
 import { retrievePassages } from '../../src/retrieve/retrieve.ts';
 import { makePdf } from '../support/fixtures.ts';
@@ -309,19 +309,13 @@ describe('buildExtractiveAnswer', () => {
     expect(answer.segments.map((s) => s.text)).toContain('The default value is four megabytes (4MB).');
   });
 
-  it('completes the best sentence with the figure stated before it in its block when none comes after', () => {
-    const mem = 'work_mem (integer)\n\nSets the base amount of memory used by a query operation before writing to temporary files. '
-      + 'The default value is four megabytes (4MB). '
-      + 'Note that a complex query might run several sort operations at once, each allowed as much memory as this value before it starts writing to temporary files.';
-    const answer = buildExtractiveAnswer('How much memory can a sort use before writing to temporary files?', [passage(mem, mem, 'runtime-config-resource.html', 'Resource Consumption')]);
-    expect(answer.segments[0]!.text).toMatch(/^Note that a complex query/);
-    expect(answer.segments.map((s) => s.text)).toContain('The default value is four megabytes (4MB).');
-  });
-
-  it('completes a sentence under no label line with the figure its paragraph states (a Markdown section)', () => {
-    const mem = 'Sets the base amount of memory used by a query operation before writing to temporary files. The default value is four megabytes (4MB). '
-      + 'Note that a complex query might run several sort operations at once, each allowed as much memory as this value before it starts writing to temporary files.';
-    const answer = buildExtractiveAnswer('How much memory can a sort use before writing to temporary files?', [passage(mem, mem, 'settings.md', 'Settings › work_mem (integer)')]);
+  const WORK_MEM = 'Sets the base amount of memory used by a query operation before writing to temporary files. The default value is four megabytes (4MB). '
+    + 'Note that a complex query might run several sort operations at once, each allowed as much memory as this value before it starts writing to temporary files.';
+  it.each([
+    { where: 'in its block, under a label line', window: `work_mem (integer)\n\n${WORK_MEM}`, label: 'Resource Consumption' },
+    { where: 'in its paragraph, under no label line (a Markdown section)', window: WORK_MEM, label: 'Settings › work_mem (integer)' },
+  ])('completes the best sentence with the figure stated before it $where', ({ window, label }) => {
+    const answer = buildExtractiveAnswer('How much memory can a sort use before writing to temporary files?', [passage(window, window, 'settings', label)]);
     expect(answer.segments[0]!.text).toMatch(/^Note that a complex query/);
     expect(answer.segments.map((s) => s.text)).toContain('The default value is four megabytes (4MB).');
   });
