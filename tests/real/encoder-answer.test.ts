@@ -59,6 +59,22 @@ describe('the answer by meaning with bge-small-en-v1.5', () => {
     expect(await first('What is the highest timestamp PostgreSQL can store?', [DATETIME])).toContain('294276 AD');
   });
 
+  it("reads a sentence under no label line after its section's heading: the pronunciation section names Debian's founders", async () => {
+    // "This word" is "Debian" only for a reader who knows the section's question.
+    const pronounce = passage(
+      "The project name is pronounced Deb'-ee-en, with a short e in Deb, and emphasis on the first syllable. This word is a contraction of the names of Debra and Ian Murdock, who founded the project.",
+      'basic-defs.en.html',
+      'Chapter 1. Definitions and overview › 1.7. How does one pronounce Debian and what does this word mean?',
+    );
+    const legal = passage(
+      'Legally speaking, Debian is a project managed by an American not-for-profit, volunteer association. The project has around a thousand Debian developers, but brings together a far greater number of contributors.',
+      'the-debian-project.html',
+      '1.1. What Is Debian? › 1.1.3. The Legal Framework: A Non-Profit Organization',
+    );
+    const answer = await buildEncoderAnswer('Who started the Debian project?', [legal, pronounce], undefined, encoder);
+    expect(answer.segments.map((s) => s.text).join(' ')).toContain('Ian Murdock');
+  });
+
   it('says "Not found" for questions the passages do not answer, at the calibrated threshold', async () => {
     for (const question of ['How do I center a div with CSS flexbox?', 'What is the half-life of carbon-14?', 'What port does a Redis server listen on by default?']) {
       expect((await buildEncoderAnswer(question, [WAL, DATETIME, FORMAT, SYNOPSIS], undefined, encoder)).found, question).toBe(false);

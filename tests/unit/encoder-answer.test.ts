@@ -90,9 +90,22 @@ describe('the answer by meaning (encoder)', () => {
     expect(answer.citations[0]!.quotes.map(({ start, end }) => WAL.window.slice(start, end))).toContain('The default is five minutes (5min).');
   });
 
+  it("reads a sentence under no label line after its passage's heading, never after a page or line number", async () => {
+    const encoder = conceptEncoder();
+    const passages = [
+      passage('It is five minutes by default.', 'config.html', 'Server settings › Checkpoint timeout'),
+      passage('The default delay is ten seconds.', 'manual.pdf', 'page 4'),
+      passage('It is 3 by default.', 'notes.txt', 'Checkpoints (lines 3–10)'),
+    ];
+    const answer = await buildEncoderAnswer('What is the default checkpoint timeout?', passages, undefined, encoder);
+    expect(encoder.texts.flat()).toEqual(expect.arrayContaining(['Checkpoint timeout\nIt is five minutes by default.', 'The default delay is ten seconds.', 'Checkpoints\nIt is 3 by default.']));
+    // Read alone, "It is five minutes by default." is further from the question than the delay of page 4.
+    expect(answer.segments[0]!.text).toBe('It is five minutes by default.');
+  });
+
   it('reads a table row with its column names and quotes the row', async () => {
     const rows = answerSentences([TABLE]).filter((s) => s.kind === 'row');
-    expect(rows.map(textToEncode)).toEqual(['Table 8.9. Date/Time Types\nName: timestamp; Storage Size: 8 bytes; High Value: 294276 AD', 'Table 8.9. Date/Time Types\nName: date; Storage Size: 4 bytes; High Value: 5874897 AD']);
+    expect(rows.map((row) => textToEncode(row))).toEqual(['Table 8.9. Date/Time Types\nName: timestamp; Storage Size: 8 bytes; High Value: 294276 AD', 'Table 8.9. Date/Time Types\nName: date; Storage Size: 4 bytes; High Value: 5874897 AD']);
     const answer = await buildEncoderAnswer('What is the highest timestamp value?', [TABLE], undefined, conceptEncoder());
     expect(answer.segments[0]!.text).toBe('timestamp | 8 bytes | 294276 AD');
   });
@@ -118,7 +131,7 @@ describe('the answer by meaning (encoder)', () => {
   it('never answers with a label alone, however near', async () => {
     const window = 'Default checkpoint interval of the server\n\nCheese fondue recipe.';
     const encoder = conceptEncoder();
-    const answer = await buildEncoderAnswer('What is the default checkpoint interval?', [passage(window, 'b.html')], undefined, encoder);
+    const answer = await buildEncoderAnswer('What is the default checkpoint interval?', [passage(window, 'b.html', 'page 1')], undefined, encoder);
     expect(encoder.texts.flat()).toContain('Default checkpoint interval of the server');
     expect(answer.found).toBe(false);
   });
@@ -126,18 +139,18 @@ describe('the answer by meaning (encoder)', () => {
   it('embeds at most MAX_ENCODED_SENTENCES sentences for a question: those nearest by words, then the rest of the hit chunk', async () => {
     const many = Array.from({ length: 100 }, (_, i) => `Sentence ${i} is about the checkpoint interval of server ${i}.`).join(' ');
     const encoder = conceptEncoder();
-    await buildEncoderAnswer('What is the checkpoint interval?', [passage(`${many}\n\nNothing here matters at all.`, 'many.html')], undefined, encoder);
+    await buildEncoderAnswer('What is the checkpoint interval?', [passage(`${many}\n\nNothing here matters at all.`, 'many.html', 'page 1')], undefined, encoder);
     expect(encoder.texts).toHaveLength(1);
     expect(encoder.texts[0]).toHaveLength(MAX_ENCODED_SENTENCES);
     expect(encoder.texts[0]).not.toContain('Nothing here matters at all.');
     // A sentence sharing no word is read when it is in the chunk the search hit, not otherwise.
     const window = 'The checkpoint interval is set here.\n\nNothing here matters at all.';
-    const hitFirst = { ...passage(window, 'hit.html'), hitEnd: window.indexOf('Nothing') };
+    const hitFirst = { ...passage(window, 'hit.html', 'page 1'), hitEnd: window.indexOf('Nothing') };
     const outside = conceptEncoder();
     await buildEncoderAnswer('What is the checkpoint interval?', [hitFirst], undefined, outside);
     expect(outside.texts.flat()).toEqual(['The checkpoint interval is set here.']);
     const inside = conceptEncoder();
-    await buildEncoderAnswer('What is the checkpoint interval?', [passage(window, 'all.html')], undefined, inside);
+    await buildEncoderAnswer('What is the checkpoint interval?', [passage(window, 'all.html', 'page 1')], undefined, inside);
     expect(inside.texts.flat()).toEqual(['The checkpoint interval is set here.', 'Nothing here matters at all.']);
   });
 

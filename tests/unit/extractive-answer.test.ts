@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { asChunkId, asDocId } from '../../src/core/ids.ts';
 import type { Passage } from '../../src/core/types.ts';
 import { answerSentences } from '../../src/generate/answer-sentences.ts';
-import { buildExtractiveAnswer, holdsQuantity } from '../../src/generate/extractive-answer.ts';
+import { buildExtractiveAnswer, headingOf, holdsQuantity } from '../../src/generate/extractive-answer.ts';
 import { contentTermsOf, identifiersOf } from '../../src/generate/question-units.ts';
 import { indexFiles } from '../../src/eval/evaluate.ts';
 import { retrievePassages } from '../../src/retrieve/retrieve.ts';
@@ -298,6 +298,11 @@ describe('buildExtractiveAnswer', () => {
     expect(holdsQuantity('It is lowered at run-time with sqlite3_limit(db, arg0).')).toBe(false);
     expect(holdsQuantity('The default is five minutes (5min).')).toBe(true);
     expect(holdsQuantity('The default is typically 128MB.')).toBe(true);
+  });
+
+  it("reads a passage's heading from its label without the location parsers add: a page or line number is no heading", () => {
+    expect(['20.5. Write Ahead Log › 20.5.1. Settings', 'page 4 · Deposit', 'Rent (lines 3–10)', 'page 4', 'lines 3–10', 'line 7', 'beginning'].map(headingOf))
+      .toEqual(['20.5.1. Settings', 'Deposit', 'Rent', '', '', '', '']);
   });
 
   it('completes the best sentence with the figure in its block, though another passage quoted after it holds one', () => {
