@@ -14,7 +14,7 @@ import type { Reranker } from '../models/cross-encoder/reranker.ts';
 import { beirDocToMarkdown, type BeirCollection, type BeirDoc } from './beir.ts';
 import { MemorySource } from './memory-source.ts';
 import { bestPerDocument, mrrAt, ndcgAt, percentile, recallAt } from './metrics.ts';
-import { headerTitleOf } from '../core/doc-title.ts';
+import { headedText, headerTitleOf } from '../core/doc-title.ts';
 import { DocQaError } from '../core/errors.ts';
 import type { PendingQuery } from '../index/search-index.ts';
 import type { ChunkId } from '../core/ids.ts';
@@ -166,7 +166,7 @@ export async function indexFiles(files: readonly EvalFile[], settings: Partial<E
     for (let i = 0; i < ids.length; i += EMBED_BATCH) {
       const batch = ids.slice(i, i + EMBED_BATCH);
       const chunks = await source.getChunks(batch);
-      const data = await embedder.embedChunks(chunks.map((c) => c!.text));
+      const data = await embedder.embedChunks(chunks.map((c, j) => headedText(owners.titleOf(batch[j]!), c!.text)));
       const dims = embedder.model.dims;
       dense.add(batch.map((chunkId, j) => ({ chunkId, vector: data.subarray(j * dims, (j + 1) * dims) })));
     }

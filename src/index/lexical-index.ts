@@ -1,4 +1,5 @@
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
+import { headedText } from '../core/doc-title.ts';
 import { DocQaError } from '../core/errors.ts';
 import { asChunkId, type ChunkId } from '../core/ids.ts';
 import type { ChunkFilter, Hit, IndexEntry, SearchIndex, SearchQuery } from './search-index.ts';
@@ -110,9 +111,7 @@ function termAt(position: string): string {
 }
 
 /** Indexed text of a chunk: its document's title as a header line, then the chunk. */
-function withHeader(chunk: IndexedChunk): string {
-  return chunk.title ? `${chunk.title}\n\n${chunk.text}` : chunk.text;
-}
+const withHeader = (chunk: IndexedChunk): string => headedText(chunk.title, chunk.text);
 
 function miniSearchOptions(options: LexicalOptions): Options<IndexedChunk> {
   return {

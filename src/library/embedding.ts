@@ -1,3 +1,4 @@
+import { headedText } from '../core/doc-title.ts';
 import { serializeError } from '../core/errors.ts';
 import type { ChunkId, DocId, ModelId } from '../core/ids.ts';
 import type { ErrorCode } from '../core/errors.ts';
@@ -49,7 +50,10 @@ interface DocWork {
  * chunks at a time, each batch stored in one transaction and then added to the dense index. Identical
  * chunk texts are one chunk (ids are content hashes), so one vector. It resumes after a reload from what
  * the store holds, never blocks questions (a chunk without a vector is still found by BM25), and only the
- * writer tab embeds; other tabs load the vectors it stores.
+ * writer tab embeds; other tabs load the vectors it stores. A chunk is embedded as BM25 indexes it, after
+ * its document's title (`headedText`); a chunk whose title changes later (its first owner deleted) keeps
+ * its vector, as do vectors stored before titles were embedded (both still rank: the title moves a vector
+ * little).
  */
 export class Embedding {
   private embedder: ChunkEmbedder | undefined;
@@ -215,7 +219,7 @@ export class Embedding {
           // A chunk deleted since the window was read is not embedded (a Delete stops the work at once).
           const batch = slice.filter((c) => this.keeper.owners.has(c.id) && !dense.has(c.id));
           if (batch.length) {
-            const data = await embedder.embedChunks(batch.map((c) => c.text));
+            const data = await embedder.embedChunks(batch.map((c) => headedText(this.keeper.owners.titleOf(c.id), c.text)));
             const dims = embedder.model.dims;
             // NaN, infinite or wrong-length vectors are refused before anything is stored.
             checkVectors(data, batch.length, data.length / batch.length, dims, embedder.model.id);

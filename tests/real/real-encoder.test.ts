@@ -25,11 +25,12 @@ import { embeddingModelOfFolder } from '../../tools/model-folder.ts';
 import { realModelsDir, scifactDir } from '../../tools/real-models/dirs.ts';
 
 /**
- * Recall@10 measured on this sample (docs/decisions/0003-real-models.md): 0.950 read correctly; 0.823
- * when only each passage's first 256 characters reach the model (a truncation bug). Mean pooling (0.957)
- * and no query instruction (0.964) rank as well here; the first test is what catches those.
+ * Recall@10 measured on this sample (docs/decisions/0003-real-models.md), each chunk embedded after its
+ * abstract's title: 0.967 read correctly; 0.921 when only each passage's first 256 characters reach the
+ * model (a truncation bug). (Before chunks were embedded with their title: 0.950 and 0.823; mean pooling
+ * 0.957 and no query instruction 0.964 then.) The first test is what catches pooling and prefix bugs.
  */
-const RECALL_AT_10_BAR = 0.9;
+const RECALL_AT_10_BAR = 0.94;
 
 const folder = join(realModelsDir(), 'bge-small-en-v1.5');
 const weights = join(folder, 'onnx', 'model_quantized.onnx');

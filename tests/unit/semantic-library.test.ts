@@ -77,6 +77,9 @@ describe('semantic search in the library', () => {
     // The paragraph both contracts hold is one chunk (its id is its content hash): embedded once.
     expect(embedder.texts.filter((t) => t.includes('court of Utrecht'))).toHaveLength(1);
     expect(new Set(embedder.texts).size).toBe(embedder.texts.length);
+    // Each chunk is embedded as BM25 indexes it: after its document's title.
+    expect(embedder.texts).toContain('Lease\n\nThe tenant pays the rent of 950 euros on the first day of each month.');
+    expect(embedder.texts.every((t) => t.startsWith('Lease\n\n') || t.startsWith('Loan\n\n'))).toBe(true);
 
     const progress = embeddingEvents(events);
     const embedding = progress.filter((e) => e.state === 'embedding');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatPageRanges, toPageRanges } from '../../src/core/page-ranges.ts';
-import { headerTitleOf } from '../../src/core/doc-title.ts';
+import { headedText, headerTitleOf } from '../../src/core/doc-title.ts';
 import { parseMarkdown } from '../../src/ingest/parse-markdown.ts';
 import { plausibleTitle, titleOfFirstLine, titleOfMarkdownHeading } from '../../src/ingest/title.ts';
 
@@ -80,6 +80,11 @@ describe('headerTitleOf', () => {
     // Stored before titles had a source.
     expect(headerTitleOf({ name: 'a.pdf', title: 'a.pdf' })).toBe('');
     expect(headerTitleOf({ name: 'a.pdf', title: 'Lease' })).toBe('Lease');
+  });
+
+  it('heads the text a chunk is searched as (indexed and embedded) with that title, and with nothing when there is none', () => {
+    expect(headedText('Lease', 'The rent is due.')).toBe('Lease\n\nThe rent is due.');
+    expect(headedText('', 'The rent is due.')).toBe('The rent is due.');
   });
 });
 
