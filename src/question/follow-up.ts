@@ -90,9 +90,25 @@ export async function rewriteMessages(question: string, turns: readonly Conversa
 /**
  * The question in a model's JSON reply `{"question": "…"}`, or undefined for anything else: no JSON object
  * (a fenced or chatty reply is searched for its first `{` to last `}`), another shape, an empty question,
- * or one over {@link MAX_STANDALONE_CHARS}. Never throws.
+ * or one over {@link MAX_STANDALONE_CHARS}. A question that starts over ("What is the rent? What is the
+ * rent? What…", SmolLM2-135M's way of filling its token budget) is its sentences before the first
+ * repeated one, also when the budget cut the reply inside the string; one that loops without ending a
+ * sentence is not believed. Never throws.
  */
 export function parseStandalone(reply: string): string | undefined {
+  const whole = questionOf(reply);
+  // A reply cut inside its question (the token budget ran out) is kept only when the question had
+  // already come round again: its first sentence was complete.
+  const text = whole ?? cutQuestionOf(reply);
+  if (text === undefined) return undefined;
+  const q = text.replace(/\s+/gu, ' ').trim();
+  const unlooped = beforeTheLoop(q);
+  const kept = unlooped ?? (whole !== undefined && !loops(q) ? q : undefined);
+  return kept && kept.length <= MAX_STANDALONE_CHARS ? kept : undefined;
+}
+
+/** The `question` string of a reply's JSON object; undefined when there is none. */
+function questionOf(reply: string): string | undefined {
   const start = reply.indexOf('{');
   const end = reply.lastIndexOf('}');
   if (start < 0 || end <= start) return undefined;
@@ -103,9 +119,49 @@ export function parseStandalone(reply: string): string | undefined {
     return undefined;
   }
   const question = value && typeof value === 'object' ? (value as { question?: unknown }).question : undefined;
-  if (typeof question !== 'string') return undefined;
-  const q = question.replace(/\s+/gu, ' ').trim();
-  return q && q.length <= MAX_STANDALONE_CHARS ? q : undefined;
+  return typeof question === 'string' ? question : undefined;
+}
+
+/** The `question` string of a reply cut before the string closed (`{"question": "What is the rent? What is`). */
+function cutQuestionOf(reply: string): string | undefined {
+  const open = /\{\s*"question"\s*:\s*"((?:[^"\\]|\\.)*)(?:\\)?$/u.exec(reply.trimEnd());
+  if (!open) return undefined;
+  try {
+    return JSON.parse(`"${open[1]}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a sentence ends: after ".", "?" or "!" and a space. */
+const SENTENCE_END = /(?<=[.?!])\s+/u;
+
+/**
+ * A small model's looping rewrite ("What is the rent? What is the rent? What is…"): the sentences before
+ * the first that comes again, when one does; undefined when none repeats.
+ */
+function beforeTheLoop(q: string): string | undefined {
+  const sentences = q.split(SENTENCE_END);
+  const seen = new Set<string>();
+  for (let i = 0; i < sentences.length; i++) {
+    const key = sentences[i]!.toLowerCase();
+    if (seen.has(key)) return sentences.slice(0, i).join(' ');
+    seen.add(key);
+  }
+  return undefined;
+}
+
+/** A run of three words that comes three times: a loop without sentence ends ("the rent of the rent of the rent of"). */
+function loops(q: string): boolean {
+  const words = q.toLowerCase().split(' ');
+  const counts = new Map<string, number>();
+  for (let i = 0; i + 2 < words.length; i++) {
+    const run = `${words[i]} ${words[i + 1]} ${words[i + 2]}`;
+    const n = (counts.get(run) ?? 0) + 1;
+    if (n >= 3) return true;
+    counts.set(run, n);
+  }
+  return false;
 }
 
 /** Words that point back into the conversation ("How much is it?", "Who signed them?", "What else?"). */

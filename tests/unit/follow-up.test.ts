@@ -31,6 +31,21 @@ describe('rewriteFollowUp with a model', () => {
     }
   });
 
+  it("reads a small model's looping rewrite as its first sentence, also when the budget cut it, and refuses a loop with no sentence end", async () => {
+    const looping = ['{"question": "How much is the monthly rent? How much is the monthly rent? How much is the"}', '{"question": "How much is the monthly rent? How much is the monthly rent? How much is th', '{"question": "How much is the monthly rent? How much is the monthly rent?\\'];
+    for (const reply of looping) {
+      const out = await rewriteFollowUp('How much is it?', [RENT], { generator: new ScriptedGenerator([reply]) });
+      expect(out, reply).toEqual({ standalone: 'How much is the monthly rent?', by: 'model' });
+    }
+    // Cut before the question came round again: nothing says the first sentence was all of it.
+    for (const reply of ['{"question": "How much is the monthly rent? And the', '{"question": "How much is the rent of the rent of the rent of the house"}']) {
+      const out = await rewriteFollowUp('How much is it?', [RENT], { generator: new ScriptedGenerator([reply]) });
+      expect(out, reply).toEqual({ standalone: 'How much is it?', by: 'none' });
+    }
+    // Two different sentences are kept whole.
+    expect(parseStandalone('{"question": "The lease was signed in May. When is its rent paid?"}')).toBe('The lease was signed in May. When is its rent paid?');
+  });
+
   it('never asks the model for the first question of a conversation', async () => {
     const generator = new ScriptedGenerator([]);
     expect(await rewriteFollowUp('  When is it paid?  ', [], { generator })).toEqual({ standalone: 'When is it paid?', by: 'none' });
