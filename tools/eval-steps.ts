@@ -4,7 +4,8 @@
  * through the four JSON steps as the app builds them (messages, shape, budget), and each reply is read by the app's own parser:
  *
  * - **rewrite** (`question/follow-up.ts`): the question asked as a follow-up of the one before it; unusable
- *   when `parseStandalone` finds no question.
+ *   when `readRewrite` takes no question from it (no JSON question, one that repeats itself, or one that
+ *   lost the asked question's own words).
  * - **expansion** (`question/query-expansion.ts`): three phrasings; unusable when `parsePhrasings` gives none.
  * - **filters** (`question/read-filters.ts`): the filter reading over the collection's first documents as a
  *   library; unusable when the reply holds no JSON object (`parseJsonObject`).
@@ -20,7 +21,7 @@ import type { DocId } from '../src/core/ids.ts';
 import type { Passage } from '../src/core/types.ts';
 import type { IndexedCollection } from '../src/eval/evaluate.ts';
 import { generateText, type Generator, type JsonShape } from '../src/models/generator/generator.ts';
-import { rewriteMessages, parseStandalone, STANDALONE_SHAPE } from '../src/question/follow-up.ts';
+import { readRewrite, rewriteMessages, STANDALONE_SHAPE } from '../src/question/follow-up.ts';
 import { judgeMessages, parseVerdict, VERDICT_SHAPE } from '../src/question/multi-hop.ts';
 import { expansionMessages, expansionShape, parseJsonObject, parsePhrasings } from '../src/question/query-expansion.ts';
 import { describeLibrary, FILTER_SHAPE, filterMessages } from '../src/question/read-filters.ts';
@@ -83,7 +84,7 @@ export async function evaluateSteps(indexed: IndexedCollection, questions: reado
     process.stderr.write(`steps: ${i + 1}/${questions.length}\n`);
     const previous = questions[(i + questions.length - 1) % questions.length]!;
     const turns = [{ question: previous, answer: 'An earlier answer, cited [1].' }];
-    await ask('rewrite', await rewriteMessages(question, turns, window - 128, (t) => generator.countTokens(t)), STANDALONE_SHAPE, 128, (r) => parseStandalone(r) !== undefined);
+    await ask('rewrite', await rewriteMessages(question, turns, window - 128, (t) => generator.countTokens(t)), STANDALONE_SHAPE, 128, (r) => readRewrite(r, question) !== undefined);
     await ask('expansion', expansionMessages(question, 3), expansionShape(3), 64 + 3 * 48, (r) => parsePhrasings(r, question, 3).length > 0);
     await ask('filters', filterMessages(question, library, Date.now()), FILTER_SHAPE, 200, (r) => parseJsonObject(r) !== undefined);
     const hits = await indexed.search({ text: question }, 40);

@@ -5,8 +5,9 @@ import { neutralise, quotedTurn, withNewestThatFit, type ConversationTurn } from
 /**
  * Follow-up questions rewritten into standalone ones before retrieval: "How much is it?"
  * after "When is the rent paid?" searches for the rent. The first question of a conversation is never
- * rewritten. With a model, the model rewrites it (JSON `{"question": "…"}`, parsed defensively: a bad reply
- * searches the question as typed). Without one, {@link rewriteByRule}.
+ * rewritten. With a model, the model rewrites it (JSON `{"question": "…"}`, read defensively by
+ * {@link readRewrite}: a reply it cannot use gets the rule; a model that fails or is stopped, the question
+ * as typed). Without one, {@link rewriteByRule}.
  */
 
 /** How a follow-up was made standalone: by the model, by the rule, or not at all. */
@@ -50,13 +51,17 @@ export const REWRITE_RULES = [
 export async function rewriteFollowUp(question: string, turns: readonly ConversationTurn[], options: FollowUpOptions = {}): Promise<{ standalone: string; by: RewrittenBy }> {
   const asked = question.trim();
   if (turns.length === 0) return { standalone: asked, by: 'none' };
-  if (!options.generator) {
+  const byRule = () => {
     const standalone = rewriteByRule(asked, turns.at(-1)!.question);
-    return { standalone, by: standalone === asked ? 'none' : 'rule' };
-  }
+    return { standalone, by: standalone === asked ? ('none' as const) : ('rule' as const) };
+  };
+  if (!options.generator) return byRule();
   const reply = await askModel(asked, turns, options.generator, options);
-  const standalone = reply === undefined ? undefined : parseStandalone(reply);
-  if (!standalone || standalone === asked) return { standalone: asked, by: 'none' };
+  if (reply === undefined) return { standalone: asked, by: 'none' };
+  const standalone = readRewrite(reply, asked);
+  // A reply that cannot be used: the rule, as without a model.
+  if (!standalone) return byRule();
+  if (standalone === asked) return { standalone: asked, by: 'none' };
   return { standalone, by: 'model' };
 }
 
@@ -90,25 +95,9 @@ export async function rewriteMessages(question: string, turns: readonly Conversa
 /**
  * The question in a model's JSON reply `{"question": "…"}`, or undefined for anything else: no JSON object
  * (a fenced or chatty reply is searched for its first `{` to last `}`), another shape, an empty question,
- * or one over {@link MAX_STANDALONE_CHARS}. A question that starts over ("What is the rent? What is the
- * rent? What…", SmolLM2-135M's way of filling its token budget) is its sentences before the first
- * repeated one, also when the budget cut the reply inside the string; one that loops without ending a
- * sentence is not believed. Never throws.
+ * or one over {@link MAX_STANDALONE_CHARS}. Never throws.
  */
 export function parseStandalone(reply: string): string | undefined {
-  const whole = questionOf(reply);
-  // A reply cut inside its question (the token budget ran out) is kept only when the question had
-  // already come round again: its first sentence was complete.
-  const text = whole ?? cutQuestionOf(reply);
-  if (text === undefined) return undefined;
-  const q = text.replace(/\s+/gu, ' ').trim();
-  const unlooped = beforeTheLoop(q);
-  const kept = unlooped ?? (whole !== undefined && !loops(q) ? q : undefined);
-  return kept && kept.length <= MAX_STANDALONE_CHARS ? kept : undefined;
-}
-
-/** The `question` string of a reply's JSON object; undefined when there is none. */
-function questionOf(reply: string): string | undefined {
   const start = reply.indexOf('{');
   const end = reply.lastIndexOf('}');
   if (start < 0 || end <= start) return undefined;
@@ -119,47 +108,46 @@ function questionOf(reply: string): string | undefined {
     return undefined;
   }
   const question = value && typeof value === 'object' ? (value as { question?: unknown }).question : undefined;
-  return typeof question === 'string' ? question : undefined;
+  if (typeof question !== 'string') return undefined;
+  const q = question.replace(/\s+/gu, ' ').trim();
+  return q && q.length <= MAX_STANDALONE_CHARS ? q : undefined;
 }
-
-/** The `question` string of a reply cut before the string closed (`{"question": "What is the rent? What is`). */
-function cutQuestionOf(reply: string): string | undefined {
-  const open = /\{\s*"question"\s*:\s*"((?:[^"\\]|\\.)*)(?:\\)?$/u.exec(reply.trimEnd());
-  if (!open) return undefined;
-  try {
-    return JSON.parse(`"${open[1]}"`) as string;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Where a sentence ends: after ".", "?" or "!" and a space. */
-const SENTENCE_END = /(?<=[.?!])\s+/u;
 
 /**
- * A small model's looping rewrite ("What is the rent? What is the rent? What is…"): the sentences before
- * the first that comes again, when one does; undefined when none repeats.
+ * The model's standalone question for `asked`, or undefined when its reply cannot be used and the
+ * question is searched as typed: not the JSON asked for ({@link parseStandalone}), a question that
+ * repeats itself (a small model filling its token budget: "What is the rent? What is the rent? …"), or
+ * one that keeps fewer than half of the words of `asked`'s own subject (it rewrote an earlier question,
+ * or the conversation, instead). On SciFact claims asked as follow-ups of each other, SmolLM2-135M did
+ * one or the other in 8 of 12 replies the JSON parser took (docs/decisions/0029-gguf-engine.md).
  */
-function beforeTheLoop(q: string): string | undefined {
-  const sentences = q.split(SENTENCE_END);
-  const seen = new Set<string>();
-  for (let i = 0; i < sentences.length; i++) {
-    const key = sentences[i]!.toLowerCase();
-    if (seen.has(key)) return sentences.slice(0, i).join(' ');
-    seen.add(key);
-  }
-  return undefined;
+export function readRewrite(reply: string, asked: string): string | undefined {
+  const standalone = parseStandalone(reply);
+  if (!standalone || repeatsItself(standalone)) return undefined;
+  const own = contentTermsOf(asked);
+  if (own.size === 0) return standalone;
+  const kept = contentTermsOf(standalone);
+  let shared = 0;
+  for (const term of own) if (kept.has(term)) shared++;
+  return shared * 2 >= own.size ? standalone : undefined;
 }
 
-/** A run of three words that comes three times: a loop without sentence ends ("the rent of the rent of the rent of"). */
-function loops(q: string): boolean {
-  const words = q.toLowerCase().split(' ');
-  const counts = new Map<string, number>();
+/** The index terms of a text's subject words (not stop words, not words of asking). */
+function contentTermsOf(text: string): Set<string> {
+  return new Set(tokenize(text).filter(isContent).map((w) => processTerm(w)!));
+}
+
+/** Whether a text says a sentence twice, or a run of three words three times ("the rent of the rent of the rent of"). */
+function repeatsItself(text: string): boolean {
+  const sentences = text.toLowerCase().split(/(?<=[.?!])\s+/u);
+  if (new Set(sentences).size < sentences.length) return true;
+  const words = text.toLowerCase().split(/\s+/u);
+  const runs = new Map<string, number>();
   for (let i = 0; i + 2 < words.length; i++) {
-    const run = `${words[i]} ${words[i + 1]} ${words[i + 2]}`;
-    const n = (counts.get(run) ?? 0) + 1;
+    const run = words.slice(i, i + 3).join(' ');
+    const n = (runs.get(run) ?? 0) + 1;
     if (n >= 3) return true;
-    counts.set(run, n);
+    runs.set(run, n);
   }
   return false;
 }
