@@ -12,11 +12,12 @@
  * calibration split of the Debian manuals' questions (answerable), and on Python's FAQ questions asked
  * of SciFact and that split's unanswerable questions; never on the figures reported.
  */
+import { headingOf } from '../core/block-label.ts';
 import { DocQaError } from '../core/errors.ts';
 import type { Answer, Passage } from '../core/types.ts';
 import type { Answerer } from './answerer.ts';
 import type { AnswerSentence, SentenceKind } from './answer-sentences.ts';
-import { afterTheStatement, answerQuoting, buildExtractiveAnswer, completedInBlock, distinctBest, headingOf, rankSentences, statesSomething, type RankedSentence, type TermStatistics } from './extractive-answer.ts';
+import { afterTheStatement, answerQuoting, buildExtractiveAnswer, completedInBlock, distinctBest, rankSentences, statesSomething, type RankedSentence, type TermStatistics } from './extractive-answer.ts';
 
 /** What the answer needs of an embedding model: the question's vector and passages' vectors (L2-normalised). */
 export interface SentenceEncoder {

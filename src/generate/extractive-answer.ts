@@ -1,3 +1,4 @@
+import { headingOf } from '../core/block-label.ts';
 import type { Answer, AnswerSegment, Citation, Passage, TextRange } from '../core/types.ts';
 import { termsOf } from '../text/tokenize.ts';
 import { answerSentences, antecedentOf, blockStarts, paragraphOf, restOfBlock, startOfBlock, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
@@ -153,19 +154,6 @@ function weightsOf(terms: readonly string[], passageTerms: ReadonlyArray<Readonl
   // and in a small library the full weight of an absent word would outweigh all the others.
   const df = (t: string) => (stats ? Math.max(1, stats.documentFrequency(t)) : passageTerms.filter((p) => p.has(t)).length);
   return new Map(terms.map((t) => [t, Math.log(1 + (n - df(t) + 0.5) / (df(t) + 0.5))]));
-}
-
-/** Labels that say where, not what: "page 4", "lines 3–10", "beginning" (`core/block-label.ts`, the text parser). */
-const LOCATION = /^(?:page \d+|lines? \d+(?:–\d+)?|beginning)$/u;
-
-/**
- * The last heading of a passage's label, without the location parsers add ("20.5. Write Ahead Log ›
- * 20.5.1. Settings" → "20.5.1. Settings"; "page 4 · Deposit" → "Deposit"; "Rent (lines 3–10)" → "Rent";
- * "page 4" → '').
- */
-export function headingOf(label: string): string {
-  const last = (label.split(/ › | · /u).at(-1) ?? '').replace(/ \(lines? \d+(?:–\d+)?\)$/u, '').trim();
-  return LOCATION.test(last) ? '' : last;
 }
 
 /** What a question unit counts when only a sentence's surroundings hold it: its label line, or its passage's heading. */

@@ -114,26 +114,26 @@ export function parseStandalone(reply: string): string | undefined {
 }
 
 /**
- * The model's standalone question for `asked`, or undefined when its reply cannot be used and the
- * question is searched as typed: not the JSON asked for ({@link parseStandalone}), a question that
- * repeats itself (a small model filling its token budget: "What is the rent? What is the rent? …"), or
- * one that keeps fewer than half of the words of `asked`'s own subject (it rewrote an earlier question,
- * or the conversation, instead). On SciFact claims asked as follow-ups of each other, SmolLM2-135M did
- * one or the other in 8 of 12 replies the JSON parser took (docs/decisions/0029-gguf-engine.md).
+ * The model's standalone question for `asked`, or undefined when its reply cannot be used (the rule
+ * serves then): not the JSON asked for ({@link parseStandalone}), a question that repeats itself (a small
+ * model filling its token budget: "What is the rent? What is the rent? …"), or one that keeps fewer than
+ * half of the words of `asked`'s own subject (it rewrote an earlier question, or the conversation,
+ * instead). On 12 SciFact claims asked as follow-ups of each other, SmolLM2-135M did one or the other in
+ * 7 of the 10 replies the JSON parser took (docs/decisions/0029-gguf-engine.md).
  */
 export function readRewrite(reply: string, asked: string): string | undefined {
   const standalone = parseStandalone(reply);
   if (!standalone || repeatsItself(standalone)) return undefined;
-  const own = contentTermsOf(asked);
+  const own = subjectTermsOf(asked);
   if (own.size === 0) return standalone;
-  const kept = contentTermsOf(standalone);
+  const kept = subjectTermsOf(standalone);
   let shared = 0;
   for (const term of own) if (kept.has(term)) shared++;
   return shared * 2 >= own.size ? standalone : undefined;
 }
 
 /** The index terms of a text's subject words (not stop words, not words of asking). */
-function contentTermsOf(text: string): Set<string> {
+function subjectTermsOf(text: string): Set<string> {
   return new Set(tokenize(text).filter(isContent).map((w) => processTerm(w)!));
 }
 
