@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { ocrAssets } from './tools/ocr-assets.ts';
 import { pdfjsAssets } from './tools/pdfjs-assets.ts';
 import { securityHeaders, securityHeadersPlugin } from './tools/security-headers.ts';
 
@@ -10,6 +11,7 @@ export default defineConfig({
     // CSP <meta> in index.html and dist/_headers for static hosts, from the same definition as below.
     securityHeadersPlugin(),
     pdfjsAssets(),
+    ocrAssets(),
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: false,
@@ -32,7 +34,9 @@ export default defineConfig({
         clientsClaim: true,
         skipWaiting: true,
         // bcmap, pfb, ttf: pdf.js's CMaps and standard fonts (pdfjsAssets; ~2.5 MB, each file < 200 KB).
-        globPatterns: ['**/*.{js,mjs,css,html,svg,png,wasm,json,webmanifest,bcmap,pfb,ttf}'],
+        // gz: the OCR engine's English model (ocrAssets; 2.9 MB), which with its worker and core (~11 MB of
+        // .js) lets scanned pages be read offline.
+        globPatterns: ['**/*.{js,mjs,css,html,svg,png,wasm,json,webmanifest,bcmap,pfb,ttf,gz}'],
         // ONNX Runtime's 27 MB WASM is needed only once semantic search is set up: the embed worker keeps it
         // in a cache of its own the first time it loads (embed-handler.ts), not every visitor at install.
         // web-llm (~6 MB, the chunk the generate worker imports on the first WebLLM load) likewise: only a

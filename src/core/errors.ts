@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'password-protected'
   | 'no-text-layer'
   | 'no-readable-text'
+  | 'ocr-failed'
   | 'invalid-encoding'
   | 'storage-full'
   | 'already-in-library'

@@ -41,6 +41,10 @@ export interface ParsedDoc {
   blocks: Block[];
   /** PDF pages whose text is symbol garbage (`ingest/readable.ts`): left out of `blocks`. */
   unreadablePages?: PageRanges;
+  /** PDF pages read from their image by OCR (no text layer, or an unreadable one). */
+  recognisedPages?: PageRanges;
+  /** Of those, the pages OCR read with low confidence (`ingest/ocr/recognised-page.ts`). */
+  lowConfidencePages?: PageRanges;
   /** The document's own date from its properties (PDF ModDate or CreationDate, Word modified or created), ms since the epoch. */
   date?: number;
 }
@@ -80,6 +84,10 @@ export interface DocRecord {
   titleSource?: TitleSource;
   /** Pages left out of the index because their text is unreadable (a font-encoding problem). */
   unreadablePages?: PageRanges;
+  /** Pages whose text was recognised from their image (OCR). */
+  recognisedPages?: PageRanges;
+  /** Pages recognised with low confidence. */
+  lowConfidencePages?: PageRanges;
   addedAt: number;
   /** The document's own date (`ParsedDoc.date`); absent when its file has none, or was stored before dates were kept. */
   date?: number;
@@ -157,6 +165,10 @@ export interface LibraryItem {
   title?: string;
   /** Pages not searchable because their text is unreadable. */
   unreadablePages?: PageRanges;
+  /** Pages whose text was recognised from their image (OCR). */
+  recognisedPages?: PageRanges;
+  /** Pages recognised with low confidence. */
+  lowConfidencePages?: PageRanges;
   addedAt?: number;
   /** The document's own date (see `DocRecord.date`). */
   date?: number;

@@ -8,6 +8,9 @@ import { entriesByPage, readOutline, refKey, splitPage, type OutlineEntry } from
 import { isReadable } from './readable.ts';
 import { checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 import { firstPlausibleTitle } from './title.ts';
+import { LOW_CONFIDENCE, MIN_CONFIDENCE, linesOfPage } from './ocr/recognised-page.ts';
+import { OffscreenCanvasFactory, renderPageForOcr, type PageCanvasFactory } from './ocr/render-page.ts';
+import { createTesseractEngine, type OcrEngine } from './ocr/tesseract-engine.ts';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjsPromise: Promise<PdfJs> | undefined;
@@ -119,6 +122,13 @@ function pageBlocks(pages: string[][], byPage: readonly OutlineEntry[][]): { blo
   return { blocks, unreadable };
 }
 
+/** Whether a page paints an image (a scan is one image a page). */
+async function paintsImage(page: { getOperatorList(): Promise<{ fnArray: number[] }> }, ops: PdfJs['OPS']): Promise<boolean> {
+  const images = new Set([ops.paintImageXObject, ops.paintInlineImageXObject, ops.paintImageMaskXObject, ops.paintImageXObjectRepeat, ops.paintInlineImageXObjectGroup]);
+  const { fnArray } = await page.getOperatorList();
+  return fnArray.some((fn) => images.has(fn));
+}
+
 export interface ParsePdfOptions {
   /**
    * Where pdf.js loads CMaps and standard font data from. Default: `locatePdfAssets()`, the app's own
@@ -128,6 +138,26 @@ export interface ParsePdfOptions {
   assets?: PdfAssets | null;
   /** Size caps checked before pages are read; default {@link DEFAULT_READ_LIMITS}. */
   limits?: ReadLimits;
+  /**
+   * Starts the OCR engine, the first time a page needs it ({@link needsOcr}); it is closed when the file is
+   * read. Default: tesseract.js (`ocr/tesseract-engine.ts`). `null`: no OCR, a scanned PDF fails as before.
+   */
+  ocr?: (() => Promise<OcrEngine>) | null;
+}
+
+/** Fewest visible characters a page's text layer has for the page not to be read from its image when it paints one. */
+const MIN_TEXT_LAYER_CHARS = 20;
+
+/**
+ * Whether a page is read by OCR: its text is symbol garbage ({@link isReadable}: its glyphs may still show
+ * letters), or it paints an image and has (almost) no text layer: a scanned page, also one with a stamped
+ * page or Bates number. A page of a few words and no image (a title page, "Page 7") keeps its text.
+ */
+async function needsOcr(lines: readonly string[], paintsImage: () => Promise<boolean>): Promise<boolean> {
+  const text = lines.join('\n');
+  const visible = text.replace(/\s+/gu, '').length;
+  if (visible >= MIN_TEXT_LAYER_CHARS) return !isReadable(text);
+  return (visible > 0 && !isReadable(text)) || (await paintsImage());
 }
 
 /**
@@ -146,6 +176,8 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fr
     data: bytes.slice(),
     ...(assets && { ...assets, cMapPacked: true }),
     isEvalSupported: false,
+    // In the parse worker pdf.js has no `document` to make canvases with (OCR renders pages).
+    ...(!('document' in globalThis) && typeof OffscreenCanvas !== 'undefined' && { CanvasFactory: OffscreenCanvasFactory }),
     disableFontFace: true,
     useSystemFonts: false,
     stopAtErrors: false,
@@ -166,25 +198,47 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fr
     const pages: string[][] = [];
     // Outline destinations name pages by reference: the pages' own, gathered while reading them.
     const pageOfRef = new Map<string, number>();
-    for (let p = 1; p <= doc.numPages; p++) {
-      const page = await doc.getPage(p);
-      const ref = refKey(page.ref);
-      if (ref) pageOfRef.set(ref, p);
-      const content = await page.getTextContent();
-      pages.push(pageLines(content.items as TextItemLike[]));
-      page.cleanup();
-      onProgress?.(p / doc.numPages);
+    const startOcr = options.ocr === undefined ? createTesseractEngine : options.ocr;
+    let ocr: Promise<OcrEngine> | undefined;
+    const recognised: number[] = [];
+    const lowConfidence: number[] = [];
+    try {
+      for (let p = 1; p <= doc.numPages; p++) {
+        const page = await doc.getPage(p);
+        const ref = refKey(page.ref);
+        if (ref) pageOfRef.set(ref, p);
+        const content = await page.getTextContent();
+        let lines = pageLines(content.items as TextItemLike[]);
+        if (startOcr && (await needsOcr(lines, () => paintsImage(page, pdfjs.OPS)))) {
+          ocr ??= startOcr();
+          const engine = await ocr;
+          const image = await renderPageForOcr(page as never, doc.canvasFactory as PageCanvasFactory);
+          const read = await engine.recognise(image, (f) => onProgress?.((p - 1 + f) / doc.numPages));
+          const words = linesOfPage(read);
+          // What OCR makes of a page of symbols is no better than its text layer: the page stays unreadable.
+          if (read.confidence >= MIN_CONFIDENCE && /\p{L}/u.test(words.join('')) && isReadable(words.join('\n'))) {
+            lines = words;
+            recognised.push(p);
+            if (read.confidence < LOW_CONFIDENCE) lowConfidence.push(p);
+          }
+        }
+        pages.push(lines);
+        page.cleanup();
+        onProgress?.(p / doc.numPages);
+      }
+    } finally {
+      if (ocr) await ocr.then((engine) => engine.close(), () => undefined);
     }
     const outline = await readOutline(doc, pageOfRef, doc.numPages);
     const { blocks, unreadable } = pageBlocks(removeRunningLines(pages), entriesByPage(outline, doc.numPages));
     if (!blocks.length && unreadable.length) {
       throw new DocQaError(
         'no-readable-text',
-        `${name}: no readable text: the PDF's fonts do not map to characters, so its text comes out as symbols. Add the original document (Word, HTML or text) or a PDF made by another program; OCR is not supported`,
+        `${name}: no readable text: the PDF's fonts do not map to characters, so its text comes out as symbols. Add the original document (Word, HTML or text) or a PDF made by another program`,
       );
     }
     if (!blocks.length) {
-      throw new DocQaError('no-text-layer', `${name}: no text layer: OCR is not supported (this looks like a scanned PDF)`);
+      throw new DocQaError('no-text-layer', `${name}: no text found: the PDF has no text layer and no text was recognised on its pages`);
     }
     const meta = await doc.getMetadata().catch(() => undefined);
     const info = meta?.info as { Title?: unknown; ModDate?: unknown; CreationDate?: unknown } | undefined;
@@ -196,6 +250,8 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fr
       ...(date !== undefined && { date }),
       blocks,
       ...(unreadable.length && { unreadablePages: toPageRanges(unreadable) }),
+      ...(recognised.length && { recognisedPages: toPageRanges(recognised) }),
+      ...(lowConfidence.length && { lowConfidencePages: toPageRanges(lowConfidence) }),
     };
   } finally {
     await doc.destroy();

@@ -68,6 +68,8 @@ export async function prepareDocument(
     title: parsed.title ?? input.name,
     titleSource: parsed.titleSource ?? 'file-name',
     ...(parsed.unreadablePages && { unreadablePages: parsed.unreadablePages }),
+    ...(parsed.recognisedPages && { recognisedPages: parsed.recognisedPages }),
+    ...(parsed.lowConfidencePages && { lowConfidencePages: parsed.lowConfidencePages }),
     addedAt: input.addedAt,
     ...(parsed.date !== undefined && { date: parsed.date }),
     tags: input.tags ?? [],

@@ -30,6 +30,8 @@ function itemOf(d: DocRecord): LibraryItem {
     size: d.size,
     title: d.title,
     unreadablePages: d.unreadablePages,
+    recognisedPages: d.recognisedPages,
+    lowConfidencePages: d.lowConfidencePages,
     addedAt: d.addedAt,
     date: d.date,
   };

@@ -12,12 +12,17 @@ import { items, loaded, setTags } from './library-state.ts';
 
 /**
  * "Indexed" for a document whose every page was read; "Indexed: pages 2–23, 40 unreadable (font
- * encoding), not searchable" for a PDF whose fonts on those pages do not map to characters.
+ * encoding), not searchable" for a PDF whose fonts on those pages do not map to characters; "Indexed:
+ * pages 1–12 recognised from images (OCR); page 4 with low confidence" for a scan.
  */
 function statusOf(item: LibraryItem, percent: number | undefined): string {
   if (item.kind === 'document') {
-    const unreadable = item.unreadablePages?.length ? item.unreadablePages : undefined;
-    return unreadable ? `Indexed: ${formatPageRanges(unreadable)} unreadable (font encoding), not searchable` : 'Indexed';
+    const notes = [
+      item.unreadablePages?.length && `${formatPageRanges(item.unreadablePages)} unreadable (font encoding), not searchable`,
+      item.recognisedPages?.length && `${formatPageRanges(item.recognisedPages)} recognised from images (OCR)`,
+      item.lowConfidencePages?.length && `${formatPageRanges(item.lowConfidencePages)} with low confidence`,
+    ].filter(Boolean);
+    return notes.length ? `Indexed: ${notes.join('; ')}` : 'Indexed';
   }
   if (item.kind === 'failed') return item.error?.message ?? 'Failed';
   return percent === undefined ? 'Queued' : `Indexing ${percent}%`;

@@ -37,7 +37,7 @@ describe('bad input: a clear per-file status, the rest proceeds', () => {
       'empty.txt': 'empty.txt: the file is empty',
       'junk.pdf': expect.stringContaining('junk.pdf: this PDF could not be read'),
       'secret.pdf': 'secret.pdf: password-protected: remove the password and add it again',
-      'scan.pdf': expect.stringContaining('scan.pdf: no text layer: OCR is not supported'),
+      'scan.pdf': 'scan.pdf: no text found: the PDF has no text layer and no text was recognised on its pages',
       'broken.docx': expect.stringContaining('broken.docx: this Word file could not be read'),
       'photo.png': expect.stringContaining('photo.png: unsupported file type'),
       'latin1.txt': 'Indexed',

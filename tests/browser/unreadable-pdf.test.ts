@@ -25,7 +25,7 @@ describe('a PDF with unreadable pages', () => {
   it('fails a PDF with no readable text with what to do, and keeps a readable one "Indexed"', async () => {
     const { page } = app;
     await dropFile(page, 'garbled.pdf', makeGarbledPdf([{ lines: PROSE, garbled: 'private-use' }]));
-    expect(await statusWhenDone(page, 'garbled.pdf')).toMatch(/^garbled\.pdf: no readable text: the PDF's fonts do not map to characters.*OCR is not supported$/);
+    expect(await statusWhenDone(page, 'garbled.pdf')).toMatch(/^garbled\.pdf: no readable text: the PDF's fonts do not map to characters.*Add the original document \(Word, HTML or text\) or a PDF made by another program$/);
     await dropFile(page, 'clean.pdf', makeGarbledPdf([{ lines: ['Pets are allowed with written consent.'] }]));
     expect(await statusWhenDone(page, 'clean.pdf')).toBe('Indexed');
   });

@@ -35,14 +35,14 @@ describe('PDF', () => {
     await expect(parseFile(makePasswordPdf(), 'secret.pdf')).rejects.toMatchObject({ code: 'password-protected', message: expect.stringContaining('password-protected: remove the password and add it again') });
   });
 
-  it('says a scanned PDF has no text layer', async () => {
-    await expect(parseFile(await makeScannedPdf(), 'scan.pdf')).rejects.toMatchObject({ code: 'no-text-layer', message: expect.stringContaining('no text layer: OCR is not supported') });
+  it('says a PDF whose only page is an image without text has no text', async () => {
+    await expect(parseFile(await makeScannedPdf(), 'scan.pdf')).rejects.toMatchObject({ code: 'no-text-layer', message: 'scan.pdf: no text found: the PDF has no text layer and no text was recognised on its pages' });
   });
 
   it('reads Japanese text in a font that needs a predefined CMap (UniJIS-UCS2-H, not embedded, no ToUnicode)', async () => {
     const bytes = makeJapanesePdf(['東京都の契約書', '', '賃料は毎月五日までに支払う。']);
     // Without pdf.js's CMaps the fixture has no text at all: it really needs them.
-    await expect(parsePdf(bytes, 'tokyo.pdf', undefined, { assets: null })).rejects.toMatchObject({ code: 'no-text-layer' });
+    await expect(parsePdf(bytes, 'tokyo.pdf', undefined, { assets: null, ocr: null })).rejects.toMatchObject({ code: 'no-text-layer' });
     const { parsed } = await parseFile(bytes, 'tokyo.pdf');
     // No Title in its metadata: the file name stands in, never the first line.
     expect(parsed).toMatchObject({ title: 'tokyo.pdf', titleSource: 'file-name' });
@@ -59,30 +59,37 @@ describe('PDF', () => {
     expect(existsSync(`${assets.standardFontDataUrl}LiberationSans-Regular.ttf`)).toBe(true);
   });
 
-  it('leaves pages whose fonts do not map to characters out of the index, and records them', async () => {
+  it('reads pages whose fonts do not map to characters from their image, and leaves out those that show symbols', async () => {
     const prose = ['The tenant pays the rent on the first day of each month.', 'The deposit is returned within fourteen days.'];
     const pages = [
       { lines: ['Lease of Flat 4', ...prose] },
+      // Text that extracts as private-use code points, drawn in Helvetica: the page shows the sentences.
       ...Array.from({ length: 3 }, () => ({ lines: prose, garbled: 'private-use' as const })),
       { lines: ['Repairs are the landlord’s duty.'.replace('’', "'")] },
+      // A subset font's codes drawn in Helvetica: the page itself shows "!\"#$…".
       { lines: prose, garbled: 'symbols' as const },
       { lines: ['Page 7'] },
     ];
     const bytes = makeGarbledPdf(pages, 'Lease of Flat 4');
     const { parsed } = await parseFile(bytes, 'lease.pdf');
-    expect(parsed.blocks.map((b) => b.page)).toEqual([1, 5, 7]);
-    expect(parsed.unreadablePages).toEqual([[2, 4], [6, 6]]);
+    expect(parsed.blocks.map((b) => b.page)).toEqual([1, 2, 3, 4, 5, 7]);
+    expect(parsed).toMatchObject({ unreadablePages: [[6, 6]], recognisedPages: [[2, 4]] });
+    expect(parsed.blocks.find((b) => b.page === 3)!.text).toContain('The deposit is returned within fourteen days.');
+    // "Page 7" is a short text layer on a page with no image: kept as it is, not recognised.
+    expect(parsed.blocks.find((b) => b.page === 7)!.text).toBe('Page 7');
     expect(parsed.blocks.map((b) => b.text).join(' ')).not.toMatch(/[\uE000-\uF8FF]|[!"#$%&]{3}/u);
     const prepared = await prepareDocument({ name: 'lease.pdf', folder: '', bytes, addedAt: 1 });
-    expect(prepared.doc).toMatchObject({ pages: 7, unreadablePages: [[2, 4], [6, 6]], title: 'Lease of Flat 4', titleSource: 'metadata' });
+    expect(prepared.doc).toMatchObject({ pages: 7, unreadablePages: [[6, 6]], recognisedPages: [[2, 4]], title: 'Lease of Flat 4', titleSource: 'metadata' });
     expect(prepared.chunks.map((c) => c.text).join(' ')).not.toMatch(/[\uE000-\uF8FF]/u);
+    // Without OCR those pages are left out too.
+    expect(await parsePdf(bytes, 'lease.pdf', undefined, { ocr: null })).toMatchObject({ unreadablePages: [[2, 4], [6, 6]] });
   });
 
   it('says a PDF with no readable text cannot be searched, and what to do', async () => {
-    const bytes = makeGarbledPdf([{ lines: ['The rent is due monthly.'], garbled: 'private-use' }, { lines: ['The deposit is returned.'], garbled: 'symbols' }]);
+    const bytes = makeGarbledPdf([{ lines: ['The rent is due monthly.'], garbled: 'symbols' }, { lines: ['The deposit is returned.'], garbled: 'symbols' }]);
     await expect(parseFile(bytes, 'lease.pdf')).rejects.toMatchObject({
       code: 'no-readable-text',
-      message: expect.stringMatching(/^lease\.pdf: no readable text: the PDF's fonts do not map to characters.*Add the original document.*OCR is not supported$/),
+      message: expect.stringMatching(/^lease\.pdf: no readable text: the PDF's fonts do not map to characters.*Add the original document \(Word, HTML or text\) or a PDF made by another program$/),
     });
   });
 

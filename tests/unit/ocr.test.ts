@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { parseFile } from '../../src/ingest/parse.ts';
+import { parsePdf } from '../../src/ingest/parse-pdf.ts';
+import { prepareDocument } from '../../src/ingest/prepare-document.ts';
+import { linesOfPage, toPgm, type RecognisedWord } from '../../src/ingest/ocr/recognised-page.ts';
+import { ocrScale } from '../../src/ingest/ocr/render-page.ts';
+import { makePdf, makeScannedTextPdf } from '../support/fixtures.ts';
+
+/** Character error rate: edit distance over the truth's length, spacing normalised. */
+function cer(read: string, truth: string): number {
+  const [a, b] = [read, truth].map((s) => s.replace(/\s+/g, ' ').trim());
+  let prev = Array.from({ length: b!.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a!.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b!.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a![i - 1] === b![j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b!.length]! / b!.length;
+}
+
+const LEASE = [
+  'The tenancy begins on the first of March 2026 and runs for twelve months.',
+  'The monthly rent is eight hundred and fifty euros, payable in advance on the fifth day of each month. The security deposit of 1,700 EUR is returned within thirty days after the keys are handed back.',
+];
+const NOTICE = ['Pets are allowed only with the landlord’s written consent. The tenant keeps the garden tidy and the hedges trimmed.'];
+
+describe('scanned PDFs are read by OCR', () => {
+  it('reads the text of pages without a text layer, page by page, and says which pages were recognised', async () => {
+    const bytes = await makeScannedTextPdf([{ paragraphs: LEASE }, { paragraphs: NOTICE }], 'Lease of Flat 4');
+    const progress: number[] = [];
+    const parsed = await parsePdf(bytes, 'lease-scan.pdf', (f) => progress.push(f));
+    expect(parsed.blocks.map((b) => b.page)).toEqual([1, 2]);
+    // Each page's paragraphs come out as paragraphs, with few errors.
+    expect(parsed.blocks[0]!.text.split('\n\n')).toHaveLength(2);
+    expect(cer(parsed.blocks[0]!.text, LEASE.join(' '))).toBeLessThan(0.02);
+    expect(cer(parsed.blocks[1]!.text, NOTICE.join(' '))).toBeLessThan(0.02);
+    expect(parsed.blocks[0]!.text).toContain('1,700 EUR');
+    expect(parsed).toMatchObject({ title: 'Lease of Flat 4', recognisedPages: [[1, 2]] });
+    expect(parsed.lowConfidencePages).toBeUndefined();
+    // Progress moves within a page (the watchdog's heartbeat), and reaches the end.
+    expect(progress.filter((f) => f > 0 && f < 0.5).length).toBeGreaterThan(1);
+    expect(progress.at(-1)).toBe(1);
+    const prepared = await prepareDocument({ name: 'lease-scan.pdf', folder: '', bytes, addedAt: 1 });
+    expect(prepared.doc).toMatchObject({ pages: 2, recognisedPages: [[1, 2]] });
+    expect(prepared.chunks.map((c) => c.text).join(' ')).toContain('security deposit');
+  });
+
+  it('reads a page scanned a little askew', async () => {
+    const parsed = await parsePdf(await makeScannedTextPdf([{ paragraphs: LEASE, skew: 1.5 }]), 'askew.pdf');
+    expect(cer(parsed.blocks[0]!.text, LEASE.join(' '))).toBeLessThan(0.05);
+  });
+
+  it('leaves pages with a text layer alone, and reads only the scanned ones', async () => {
+    // A PDF with text on page 1 and a scan as page 2: pdf-lib copies the scan's page into the text PDF.
+    const { PDFDocument } = await import('pdf-lib');
+    const text = await PDFDocument.load(await makePdf([{ lines: ['Inventory of the flat', '', 'The kitchen has a fridge, an oven and a dishwasher.'] }]));
+    const scan = await PDFDocument.load(await makeScannedTextPdf([{ paragraphs: NOTICE }]));
+    const [copied] = await text.copyPages(scan, [0]);
+    text.addPage(copied);
+    const parsed = await parsePdf(await text.save(), 'mixed.pdf');
+    expect(parsed.recognisedPages).toEqual([[2, 2]]);
+    expect(parsed.blocks.find((b) => b.page === 1)!.text).toContain('The kitchen has a fridge, an oven and a dishwasher.');
+    expect(parsed.blocks.find((b) => b.page === 2)!.text).toMatch(/Pets are allowed only with the landlord.s written consent/);
+  });
+
+  it('without OCR, a scanned PDF fails with a message', async () => {
+    await expect(parsePdf(await makeScannedTextPdf([{ paragraphs: NOTICE }]), 'scan.pdf', undefined, { ocr: null })).rejects.toMatchObject({
+      code: 'no-text-layer',
+      message: 'scan.pdf: no text found: the PDF has no text layer and no text was recognised on its pages',
+    });
+  });
+
+  it('a scan with no text on it still fails with a message', async () => {
+    await expect(parseFile(await makeScannedTextPdf([{ paragraphs: [] }]), 'blank.pdf')).rejects.toMatchObject({ code: 'no-text-layer' });
+  });
+});
+
+describe('OCR pieces', () => {
+  it('writes RGBA pixels as grey PGM, transparent as white', () => {
+    const rgba = Uint8Array.from([0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 0, 255, 0, 0, 255]);
+    const pgm = toPgm(rgba, 2, 2);
+    const header = 'P5\n2 2\n255\n';
+    expect(new TextDecoder().decode(pgm.subarray(0, header.length))).toBe(header);
+    expect([...pgm.subarray(header.length)]).toEqual([0, 255, 255, 76]);
+    expect(() => toPgm(rgba, 3, 2)).toThrow(RangeError);
+  });
+
+  it('renders ordinary pages at 200 dpi and huge ones within the pixel budget', () => {
+    expect(ocrScale({ width: 612, height: 792 })).toBeCloseTo(200 / 72);
+    const huge = ocrScale({ width: 40_000, height: 40_000 });
+    expect(40_000 * huge * 40_000 * huge).toBeLessThanOrEqual(6000 * 6000 + 1);
+  });
+
+  it('turns recognised paragraphs into lines with a blank line between paragraphs', () => {
+    // Lines 10 px tall, 4 px apart; a paragraph gap of 14 px.
+    const w = (text: string, line: number, gap = 0): RecognisedWord => ({ text, confidence: 90, box: { x0: 0, y0: line * 14 + gap, x1: 9, y1: line * 14 + gap + 10 } });
+    const page = { paragraphs: [[[w('The', 0), w('rent', 0)], [w('is', 1), w('due.', 1)]], [[w('Pets', 2), w('allowed.', 2)]]], confidence: 90, width: 1, height: 1 };
+    expect(linesOfPage(page)).toEqual(['The rent', 'is due.', '', 'Pets allowed.']);
+    // tesseract's one paragraph, split where the lines are further apart.
+    const one = { ...page, paragraphs: [[[w('The', 0), w('rent', 0)], [w('is', 1), w('due.', 1)], [w('Pets', 2, 10), w('allowed.', 2, 10)], [w('Dogs', 3, 10)]]] };
+    expect(linesOfPage(one)).toEqual(['The rent', 'is due.', '', 'Pets allowed.', 'Dogs']);
+    expect(linesOfPage({ ...page, paragraphs: [] })).toEqual([]);
+  });
+});
