@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
-import { askQuestion, waitForIndexed } from '../support/app-page.ts';
+import { askQuestion, dropFile, statusWhenDone, waitForIndexed } from '../support/app-page.ts';
 import { writeTree } from '../support/fixture-folder.ts';
-import { makePdf } from '../support/fixtures.ts';
+import { makePdf, makeScannedTextPdf } from '../support/fixtures.ts';
 
 describe('installable and offline', () => {
   let served: Served;
@@ -59,5 +59,11 @@ describe('installable and offline', () => {
     const answer = await askQuestion(page, 'When must receipts be submitted?');
     expect(answer).toContain('within thirty days');
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  });
+
+  it('reads a scanned PDF with the server stopped: the recogniser and its English model are precached', async () => {
+    await dropFile(page, 'visa-scan.pdf', await makeScannedTextPdf([{ paragraphs: ['A visa for the conference must be requested eight weeks before travelling.'] }]));
+    expect(await statusWhenDone(page, 'visa-scan.pdf')).toBe('Indexed: page 1 recognised from images (OCR)');
+    expect(await askQuestion(page, 'When must a visa be requested?')).toContain('eight weeks before travelling');
   });
 });

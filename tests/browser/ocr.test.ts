@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { useApp } from '../support/browser.ts';
+import { askQuestion, dropFile, statusWhenDone } from '../support/app-page.ts';
+import { makePdf, makeScannedTextPdf } from '../support/fixtures.ts';
+
+const LEASE = [
+  'The tenancy begins on the first of March 2026 and runs for twelve months.',
+  'The monthly rent is eight hundred and fifty euros, payable in advance. The security deposit is returned within thirty days after the keys are handed back.',
+];
+const HOUSE_RULES = ['Pets are allowed only with the written consent of the landlord. The tenant keeps the garden tidy and the hedges trimmed.'];
+
+/** A scanned PDF (page images, no text layer) read by OCR in the parse worker, with the app's own files. */
+describe('a scanned PDF', () => {
+  const app = useApp();
+
+  it('is read from its page images, answers a question only it answers, and cites its page', async () => {
+    const { page } = app;
+    const requests: string[] = [];
+    page.context().on('request', (r) => requests.push(r.url()));
+    await dropFile(page, 'notes.pdf', await makePdf([{ lines: ['Meeting notes', '', 'The boiler was serviced in May by the plumber.'] }]));
+    await dropFile(page, 'lease-scan.pdf', await makeScannedTextPdf([{ paragraphs: LEASE }, { paragraphs: HOUSE_RULES }], 'Lease of Flat 4'));
+    expect(await statusWhenDone(page, 'notes.pdf')).toBe('Indexed');
+    expect(await statusWhenDone(page, 'lease-scan.pdf')).toBe('Indexed: pages 1–2 recognised from images (OCR)');
+
+    const answer = await askQuestion(page, 'Are pets allowed in the flat?');
+    expect(answer).toContain('Pets are allowed only with the written consent of the landlord.');
+    const sources = (await page.getByRole('list', { name: 'Sources' }).textContent()) ?? '';
+    expect(sources).toContain('page 2');
+    expect(await askQuestion(page, 'When is the security deposit returned?')).toContain('returned within thirty days');
+
+    // The recogniser's worker, core and English model came from the app itself, and nothing else was fetched.
+    const origin = new URL(page.url()).origin;
+    for (const file of ['/ocr/worker.min.js', '/ocr/core/', '/ocr/lang/eng.traineddata.gz']) expect(requests.some((u) => u.startsWith(`${origin}${file}`)), file).toBe(true);
+    expect(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
+  });
+});
