@@ -5,7 +5,7 @@
  */
 import type { DocId } from './ids.ts';
 
-export type DocType = 'pdf' | 'docx' | 'html' | 'markdown' | 'text';
+export type DocType = 'pdf' | 'docx' | 'html' | 'markdown' | 'text' | 'image';
 
 /** Which date a range restricts: when the document was added, or the date it carries. */
 export type DateField = 'added' | 'dated';

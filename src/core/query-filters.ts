@@ -105,7 +105,7 @@ export function rangeChip(docs: readonly QueryableDoc[], field: DateField, range
 }
 
 /** How a type reads on its chip ("Only PDF"). */
-export const TYPE_LABELS: Record<DocType, string> = { pdf: 'PDF', docx: 'Word', markdown: 'Markdown', html: 'HTML', text: 'Text' };
+export const TYPE_LABELS: Record<DocType, string> = { pdf: 'PDF', docx: 'Word', markdown: 'Markdown', html: 'HTML', text: 'Text', image: 'Image' };
 
 /** A document's path: its folder, then its name. */
 export const pathOfDoc = (d: Pick<QueryableDoc, 'folder' | 'name'>) => (d.folder ? `${d.folder}/${d.name}` : d.name);

@@ -10,6 +10,11 @@ const EXTENSIONS: Record<string, DocType> = {
   txt: 'text',
   // reStructuredText is read as plain text: its underlined headings become sections.
   rst: 'text',
+  // Photographed or scanned pages, read by OCR (`parse-image.ts`).
+  png: 'image',
+  jpg: 'image',
+  jpeg: 'image',
+  webp: 'image',
 };
 
 /**

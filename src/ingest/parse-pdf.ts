@@ -8,7 +8,7 @@ import { entriesByPage, readOutline, refKey, splitPage, type OutlineEntry } from
 import { isReadable } from './readable.ts';
 import { checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 import { firstPlausibleTitle } from './title.ts';
-import { LOW_CONFIDENCE, MIN_CONFIDENCE, linesOfPage } from './ocr/recognised-page.ts';
+import { acceptedLines, LOW_CONFIDENCE } from './ocr/recognised-page.ts';
 import { OffscreenCanvasFactory, renderPageForOcr, type PageCanvasFactory } from './ocr/render-page.ts';
 import { createTesseractEngine, type OcrEngine } from './ocr/tesseract-engine.ts';
 
@@ -214,9 +214,9 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fr
           const engine = await ocr;
           const image = await renderPageForOcr(page as never, doc.canvasFactory as PageCanvasFactory);
           const read = await engine.recognise(image, (f) => onProgress?.((p - 1 + f) / doc.numPages));
-          const words = linesOfPage(read);
           // What OCR makes of a page of symbols is no better than its text layer: the page stays unreadable.
-          if (read.confidence >= MIN_CONFIDENCE && /\p{L}/u.test(words.join('')) && isReadable(words.join('\n'))) {
+          const words = acceptedLines(read);
+          if (words) {
             lines = words;
             recognised.push(p);
             if (read.confidence < LOW_CONFIDENCE) lowConfidence.push(p);

@@ -3,6 +3,7 @@ import type { DocType, ParsedDoc } from '../core/types.ts';
 import { detectType } from './file-kinds.ts';
 import { parseDocx } from './parse-docx.ts';
 import { parseHtml } from './parse-html.ts';
+import { parseImage } from './parse-image.ts';
 import { parseMarkdown } from './parse-markdown.ts';
 import { parsePdf } from './parse-pdf.ts';
 import { parseText } from './parse-text.ts';
@@ -25,7 +26,7 @@ export interface ParseOptions {
 export async function parseFile(bytes: Uint8Array, name: string, options: ParseOptions = {}): Promise<{ type: DocType; parsed: ParsedDoc }> {
   const { onProgress, limits = DEFAULT_READ_LIMITS } = options;
   const type = detectType(name);
-  if (!type) throw new DocQaError('unsupported-type', `${name}: unsupported file type (supported: PDF, Word .docx, HTML, Markdown, text)`);
+  if (!type) throw new DocQaError('unsupported-type', `${name}: unsupported file type (supported: PDF, Word .docx, HTML, Markdown, text, and images of text: PNG, JPEG, WebP)`);
   if (bytes.byteLength === 0) throw new DocQaError('empty-file', `${name}: the file is empty`);
   let parsed: ParsedDoc;
   try {
@@ -55,5 +56,7 @@ async function parseByType(type: DocType, bytes: Uint8Array, name: string, onPro
       return parseMarkdown(bytes, name);
     case 'text':
       return parseText(bytes, name, onProgress);
+    case 'image':
+      return await parseImage(bytes, name, onProgress, { limits });
   }
 }

@@ -20,13 +20,18 @@ export interface ReadLimits {
    * past ~1,000). See `structure-limits.ts`.
    */
   maxDocxDepth: number;
+  /**
+   * Most pixels of an image file, read from its header before it is decoded (4 bytes a pixel once
+   * decoded). Default 64 million: a phone's photo is 12–50, an A4 page scanned at 600 dpi 35.
+   */
+  maxImagePixels: number;
 }
 
-export const DEFAULT_READ_LIMITS: ReadLimits = { maxDocxXmlBytes: 64 * 2 ** 20, maxPdfPages: 10_000, maxDocxDepth: 256 };
+export const DEFAULT_READ_LIMITS: ReadLimits = { maxDocxXmlBytes: 64 * 2 ** 20, maxPdfPages: 10_000, maxDocxDepth: 256, maxImagePixels: 64_000_000 };
 
 /** Limits when the person insists ("Try again" on a file that was too large or too slow): four times larger. */
 export function relaxedLimits(limits: ReadLimits): ReadLimits {
-  return { maxDocxXmlBytes: limits.maxDocxXmlBytes * 4, maxPdfPages: limits.maxPdfPages * 4, maxDocxDepth: limits.maxDocxDepth * 4 };
+  return { maxDocxXmlBytes: limits.maxDocxXmlBytes * 4, maxPdfPages: limits.maxPdfPages * 4, maxDocxDepth: limits.maxDocxDepth * 4, maxImagePixels: limits.maxImagePixels * 4 };
 }
 
 const megabytes = (n: number) => `${Math.round(n / 2 ** 20)} MB`;
@@ -50,6 +55,16 @@ export function checkPdfPages(pages: number, name: string, limits: ReadLimits): 
     throw new DocQaError(
       'read-limit',
       `${name}: too large to read here: ${pages.toLocaleString('en')} pages (the limit is ${limits.maxPdfPages.toLocaleString('en')}). Split it into smaller files, or press Try again to insist`,
+    );
+  }
+}
+
+/** Throws `read-limit` when an image has more pixels than the limit (its size read from its header). */
+export function checkImagePixels(width: number, height: number, name: string, limits: ReadLimits): void {
+  if (width * height > limits.maxImagePixels) {
+    throw new DocQaError(
+      'read-limit',
+      `${name}: too large to read here: ${width.toLocaleString('en')} × ${height.toLocaleString('en')} pixels (the limit is ${Math.round(limits.maxImagePixels / 1e6)} megapixels). Scale the image down, or press Try again to insist`,
     );
   }
 }

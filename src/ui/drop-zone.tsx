@@ -47,7 +47,7 @@ export function DropZone() {
             type="file"
             multiple
             aria-label="Add documents"
-            accept=".pdf,.docx,.html,.htm,.md,.markdown,.txt,.rst"
+            accept=".pdf,.docx,.html,.htm,.md,.markdown,.txt,.rst,.png,.jpg,.jpeg,.webp"
             onChange={(e) => {
               const input = e.currentTarget;
               void learnSizes(filesFromInput(input.files))

@@ -1,6 +1,7 @@
 import { memo } from 'preact/compat';
 import { useMemo, useRef, useState } from 'preact/hooks';
 import type { DocId } from '../core/ids.ts';
+import { TYPE_LABELS } from '../core/query-filters.ts';
 import type { DocType, SearchFilter } from '../core/types.ts';
 import { withParents } from './library-view.ts';
 import { documents } from './library-state.ts';
@@ -45,7 +46,6 @@ const FilterSelect = memo(
 
 type Picked = { doc?: string; folder?: string; type?: string; tag?: string };
 
-const TYPE_LABELS: Record<DocType, string> = { pdf: 'PDF', docx: 'Word', html: 'HTML', markdown: 'Markdown', text: 'Text' };
 
 /** Restricts the next questions to one document, folder, file type or tag (combined with AND). */
 export function Filters({ onChange }: { onChange: (f: SearchFilter) => void }) {

@@ -28,7 +28,7 @@ function statusOf(item: LibraryItem, percent: number | undefined): string {
   return percent === undefined ? 'Queued' : `Indexing ${percent}%`;
 }
 
-const TYPE_NAMES: Record<string, string> = { pdf: 'PDF', docx: 'Word', html: 'HTML', markdown: 'Markdown', text: 'Text' };
+const TYPE_NAMES: Record<string, string> = { pdf: 'PDF', docx: 'Word', html: 'HTML', markdown: 'Markdown', text: 'Text', image: 'Image' };
 
 function formatSize(n: number): string {
   return n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;

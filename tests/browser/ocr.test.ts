@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useApp } from '../support/browser.ts';
 import { askQuestion, dropFile, statusWhenDone } from '../support/app-page.ts';
-import { makePdf, makeScannedTextPdf } from '../support/fixtures.ts';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { makePdf, makeScannedTextPdf, renderPageImage } from '../support/fixtures.ts';
 
 const LEASE = [
   'The tenancy begins on the first of March 2026 and runs for twelve months.',
@@ -32,5 +33,23 @@ describe('a scanned PDF', () => {
     const origin = new URL(page.url()).origin;
     for (const file of ['/ocr/worker.min.js', '/ocr/core/', '/ocr/lang/eng.traineddata.gz']) expect(requests.some((u) => u.startsWith(`${origin}${file}`)), file).toBe(true);
     expect(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
+  });
+
+  it('reads a photographed page (JPEG) as a one-page document, and refuses an image bomb from its header', async () => {
+    const { page } = app;
+    const png = await loadImage(Buffer.from(renderPageImage({ paragraphs: ['The recycling bins are emptied every second Tuesday of the month.'], dpi: 150 })));
+    const canvas = createCanvas(png.width, png.height);
+    canvas.getContext('2d').drawImage(png, 0, 0);
+    await page.getByLabel('Add documents').setInputFiles({ name: 'notice.jpg', mimeType: 'image/jpeg', buffer: canvas.toBuffer('image/jpeg', 70) });
+    expect(await statusWhenDone(page, 'notice.jpg')).toBe('Indexed: page 1 recognised from images (OCR)');
+    expect(await askQuestion(page, 'When are the recycling bins emptied?')).toContain('every second Tuesday of the month');
+    expect(await page.getByRole('list', { name: 'Sources' }).textContent()).toContain('notice.jpg, page 1');
+    // A PNG header claiming 40,000 × 40,000 pixels: refused before decoding, the page stays responsive.
+    const bomb = new Uint8Array(64);
+    bomb.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    new DataView(bomb.buffer).setUint32(16, 40_000);
+    new DataView(bomb.buffer).setUint32(20, 40_000);
+    await page.getByLabel('Add documents').setInputFiles({ name: 'bomb.png', mimeType: 'image/png', buffer: Buffer.from(bomb) });
+    expect(await statusWhenDone(page, 'bomb.png')).toBe('bomb.png: too large to read here: 40,000 × 40,000 pixels (the limit is 64 megapixels). Scale the image down, or press Try again to insist');
   });
 });

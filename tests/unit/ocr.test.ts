@@ -4,7 +4,10 @@ import { parsePdf } from '../../src/ingest/parse-pdf.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
 import { linesOfPage, toPgm, type RecognisedWord } from '../../src/ingest/ocr/recognised-page.ts';
 import { ocrScale } from '../../src/ingest/ocr/render-page.ts';
-import { makePdf, makeScannedTextPdf } from '../support/fixtures.ts';
+import { createCanvas } from '@napi-rs/canvas';
+import { readImageHeader } from '../../src/ingest/ocr/image-header.ts';
+import { fitPixels } from '../../src/ingest/ocr/decode-image.ts';
+import { makePdf, makeScannedTextPdf, renderPageImage } from '../support/fixtures.ts';
 
 /** Character error rate: edit distance over the truth's length, spacing normalised. */
 function cer(read: string, truth: string): number {
@@ -100,5 +103,74 @@ describe('OCR pieces', () => {
     const one = { ...page, paragraphs: [[[w('The', 0), w('rent', 0)], [w('is', 1), w('due.', 1)], [w('Pets', 2, 10), w('allowed.', 2, 10)], [w('Dogs', 3, 10)]]] };
     expect(linesOfPage(one)).toEqual(['The rent', 'is due.', '', 'Pets allowed.', 'Dogs']);
     expect(linesOfPage({ ...page, paragraphs: [] })).toEqual([]);
+  });
+});
+
+/** A PNG header (signature and IHDR) claiming `width` × `height`, then junk: a decompression bomb's first bytes. */
+function pngHeader(width: number, height: number): Uint8Array {
+  const b = new Uint8Array(64);
+  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  new DataView(b.buffer).setUint32(16, width);
+  new DataView(b.buffer).setUint32(20, height);
+  return b;
+}
+
+describe('image files are one-page documents read by OCR', () => {
+  const png = renderPageImage({ paragraphs: NOTICE, dpi: 150 });
+
+  it('reads a photographed page as PNG, JPEG and WebP', async () => {
+    const { loadImage } = await import('@napi-rs/canvas');
+    const image = await loadImage(Buffer.from(png));
+    const c = createCanvas(image.width, image.height);
+    c.getContext('2d').drawImage(image, 0, 0);
+    for (const [name, bytes] of [
+      ['notice.png', png],
+      ['notice.jpg', new Uint8Array(c.toBuffer('image/jpeg', 60))],
+      ['notice.webp', new Uint8Array(c.toBuffer('image/webp', 80))],
+    ] as const) {
+      const { type, parsed } = await parseFile(bytes, name);
+      expect(type, name).toBe('image');
+      expect(parsed, name).toMatchObject({ pages: 1, recognisedPages: [[1, 1]], title: name, titleSource: 'file-name' });
+      expect(parsed.blocks).toHaveLength(1);
+      expect(cer(parsed.blocks[0]!.text, NOTICE.join(' ')), name).toBeLessThan(0.02);
+    }
+  });
+
+  it('refuses an image too large to decode from its header, before decoding it', async () => {
+    // 40,000 × 40,000 pixels would be 6.4 GB decoded; the file is 64 bytes.
+    await expect(parseFile(pngHeader(40_000, 40_000), 'bomb.png')).rejects.toMatchObject({
+      code: 'read-limit',
+      message: 'bomb.png: too large to read here: 40,000 × 40,000 pixels (the limit is 64 megapixels). Scale the image down, or press Try again to insist',
+    });
+  });
+
+  it('says a damaged image or one without text cannot be read', async () => {
+    await expect(parseFile(Uint8Array.from([1, 2, 3, 4, 5, 6]), 'junk.png')).rejects.toMatchObject({ code: 'corrupt-file', message: expect.stringContaining('junk.png: this image could not be read') });
+    // A valid header on a cut-off file: it does not decode, or decodes to nothing readable (decoders differ).
+    const cut = await parseFile(png.subarray(0, 200), 'cut.png').then(() => undefined, (err: unknown) => err);
+    expect(cut).toMatchObject({ code: expect.stringMatching(/^(corrupt-file|no-text-layer)$/), message: expect.stringMatching(/^cut\.png: (this image could not be read; it may be damaged|no text found: no text was recognised in this image)$/) });
+    const blank = createCanvas(400, 300);
+    const g = blank.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 400, 300);
+    await expect(parseFile(new Uint8Array(blank.toBuffer('image/png')), 'blank.png')).rejects.toMatchObject({ code: 'no-text-layer', message: 'blank.png: no text found: no text was recognised in this image' });
+  });
+
+  it('reads sizes from PNG, JPEG and WebP headers, and nothing from other bytes', () => {
+    const c = createCanvas(321, 123);
+    expect(readImageHeader(new Uint8Array(c.toBuffer('image/png')))).toEqual({ format: 'png', width: 321, height: 123 });
+    expect(readImageHeader(new Uint8Array(c.toBuffer('image/jpeg')))).toEqual({ format: 'jpeg', width: 321, height: 123 });
+    expect(readImageHeader(new Uint8Array(c.toBuffer('image/webp', 80)))).toEqual({ format: 'webp', width: 321, height: 123 });
+    expect(readImageHeader(new Uint8Array(c.toBuffer('image/webp', 100)))).toEqual({ format: 'webp', width: 321, height: 123 });
+    for (const junk of [new Uint8Array(0), Uint8Array.from([0xff, 0xd8]), Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 0]), new TextEncoder().encode('RIFF....WEBPVP8 ')]) expect(readImageHeader(junk)).toBeUndefined();
+    // A JPEG whose segments point past its end stops there.
+    expect(readImageHeader(Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0xff, 0xff, 1, 2]))).toBeUndefined();
+  });
+
+  it('scales a large image down to the pixel budget, keeping its shape', () => {
+    expect(fitPixels(1000, 500, 2_000_000)).toEqual({ width: 1000, height: 500 });
+    const big = fitPixels(8000, 6000, 6000 * 6000);
+    expect(big.width * big.height).toBeLessThanOrEqual(6000 * 6000);
+    expect(big.width / big.height).toBeCloseTo(8000 / 6000, 2);
   });
 });

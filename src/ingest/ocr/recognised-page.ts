@@ -1,3 +1,5 @@
+import { isReadable } from '../readable.ts';
+
 /**
  * What OCR gives for one page image, and how it becomes the lines a parser hands on. Pure: shared by the
  * parse worker, Node tools and tests.
@@ -73,6 +75,16 @@ export function linesOfPage(page: RecognisedPage): string[] {
     out.push(line.text);
   });
   return out;
+}
+
+/**
+ * The page's lines ({@link linesOfPage}) when they are text: read with at least {@link MIN_CONFIDENCE},
+ * holding a letter, and readable (`isReadable`); undefined otherwise, as for a page of symbols or of nothing.
+ */
+export function acceptedLines(page: RecognisedPage): string[] | undefined {
+  const lines = linesOfPage(page);
+  const text = lines.join('\n');
+  return page.confidence >= MIN_CONFIDENCE && /\p{L}/u.test(text) && isReadable(text) ? lines : undefined;
 }
 
 /**

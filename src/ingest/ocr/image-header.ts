@@ -1,0 +1,66 @@
+/**
+ * An image file's format and size read from its header, before anything is decoded: a 40,000 × 40,000
+ * pixel image (a few kilobytes of PNG) would take 6.4 GB to decode. Pure and bounded: reads at most the
+ * bytes it walks, never past the end.
+ */
+
+export type ImageFormat = 'png' | 'jpeg' | 'webp';
+
+export interface ImageHeader {
+  format: ImageFormat;
+  width: number;
+  height: number;
+}
+
+const u16be = (b: Uint8Array, i: number) => (b[i]! << 8) | b[i + 1]!;
+const u32be = (b: Uint8Array, i: number) => ((b[i]! << 24) >>> 0) + (b[i + 1]! << 16) + (b[i + 2]! << 8) + b[i + 3]!;
+const u16le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8);
+const u24le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16);
+const ascii = (b: Uint8Array, i: number, n: number) => String.fromCharCode(...b.subarray(i, i + n));
+
+/** The header of a PNG, JPEG or WebP file; undefined when the bytes are none of these or are cut short. */
+export function readImageHeader(bytes: Uint8Array): ImageHeader | undefined {
+  if (bytes.length >= 24 && u32be(bytes, 0) === 0x89504e47 && u32be(bytes, 4) === 0x0d0a1a0a && ascii(bytes, 12, 4) === 'IHDR') {
+    return { format: 'png', width: u32be(bytes, 16), height: u32be(bytes, 20) };
+  }
+  if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8) return jpegHeader(bytes);
+  if (bytes.length >= 30 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP') return webpHeader(bytes);
+  return undefined;
+}
+
+/** Start-of-frame markers (baseline, progressive, lossless…), which carry the frame's size. */
+const SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
+
+function jpegHeader(bytes: Uint8Array): ImageHeader | undefined {
+  let i = 2;
+  while (i + 4 <= bytes.length) {
+    if (bytes[i] !== 0xff) return undefined;
+    const marker = bytes[i + 1]!;
+    // Fill bytes, and markers without a length (restart markers, TEM).
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
+    if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+      i += 2;
+      continue;
+    }
+    const length = u16be(bytes, i + 2);
+    if (length < 2) return undefined;
+    if (SOF.has(marker)) return i + 9 <= bytes.length ? { format: 'jpeg', height: u16be(bytes, i + 5), width: u16be(bytes, i + 7) } : undefined;
+    if (marker === 0xda || marker === 0xd9) return undefined;
+    i += 2 + length;
+  }
+  return undefined;
+}
+
+function webpHeader(bytes: Uint8Array): ImageHeader | undefined {
+  const chunk = ascii(bytes, 12, 4);
+  if (chunk === 'VP8 ') return { format: 'webp', width: u16le(bytes, 26) & 0x3fff, height: u16le(bytes, 28) & 0x3fff };
+  if (chunk === 'VP8L' && bytes[20] === 0x2f) {
+    const bits = bytes[21]! | (bytes[22]! << 8) | (bytes[23]! << 16) | ((bytes[24]! << 24) >>> 0);
+    return { format: 'webp', width: 1 + (bits & 0x3fff), height: 1 + ((bits >>> 14) & 0x3fff) };
+  }
+  if (chunk === 'VP8X') return { format: 'webp', width: 1 + u24le(bytes, 24), height: 1 + u24le(bytes, 27) };
+  return undefined;
+}

@@ -1,0 +1,51 @@
+import { DocQaError } from '../core/errors.ts';
+import type { ParsedDoc } from '../core/types.ts';
+import { linesToParagraphs } from './clean.ts';
+import { imageToPgm } from './ocr/decode-image.ts';
+import { readImageHeader } from './ocr/image-header.ts';
+import { acceptedLines, LOW_CONFIDENCE } from './ocr/recognised-page.ts';
+import { MAX_OCR_PIXELS } from './ocr/render-page.ts';
+import { createTesseractEngine, type OcrEngine } from './ocr/tesseract-engine.ts';
+import { checkImagePixels, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
+
+export interface ParseImageOptions {
+  /** Size caps; the image's pixels are checked against `maxImagePixels` before it is decoded. */
+  limits?: ReadLimits;
+  /** Starts the OCR engine; default tesseract.js (as `parsePdf`). `null`: no OCR, so an image cannot be read. */
+  ocr?: (() => Promise<OcrEngine>) | null;
+}
+
+/**
+ * An image file (PNG, JPEG, WebP: a photographed or scanned page) as a one-page document read by OCR:
+ * one block "page 1", recognised as a scanned PDF page is. Its size is read from its header first, so a
+ * decompression bomb (40,000 × 40,000 pixels in a few kilobytes) is refused before anything is decoded.
+ */
+export async function parseImage(bytes: Uint8Array, name: string, onProgress?: (fraction: number) => void, options: ParseImageOptions = {}): Promise<ParsedDoc> {
+  const header = readImageHeader(bytes);
+  if (!header) throw new DocQaError('corrupt-file', `${name}: this image could not be read; it may be damaged, or not a PNG, JPEG or WebP image`);
+  checkImagePixels(header.width, header.height, name, options.limits ?? DEFAULT_READ_LIMITS);
+  const startOcr = options.ocr === undefined ? createTesseractEngine : options.ocr;
+  if (!startOcr) throw new DocQaError('no-text-layer', `${name}: an image is read by recognising its text (OCR), which is not available here`);
+  let image: Uint8Array;
+  try {
+    image = await imageToPgm(bytes, MAX_OCR_PIXELS);
+  } catch (err) {
+    throw new DocQaError('corrupt-file', `${name}: this image could not be read; it may be damaged`, { cause: err });
+  }
+  const engine = await startOcr();
+  let read;
+  try {
+    read = await engine.recognise(image, onProgress);
+  } finally {
+    await engine.close();
+  }
+  const lines = acceptedLines(read);
+  if (!lines) throw new DocQaError('no-text-layer', `${name}: no text found: no text was recognised in this image`);
+  onProgress?.(1);
+  return {
+    pages: 1,
+    blocks: [{ label: 'page 1', page: 1, text: linesToParagraphs(lines).join('\n\n') }],
+    recognisedPages: [[1, 1]],
+    ...(read.confidence < LOW_CONFIDENCE && { lowConfidencePages: [[1, 1]] }),
+  };
+}
