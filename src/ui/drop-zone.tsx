@@ -39,7 +39,7 @@ export function DropZone() {
         if (e.dataTransfer) void filesFromDrop(e.dataTransfer).then(addFiles);
       }}
     >
-      <p>Drop files or folders here: PDF, Word (.docx), HTML, Markdown, text.</p>
+      <p>Drop files or folders here: PDF (scanned too), Word (.docx), HTML, Markdown, text, and photos or scans of pages (PNG, JPEG, WebP).</p>
       <div class="pickers">
         <label class="button">
           Add documents

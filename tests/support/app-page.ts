@@ -13,12 +13,12 @@ export async function libraryStatus(page: Page): Promise<Array<{ name: string; s
     );
 }
 
-/** Waits until `count` rows say "Indexed" and nothing is queued or indexing. */
+/** Waits until `count` rows say "Indexed" (or "Indexed: …", with notes on pages) and nothing is queued or indexing. */
 export async function waitForIndexed(page: Page, count: number, timeout = 60_000): Promise<void> {
   await page.waitForFunction(
     (n) => {
       const rows = [...document.querySelectorAll('ul[aria-label="Library"] > li .status')].map((s) => s.textContent ?? '');
-      return rows.filter((s) => s === 'Indexed').length === n && !rows.some((s) => s === 'Queued' || s.startsWith('Indexing'));
+      return rows.filter((s) => s === 'Indexed' || s.startsWith('Indexed: ')).length === n && !rows.some((s) => s === 'Queued' || s.startsWith('Indexing'));
     },
     count,
     { timeout },
