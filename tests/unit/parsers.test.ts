@@ -482,7 +482,7 @@ describe('text', () => {
   it('refuses empty files and unknown types with clear messages', async () => {
     await expect(parseFile(new Uint8Array(), 'empty.txt')).rejects.toMatchObject({ code: 'empty-file', message: 'empty.txt: the file is empty' });
     await expect(parseFile(enc('   \n  '), 'blank.md')).rejects.toMatchObject({ code: 'empty-file' });
-    await expect(parseFile(enc('x'), 'image.png')).rejects.toMatchObject({ code: 'unsupported-type', message: expect.stringContaining('unsupported file type') });
+    await expect(parseFile(enc('x'), 'drawing.svg')).rejects.toMatchObject({ code: 'unsupported-type', message: expect.stringContaining('unsupported file type') });
     await expect(parseFile(Uint8Array.from([1, 0, 2, 0]), 'bin.txt')).rejects.toMatchObject({ code: 'corrupt-file' });
   });
 });
