@@ -1,7 +1,7 @@
 /**
  * The OCR engine: tesseract.js (Tesseract 5's LSTM recogniser compiled to WebAssembly) with the English
- * integer model. Chosen over PaddleOCR PP-OCRv4 by measurement (`npm run bench -- ocr`, decision 0030): on
- * the same pages it made fewer errors and read them 2–3× faster. Its files come from `locateOcrAssets()`.
+ * integer model. Chosen over PaddleOCR PP-OCRv4 by measurement (`tools/ocr-engines.ts`, decision 0032): on
+ * the same pages it made fewer errors in every condition and read them 1.4–3× faster. Its files come from `locateOcrAssets()`.
  */
 import { createWorker, OEM } from 'tesseract.js';
 import { DocQaError } from '../../core/errors.ts';
