@@ -59,10 +59,10 @@ describe('exact text, exact citations, in every format', () => {
     await waitForQueueEmpty(app.page);
   });
 
-  it('indexes every readable file, names the unreadable PDF page, and calls the encrypted Word file password-protected', async () => {
+  it('indexes every readable file, names the PDF page read from its image (its font maps no characters, its glyphs show them), and calls the encrypted Word file password-protected', async () => {
     const rows = Object.fromEntries((await libraryStatus(app.page)).map((r) => [r.name, r.status]));
     for (const name of ['pricing.html', 'upgrade.md', 'rfc9999.txt', 'lease.docx']) expect(rows[name], name).toBe('Indexed');
-    expect(rows['firmware.pdf']).toBe('Indexed: page 2 unreadable (font encoding), not searchable');
+    expect(rows['firmware.pdf']).toBe('Indexed: page 2 recognised from images (OCR)');
     expect(rows['protected.docx']).toBe('protected.docx: password-protected: remove the password and add it again');
   });
 

@@ -106,6 +106,10 @@ export interface ScannedPageSpec {
   dpi?: number;
   /** Degrees the page is turned on the scanner; default 0. */
   skew?: number;
+  /** A photocopy's grain: each pixel's grey moved by up to ±`noise`/2, and 1 % of pixels darkened. Default 0. */
+  noise?: number;
+  /** Stored as a JPEG of this quality (0–1) instead of a PNG. */
+  jpegQuality?: number;
 }
 
 /**
@@ -116,14 +120,15 @@ export async function makeScannedTextPdf(pages: ScannedPageSpec[], title?: strin
   const pdf = await PDFDocument.create();
   if (title) pdf.setTitle(title);
   for (const spec of pages) {
-    const png = await pdf.embedPng(renderPageImage(spec));
+    const bytes = renderPageImage(spec);
+    const png = spec.jpegQuality === undefined ? await pdf.embedPng(bytes) : await pdf.embedJpg(bytes);
     const page = pdf.addPage([612, 792]);
     page.drawImage(png, { x: 0, y: 0, width: 612, height: 792 });
   }
   return pdf.save();
 }
 
-/** A printed page of `spec.paragraphs` as a PNG. */
+/** A printed page of `spec.paragraphs` as a PNG (a JPEG with `spec.jpegQuality`). */
 export function renderPageImage(spec: ScannedPageSpec): Uint8Array {
   const scale = (spec.dpi ?? 200) / 72;
   const [width, height] = [Math.round(612 * scale), Math.round(792 * scale)];
@@ -156,7 +161,16 @@ export function renderPageImage(spec: ScannedPageSpec): Uint8Array {
     }
     y += 10 * scale;
   }
-  return new Uint8Array(canvas.toBuffer('image/png'));
+  if (spec.noise) {
+    const image = g.getImageData(0, 0, width, height);
+    const d = image.data;
+    let seed = 7;
+    // 32-bit arithmetic (Math.imul): a plain product loses its low bits past 2^53 and the sequence sticks.
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x7fffffff;
+    for (let i = 0; i < d.length; i += 4) d[i] = d[i + 1] = d[i + 2] = d[i]! + (random() - 0.5) * spec.noise + (random() < 0.01 ? -200 : 0);
+    g.putImageData(image, 0, 0);
+  }
+  return new Uint8Array(spec.jpegQuality === undefined ? canvas.toBuffer('image/png') : canvas.toBuffer('image/jpeg', Math.round(spec.jpegQuality * 100)));
 }
 
 /** 1x1 grey PNG. */

@@ -53,6 +53,12 @@ describe('scanned PDFs are read by OCR', () => {
     expect(cer(parsed.blocks[0]!.text, LEASE.join(' '))).toBeLessThan(0.05);
   });
 
+  it('reads degraded scans: 150 dpi, and a scan stored as a low-quality JPEG', async () => {
+    const parsed = await parsePdf(await makeScannedTextPdf([{ paragraphs: LEASE, dpi: 150 }, { paragraphs: LEASE, jpegQuality: 0.25 }]), 'copies.pdf');
+    expect(parsed.blocks).toHaveLength(2);
+    for (const block of parsed.blocks) expect(cer(block.text, LEASE.join(' ')), block.label).toBeLessThan(0.06);
+  });
+
   it('leaves pages with a text layer alone, and reads only the scanned ones', async () => {
     // A PDF with text on page 1 and a scan as page 2: pdf-lib copies the scan's page into the text PDF.
     const { PDFDocument } = await import('pdf-lib');
