@@ -13,7 +13,11 @@ export interface ScriptedSetting {
   gullible?: boolean;
 }
 
-/** Sets the answer-writing model to the scripted generator (settings key 'answer') and reloads the page. */
+/**
+ * Sets the answer-writing model to the scripted generator (settings key 'answer'), reloads the page, and
+ * waits until the page says the model writes the answers: a question asked before that is answered by
+ * quoting (no phrasings, hops or filters read by the model), as it would be for a person.
+ */
 export async function useScriptedGenerator(page: Page, setting: ScriptedSetting): Promise<void> {
   await page.evaluate(
     (generator) =>
@@ -30,6 +34,7 @@ export async function useScriptedGenerator(page: Page, setting: ScriptedSetting)
     { kind: 'scripted', ...setting },
   );
   await page.reload();
+  await page.waitForFunction(() => document.querySelector('.answer-notice > span')?.textContent?.startsWith('Answers are written by'), undefined, { timeout: 60_000 });
 }
 
 /** Waits for the Answer region to show an answer after the one numbered `seq` (its `data-seq`). */
