@@ -196,9 +196,23 @@ export type AnswerModelStatus =
   | { state: 'loading'; model: string; download?: { loaded: number; total: number; files: Array<{ file: string; loaded: number; total: number }> } }
   | { state: 'ready'; model: string };
 
+/**
+ * What a file's reader is doing where a percentage says too little: recognising the text of page 3 of 12
+ * (OCR, seconds a page), with the time left estimated from the pages recognised so far.
+ */
+export interface ReadingStage {
+  stage: 'recognising';
+  page: number;
+  pages: number;
+  secondsLeft?: number;
+}
+
+/** A file's reading progress: the fraction done (0–1), and what it is doing when that says more. */
+export type ReadProgress = (fraction: number, stage?: ReadingStage) => void;
+
 /** Progress and change events, sent by the library worker to every tab. */
 export type LibraryEvent =
-  | { type: 'file-progress'; queueId: QueueId; path: string; percent: number }
+  | { type: 'file-progress'; queueId: QueueId; path: string; percent: number; stage?: ReadingStage }
   /** `matches`: for 'already-in-library', the path of the stored document with the same contents. */
   /** `docId`: for 'already-in-library', the stored document (a Delete of it still inside its Undo window is cancelled). */
   | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' | 'cancelled'; matches?: string; docId?: DocId }

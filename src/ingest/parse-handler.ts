@@ -1,4 +1,5 @@
 import type { DocId } from '../core/ids.ts';
+import type { ReadProgress } from '../core/types.ts';
 import type { ChunkOptions } from './chunk.ts';
 import { prepareDocument, type PreparedDocument } from './prepare-document.ts';
 import type { ReadLimits } from './read-limits.ts';
@@ -17,8 +18,8 @@ export interface ParseRequest {
 
 /** What the parse worker exposes: the whole pure ingest path (read, parse, clean, chunk, hash) for one file. */
 export interface ParseApi {
-  /** `onProgress` receives 0–1; it is also the heartbeat the library's watchdog listens to. */
-  prepare(request: ParseRequest, onProgress: (fraction: number) => void): Promise<PreparedDocument>;
+  /** `onProgress` receives 0–1 and the stage (OCR's page); it is also the heartbeat the library's watchdog listens to. */
+  prepare(request: ParseRequest, onProgress: ReadProgress): Promise<PreparedDocument>;
 }
 
 /** The parse worker's handler; also used in-process where there are no workers (Node tools and tests). */

@@ -1,8 +1,9 @@
 import { DocQaError } from '../core/errors.ts';
-import type { ParsedDoc } from '../core/types.ts';
+import type { ParsedDoc, ReadProgress } from '../core/types.ts';
 import { linesToParagraphs } from './clean.ts';
 import { imageToPgm } from './ocr/decode-image.ts';
 import { readImageHeader } from './ocr/image-header.ts';
+import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { acceptedLines, LOW_CONFIDENCE } from './ocr/recognised-page.ts';
 import { MAX_OCR_PIXELS } from './ocr/render-page.ts';
 import { createTesseractEngine, type OcrEngine } from './ocr/tesseract-engine.ts';
@@ -20,7 +21,7 @@ export interface ParseImageOptions {
  * one block "page 1", recognised as a scanned PDF page is. Its size is read from its header first, so a
  * decompression bomb (40,000 × 40,000 pixels in a few kilobytes) is refused before anything is decoded.
  */
-export async function parseImage(bytes: Uint8Array, name: string, onProgress?: (fraction: number) => void, options: ParseImageOptions = {}): Promise<ParsedDoc> {
+export async function parseImage(bytes: Uint8Array, name: string, onProgress?: ReadProgress, options: ParseImageOptions = {}): Promise<ParsedDoc> {
   const header = readImageHeader(bytes);
   if (!header) throw new DocQaError('corrupt-file', `${name}: this image could not be read; it may be damaged, or not a PNG, JPEG or WebP image`);
   checkImagePixels(header.width, header.height, name, options.limits ?? DEFAULT_READ_LIMITS);
@@ -32,10 +33,13 @@ export async function parseImage(bytes: Uint8Array, name: string, onProgress?: (
   } catch (err) {
     throw new DocQaError('corrupt-file', `${name}: this image could not be read; it may be damaged`, { cause: err });
   }
+  const clock = new RecognitionClock(1);
+  clock.start();
+  onProgress?.(0, clock.at(1, 0));
   const engine = await startOcr();
   let read;
   try {
-    read = await engine.recognise(image, onProgress);
+    read = await engine.recognise(image, (f) => onProgress?.(f, clock.at(1, f)));
   } finally {
     await engine.close();
   }

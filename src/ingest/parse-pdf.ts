@@ -1,7 +1,7 @@
 import { DocQaError } from '../core/errors.ts';
 import { firstDate, parsePdfDate } from './doc-date.ts';
 import { toPageRanges } from '../core/page-ranges.ts';
-import type { Block, ParsedDoc } from '../core/types.ts';
+import type { Block, ParsedDoc, ReadProgress } from '../core/types.ts';
 import { linesToParagraphs, removeRunningLines } from './clean.ts';
 import { locatePdfAssets, type PdfAssets } from './pdf-assets.ts';
 import { entriesByPage, readOutline, refKey, splitPage, type OutlineEntry } from './pdf-outline.ts';
@@ -9,6 +9,7 @@ import { isReadable } from './readable.ts';
 import { checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 import { firstPlausibleTitle } from './title.ts';
 import { acceptedLines, LOW_CONFIDENCE } from './ocr/recognised-page.ts';
+import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { OffscreenCanvasFactory, renderPageForOcr, type PageCanvasFactory } from './ocr/render-page.ts';
 import { createTesseractEngine, type OcrEngine } from './ocr/tesseract-engine.ts';
 
@@ -169,7 +170,7 @@ async function needsOcr(lines: readonly string[], paintsImage: () => Promise<boo
  * Password-protected files, files without a text layer, files with no readable text, and damaged files
  * get a clear error; a broken outline only costs the sections.
  */
-export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fraction: number) => void, options: ParsePdfOptions = {}): Promise<ParsedDoc> {
+export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: ReadProgress, options: ParsePdfOptions = {}): Promise<ParsedDoc> {
   const pdfjs = await loadPdfJs();
   const assets = options.assets === undefined ? locatePdfAssets() : options.assets;
   const task = pdfjs.getDocument({
@@ -202,6 +203,7 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fr
     let ocr: Promise<OcrEngine> | undefined;
     const recognised: number[] = [];
     const lowConfidence: number[] = [];
+    const clock = new RecognitionClock(doc.numPages);
     try {
       for (let p = 1; p <= doc.numPages; p++) {
         const page = await doc.getPage(p);
@@ -211,9 +213,12 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: (fr
         let lines = pageLines(content.items as TextItemLike[]);
         if (startOcr && (await needsOcr(lines, () => paintsImage(page, pdfjs.OPS)))) {
           ocr ??= startOcr();
+          clock.start();
+          onProgress?.((p - 1) / doc.numPages, clock.at(p, 0));
           const engine = await ocr;
           const image = await renderPageForOcr(page as never, doc.canvasFactory as PageCanvasFactory);
-          const read = await engine.recognise(image, (f) => onProgress?.((p - 1 + f) / doc.numPages));
+          const read = await engine.recognise(image, (f) => onProgress?.((p - 1 + f) / doc.numPages, clock.at(p, f)));
+          clock.finish();
           // What OCR makes of a page of symbols is no better than its text layer: the page stays unreadable.
           const words = acceptedLines(read);
           if (words) {

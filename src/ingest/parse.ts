@@ -1,5 +1,5 @@
 import { DocQaError } from '../core/errors.ts';
-import type { DocType, ParsedDoc } from '../core/types.ts';
+import type { DocType, ParsedDoc, ReadProgress } from '../core/types.ts';
 import { detectType } from './file-kinds.ts';
 import { parseDocx } from './parse-docx.ts';
 import { parseHtml } from './parse-html.ts';
@@ -12,8 +12,8 @@ import { isStackOverflow, tooDeeplyNested } from './structure-limits.ts';
 import { plausibleTitle } from './title.ts';
 
 export interface ParseOptions {
-  /** Receives the fraction parsed (0–1) where the parser knows it. */
-  onProgress?: (fraction: number) => void;
+  /** Receives the fraction parsed (0–1) where the parser knows it, and the stage where it has one (OCR). */
+  onProgress?: ReadProgress;
   /** Size caps checked before decompressing; default {@link DEFAULT_READ_LIMITS}. */
   limits?: ReadLimits;
 }

@@ -1,5 +1,5 @@
 import type { ChunkId, DocId } from '../core/ids.ts';
-import type { DocRecord } from '../core/types.ts';
+import type { DocRecord, ReadProgress } from '../core/types.ts';
 import { chunkBlocks, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.ts';
 import { normalizeForId } from './clean.ts';
 import { chunkIdOfNormalized, docIdOf } from './hash.ts';
@@ -46,12 +46,12 @@ function hashChunks(texts: readonly string[], onBatch: (done: number) => void): 
 export async function prepareDocument(
   input: FileInput,
   options: ChunkOptions = DEFAULT_CHUNK_OPTIONS,
-  onProgress?: (fraction: number) => void,
+  onProgress?: ReadProgress,
 ): Promise<PreparedDocument> {
   // crypto.subtle hashes off-thread: start the document's hash now and let it run while parsing.
   const docIdPromise = input.docId ? Promise.resolve(input.docId) : docIdOf(input.bytes);
   docIdPromise.catch(() => undefined);
-  const { type, parsed } = await parseFile(input.bytes, input.name, { onProgress: (f) => onProgress?.(f * 0.8), limits: input.limits ?? DEFAULT_READ_LIMITS });
+  const { type, parsed } = await parseFile(input.bytes, input.name, { onProgress: (f, stage) => onProgress?.(f * 0.8, stage), limits: input.limits ?? DEFAULT_READ_LIMITS });
   const spans = chunkBlocks(parsed.blocks, options);
   const texts = spans.map((span) => normalizeForId(parsed.blocks[span.block]!.text.slice(span.start, span.end)));
   const ids = hashChunks(texts, (done) => onProgress?.(0.8 + (0.15 * done) / texts.length));

@@ -1,6 +1,6 @@
 import { DocQaError, forFile, isQuotaError, isStorageFailure, serializeError, type SerializedError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
-import type { LibraryEvent, QueueEntry } from '../core/types.ts';
+import type { LibraryEvent, QueueEntry, ReadingStage } from '../core/types.ts';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
 import { docIdOf } from '../ingest/hash.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
@@ -55,7 +55,8 @@ export class IngestQueue {
   private processing: Promise<void> | undefined;
   private progress = new QueueProgress();
   /** Last percent reported per file in flight (at most two: one committing, the next being prepared). */
-  private percents = new Map<QueueId, number>();
+  /** What each file being read last reported (its percentage and stage), so that only changes are sent. */
+  private percents = new Map<QueueId, string>();
   private lookAgain = false;
   private readonly preparer: Preparer;
   /** The queue entry whose file is being read now (the one a Delete or the memory limit stops). */
@@ -192,7 +193,7 @@ export class IngestQueue {
   /** Reads, hashes, parses and chunks a queued file. Never throws: a failure is returned, for its turn. */
   private async prepareEntry(entry: QueueEntry): Promise<EntryResult> {
     this.progress.ensure(entry.size);
-    this.percents.set(entry.id, 0);
+    this.percents.set(entry.id, '0 ');
     this.emit({ type: 'file-progress', queueId: entry.id, path: entry.path, percent: 0 });
     try {
       if (!entry.blob) throw new DocQaError('corrupt-file', `${entry.name}: the file's contents were lost; add it again`);
@@ -217,7 +218,7 @@ export class IngestQueue {
         limits: entry.insist ? relaxedLimits(limits) : limits,
       };
       try {
-        const prepared = await this.preparer.prepare(request, (f) => this.reportProgress(entry, f), entry.insist);
+        const prepared = await this.preparer.prepare(request, (f, stage) => this.reportProgress(entry, f, stage), entry.insist);
         return { kind: 'prepared', prepared };
       } finally {
         await this.store.endAttempt(entry.id, this.session);
@@ -300,12 +301,16 @@ export class IngestQueue {
     this.keeper.scheduleSnapshot();
   }
 
-  private reportProgress(entry: QueueEntry, fraction: number): void {
+  private reportProgress(entry: QueueEntry, fraction: number, stage?: ReadingStage): void {
+    // A read stopped by Delete can still report from its worker's last moments: the file is done with.
+    if (this.reading !== entry) return;
     const percent = Math.min(99, Math.floor(fraction * 100));
-    if (percent === this.percents.get(entry.id)) return;
-    this.percents.set(entry.id, percent);
+    // Sent when the percentage or the stage's words change (a page, the seconds left), not at every beat.
+    const said = `${percent} ${stage ? `${stage.page}/${stage.pages} ${stage.secondsLeft ?? ''}` : ''}`;
+    if (said === this.percents.get(entry.id)) return;
+    this.percents.set(entry.id, said);
     this.progress.partial(entry.size * fraction);
-    this.emit({ type: 'file-progress', queueId: entry.id, path: entry.path, percent });
+    this.emit({ type: 'file-progress', queueId: entry.id, path: entry.path, percent, ...(stage && { stage }) });
     this.emitQueue();
   }
 

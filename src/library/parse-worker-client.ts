@@ -1,5 +1,6 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
+import type { ReadingStage, ReadProgress } from '../core/types.ts';
 import type { ParseApi, ParseRequest } from '../ingest/parse-handler.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
 import { watch, type WatchedRun } from './parse-watchdog.ts';
@@ -31,7 +32,7 @@ export class ParseWorkerClient implements Preparer {
     private readonly options: ParseWorkerOptions = {},
   ) {}
 
-  prepare(request: ParseRequest, onProgress: (fraction: number) => void, insist = false): Promise<PreparedDocument> {
+  prepare(request: ParseRequest, onProgress: ReadProgress, insist = false): Promise<PreparedDocument> {
     const idleMs = (this.options.idleMs ?? DEFAULT_IDLE_MS) * (insist ? 4 : 1);
     const { worker, api } = this.ensureWorker();
     const run = watch<PreparedDocument>(
@@ -44,9 +45,9 @@ export class ParseWorkerClient implements Preparer {
           };
         });
         died.catch(() => undefined);
-        const progress = proxy((fraction: number) => {
+        const progress = proxy((fraction: number, stage?: ReadingStage) => {
           beat();
-          onProgress(fraction);
+          onProgress(fraction, stage);
         });
         return Promise.race([api.prepare(request, progress), died]);
       },

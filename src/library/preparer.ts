@@ -1,4 +1,5 @@
 import type { DocQaError } from '../core/errors.ts';
+import type { ReadProgress } from '../core/types.ts';
 import type { ParseApi, ParseRequest } from '../ingest/parse-handler.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
 
@@ -8,7 +9,7 @@ export interface Preparer {
    * Reads, parses, chunks and hashes one file. `insist` is set when the person pressed Try again: the
    * time budget is relaxed.
    */
-  prepare(request: ParseRequest, onProgress: (fraction: number) => void, insist?: boolean): Promise<PreparedDocument>;
+  prepare(request: ParseRequest, onProgress: ReadProgress, insist?: boolean): Promise<PreparedDocument>;
   /** Stops the file being read now, if any, rejecting its `prepare` with `error`. */
   abort(error: DocQaError): void;
 }

@@ -1,3 +1,5 @@
+import type { ReadingStage } from '../core/types.ts';
+
 /** "12.3 MB", "740 KB", "1.2 GB". */
 export function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
@@ -19,4 +21,12 @@ export function formatEta(ms: number): string {
 export function partsEta(done: number, total: number, elapsedMs: number): string {
   if (done <= 0 || done >= total || elapsedMs < 1000) return '';
   return `, ${formatEta((elapsedMs / done) * (total - done))}`;
+}
+
+/** "Recognising text: page 3 of 12, about 40 s left" ("about 3 min left" from 90 s; a one-page image has no page). */
+export function stageLine(stage: ReadingStage): string {
+  const where = stage.pages > 1 ? `: page ${stage.page} of ${stage.pages}` : '';
+  const s = stage.secondsLeft;
+  const left = s === undefined ? '' : s < 90 ? `, about ${s} s left` : `, about ${Math.round(s / 60)} min left`;
+  return `Recognising text${where}${left}`;
 }

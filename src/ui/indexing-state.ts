@@ -2,7 +2,7 @@ import { signal } from '@preact/signals';
 import { personalMessage } from '../core/errors.ts';
 import type { QueueId } from '../core/ids.ts';
 import type { IncomingFile } from '../core/library-api.ts';
-import type { LibraryItem } from '../core/types.ts';
+import type { LibraryItem, ReadingStage } from '../core/types.ts';
 import { addingNote, addNotes, type ActivityNote } from './activity.ts';
 import { libraryApi } from './library-connection.ts';
 
@@ -14,8 +14,14 @@ export interface QueueStatus {
   etaMs?: number;
 }
 
-/** Each file being read's progress (percent), by queue id. */
-export const percents = signal<Record<string, number>>({});
+/** A file being read: its percentage, and its stage when the percentage says too little (OCR's page). */
+export interface FileProgress {
+  percent: number;
+  stage?: ReadingStage;
+}
+
+/** Each file being read's progress, by queue id. */
+export const percents = signal<Record<string, FileProgress>>({});
 /** The queue's progress while files wait or are read; undefined once it is empty. */
 export const queue = signal<QueueStatus | undefined>(undefined);
 /** The Activity list's lines, newest last (see activity.ts). */

@@ -61,7 +61,7 @@ function flushEvents(): void {
       case 'file-progress':
         // Once the storage was closed under this tab, late progress from before must not revive the line.
         if (closedReason.value) break;
-        nextPercents[event.queueId] = event.percent;
+        nextPercents[event.queueId] = { percent: event.percent, ...(event.stage && { stage: event.stage }) };
         break;
       case 'file-done':
       case 'file-failed': {

@@ -7,15 +7,17 @@ import type { LibraryItem } from '../core/types.ts';
 import { PrefixIsolated } from './isolate.tsx';
 import { arrangeItems, folderOf, listRows, SORT_LABELS, WINDOW_ABOVE, windowOf, type LibrarySort, type ListRow } from './library-view.ts';
 import { deleteItem, pendingDeletes, undoDelete } from './delete-state.ts';
-import { dismissFailed, percents, retryItem } from './indexing-state.ts';
+import { stageLine } from './format.ts';
+import { dismissFailed, percents, retryItem, type FileProgress } from './indexing-state.ts';
 import { items, loaded, setTags } from './library-state.ts';
 
 /**
  * "Indexed" for a document whose every page was read; "Indexed: pages 2–23, 40 unreadable (font
  * encoding), not searchable" for a PDF whose fonts on those pages do not map to characters; "Indexed:
- * pages 1–12 recognised from images (OCR); page 4 with low confidence" for a scan.
+ * pages 1–12 recognised from images (OCR); page 4 with low confidence" for a scan. While a file is read:
+ * "Indexing 40%", or "Recognising text: page 3 of 12, about 40 s left" while OCR reads a page.
  */
-function statusOf(item: LibraryItem, percent: number | undefined): string {
+function statusOf(item: LibraryItem, progress: FileProgress | undefined): string {
   if (item.kind === 'document') {
     const notes = [
       item.unreadablePages?.length && `${formatPageRanges(item.unreadablePages)} unreadable (font encoding), not searchable`,
@@ -25,7 +27,8 @@ function statusOf(item: LibraryItem, percent: number | undefined): string {
     return notes.length ? `Indexed: ${notes.join('; ')}` : 'Indexed';
   }
   if (item.kind === 'failed') return item.error?.message ?? 'Failed';
-  return percent === undefined ? 'Queued' : `Indexing ${percent}%`;
+  if (!progress) return 'Queued';
+  return progress.stage ? stageLine(progress.stage) : `Indexing ${progress.percent}%`;
 }
 
 const TYPE_NAMES: Record<string, string> = { pdf: 'PDF', docx: 'Word', html: 'HTML', markdown: 'Markdown', text: 'Text', image: 'Image' };

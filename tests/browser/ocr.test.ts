@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useApp } from '../support/browser.ts';
-import { askQuestion, dropFile, statusWhenDone } from '../support/app-page.ts';
+import { askQuestion, dropFile, libraryStatus, statusWhenDone, waitForQueueEmpty } from '../support/app-page.ts';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { makePdf, makeScannedTextPdf, renderPageImage } from '../support/fixtures.ts';
 
@@ -51,5 +51,28 @@ describe('a scanned PDF', () => {
     new DataView(bomb.buffer).setUint32(20, 40_000);
     await page.getByLabel('Add documents').setInputFiles({ name: 'bomb.png', mimeType: 'image/png', buffer: Buffer.from(bomb) });
     expect(await statusWhenDone(page, 'bomb.png')).toBe('bomb.png: too large to read here: 40,000 × 40,000 pixels (the limit is 64 megapixels). Scale the image down, or press Try again to insist');
+  });
+
+  it('says which page it is recognising and the time left, and Delete stops it mid-page for good', async () => {
+    const { page } = app;
+    const minutes = (n: number) => [`Minutes of meeting ${n}. The committee discussed the drainage of the lower field and the price of fencing.`, 'The treasurer reported that the accounts balance and that the hall roof needs repair before winter.'];
+    await dropFile(page, 'kept.md', new TextEncoder().encode('# Kept\n\nThe heron fishes at dawn beside the weir.\n'));
+    await dropFile(page, 'minutes-scan.pdf', await makeScannedTextPdf([1, 2, 3, 4, 5, 6].map((n) => ({ paragraphs: minutes(n) }))));
+    const row = page.getByRole('list', { name: 'Library' }).getByRole('listitem').filter({ hasText: 'minutes-scan.pdf' });
+    // From the second page on, the pace of the first gives the time left.
+    await expect.poll(() => row.textContent(), { timeout: 60_000, interval: 100 }).toMatch(/Recognising text: page [2-5] of 6, about \d+ s left/);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await waitForQueueEmpty(page);
+    const names = async () => (await libraryStatus(page)).map((r) => r.name);
+    // The list is read again a moment after the change (250 ms).
+    await expect.poll(names).not.toContain('minutes-scan.pdf');
+    expect(await statusWhenDone(page, 'kept.md')).toBe('Indexed');
+    expect(await page.getByRole('list', { name: 'Activity' }).textContent()).toContain('minutes-scan.pdf: removed');
+    expect(await askQuestion(page, 'drainage of the lower field')).not.toContain('drainage');
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Library"] > li').length > 0);
+    await page.waitForTimeout(1500);
+    expect(await names()).not.toContain('minutes-scan.pdf');
+    expect(await statusWhenDone(page, 'kept.md')).toBe('Indexed');
   });
 });

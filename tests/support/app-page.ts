@@ -79,13 +79,13 @@ export async function dropFile(page: Page, name: string, bytes: Uint8Array): Pro
   await page.dispatchEvent('[aria-label="Drop documents here"]', 'drop', { dataTransfer: transfer });
 }
 
-/** Waits until the Library row of `name` is done (neither queued nor indexing); returns its status. */
+/** Waits until the Library row of `name` is done (neither queued nor being read); returns its status. */
 export async function statusWhenDone(page: Page, name: string): Promise<string> {
   const handle = await page.waitForFunction(
     (fileName) => {
       const row = [...document.querySelectorAll('ul[aria-label="Library"] > li')].find((li) => li.querySelector('.name')?.textContent === fileName);
       const status = row?.querySelector('.status')?.textContent ?? '';
-      return status && status !== 'Queued' && !status.startsWith('Indexing') ? status : false;
+      return status && status !== 'Queued' && !/^(Indexing|Recognising text)\b/.test(status) ? status : false;
     },
     name,
     { timeout: 60_000 },

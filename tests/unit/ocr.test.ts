@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ReadingStage } from '../../src/core/types.ts';
+import { RecognitionClock, roundSeconds } from '../../src/ingest/ocr/recognition-clock.ts';
+import { stageLine } from '../../src/ui/format.ts';
 import { parseFile } from '../../src/ingest/parse.ts';
 import { parsePdf } from '../../src/ingest/parse-pdf.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
@@ -31,7 +34,8 @@ describe('scanned PDFs are read by OCR', () => {
   it('reads the text of pages without a text layer, page by page, and says which pages were recognised', async () => {
     const bytes = await makeScannedTextPdf([{ paragraphs: LEASE }, { paragraphs: NOTICE }], 'Lease of Flat 4');
     const progress: number[] = [];
-    const parsed = await parsePdf(bytes, 'lease-scan.pdf', (f) => progress.push(f));
+    const stages: ReadingStage[] = [];
+    const parsed = await parsePdf(bytes, 'lease-scan.pdf', (f, stage) => (progress.push(f), stage && stages.push(stage)));
     expect(parsed.blocks.map((b) => b.page)).toEqual([1, 2]);
     // Each page's paragraphs come out as paragraphs, with few errors.
     expect(parsed.blocks[0]!.text.split('\n\n')).toHaveLength(2);
@@ -43,6 +47,11 @@ describe('scanned PDFs are read by OCR', () => {
     // Progress moves within a page (the watchdog's heartbeat), and reaches the end.
     expect(progress.filter((f) => f > 0 && f < 0.5).length).toBeGreaterThan(1);
     expect(progress.at(-1)).toBe(1);
+    // Each page says it is being recognised; on the second, the first page's pace gives the time left.
+    expect(stages.some((s) => s.page === 1 && s.pages === 2)).toBe(true);
+    const second = stages.filter((s) => s.page === 2);
+    expect(second.length).toBeGreaterThan(0);
+    expect(second.every((s) => s.secondsLeft !== undefined && s.secondsLeft >= 1)).toBe(true);
     const prepared = await prepareDocument({ name: 'lease-scan.pdf', folder: '', bytes, addedAt: 1 });
     expect(prepared.doc).toMatchObject({ pages: 2, recognisedPages: [[1, 2]] });
     expect(prepared.chunks.map((c) => c.text).join(' ')).toContain('security deposit');
@@ -85,6 +94,29 @@ describe('scanned PDFs are read by OCR', () => {
 });
 
 describe('OCR pieces', () => {
+  it('estimates the time left from the pages recognised so far, in words a person reads', () => {
+    let now = 0;
+    const clock = new RecognitionClock(12, () => now);
+    clock.start();
+    // Too little of the first page to trust its pace.
+    expect(clock.at(1, 0.05)).toEqual({ stage: 'recognising', page: 1, pages: 12 });
+    now = 2000;
+    // Half of page 1 in 2 s: 4 s a page, 11.5 pages left.
+    expect(clock.at(1, 0.5)).toEqual({ stage: 'recognising', page: 1, pages: 12, secondsLeft: 45 });
+    now = 4000;
+    clock.finish();
+    clock.start();
+    now = 5000;
+    clock.start();
+    // Page 3 starts: 10 pages of 4 s left.
+    expect(clock.at(3, 0).secondsLeft).toBe(40);
+    expect(stageLine(clock.at(3, 0))).toBe('Recognising text: page 3 of 12, about 40 s left');
+    expect(stageLine({ stage: 'recognising', page: 1, pages: 40, secondsLeft: 160 })).toBe('Recognising text: page 1 of 40, about 3 min left');
+    expect(stageLine({ stage: 'recognising', page: 1, pages: 1, secondsLeft: 4 })).toBe('Recognising text, about 4 s left');
+    expect(stageLine({ stage: 'recognising', page: 2, pages: 5 })).toBe('Recognising text: page 2 of 5');
+    expect([0.2, 7.4, 12, 43, 61, 127].map(roundSeconds)).toEqual([1, 7, 10, 45, 60, 130]);
+  });
+
   it('writes RGBA pixels as grey PGM, transparent as white', () => {
     const rgba = Uint8Array.from([0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 0, 255, 0, 0, 255]);
     const pgm = toPgm(rgba, 2, 2);
