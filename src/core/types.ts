@@ -22,6 +22,17 @@ export interface Block {
   text: string;
   /** Ranges of `text` that were code in the file (Markdown code blocks): the page shows them as code. */
   code?: TextRange[];
+  /**
+   * The words recognised on the block's page (OCR), in reading order, each with its box: the Source view
+   * marks the cited sentence's words on the page image.
+   */
+  words?: WordBox[];
+}
+
+/** A recognised word and its box on the page: left, top, right, bottom as fractions (0–1) of the page's width and height. */
+export interface WordBox {
+  text: string;
+  box: [number, number, number, number];
 }
 
 /**
@@ -290,6 +301,8 @@ export interface SourceView {
   context?: TextRange;
   /** Ranges of `text` that are code (`Block.code`). */
   code?: TextRange[];
+  /** The words recognised on the page (OCR, `Block.words`): the cited sentences are marked on the page image. */
+  words?: WordBox[];
 }
 
 /** One chunk of a prepared document: its id, normalised text and location. */

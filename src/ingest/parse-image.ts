@@ -4,7 +4,7 @@ import { linesToParagraphs } from './clean.ts';
 import { imageToPgm } from './ocr/decode-image.ts';
 import { readImageHeader } from './ocr/image-header.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
-import { acceptedLines, LOW_CONFIDENCE } from './ocr/recognised-page.ts';
+import { acceptedLines, LOW_CONFIDENCE, pageWords } from './ocr/recognised-page.ts';
 import { MAX_OCR_PIXELS } from './ocr/render-page.ts';
 import { createTesseractEngine, type OcrEngine } from './ocr/tesseract-engine.ts';
 import { checkImagePixels, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
@@ -48,7 +48,7 @@ export async function parseImage(bytes: Uint8Array, name: string, onProgress?: R
   onProgress?.(1);
   return {
     pages: 1,
-    blocks: [{ label: 'page 1', page: 1, text: linesToParagraphs(lines).join('\n\n') }],
+    blocks: [{ label: 'page 1', page: 1, text: linesToParagraphs(lines).join('\n\n'), words: pageWords(read) }],
     recognisedPages: [[1, 1]],
     ...(read.confidence < LOW_CONFIDENCE && { lowConfidencePages: [[1, 1]] }),
   };

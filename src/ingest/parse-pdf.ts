@@ -1,14 +1,14 @@
 import { DocQaError } from '../core/errors.ts';
 import { firstDate, parsePdfDate } from './doc-date.ts';
 import { toPageRanges } from '../core/page-ranges.ts';
-import type { Block, ParsedDoc, ReadProgress } from '../core/types.ts';
+import type { Block, ParsedDoc, ReadProgress, WordBox } from '../core/types.ts';
 import { linesToParagraphs, removeRunningLines } from './clean.ts';
 import { locatePdfAssets, type PdfAssets } from './pdf-assets.ts';
 import { entriesByPage, readOutline, refKey, splitPage, type OutlineEntry } from './pdf-outline.ts';
 import { isReadable } from './readable.ts';
 import { checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 import { firstPlausibleTitle } from './title.ts';
-import { acceptedLines, LOW_CONFIDENCE } from './ocr/recognised-page.ts';
+import { acceptedLines, LOW_CONFIDENCE, pageWords } from './ocr/recognised-page.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { OffscreenCanvasFactory, renderPageForOcr, type PageCanvasFactory } from './ocr/render-page.ts';
 import { createTesseractEngine, type OcrEngine } from './ocr/tesseract-engine.ts';
@@ -102,9 +102,10 @@ function withoutStrayParts(parts: Array<{ section?: string; text: string }>): Ar
  * Blocks of the pages with text: one per page ("page 3"), or one per section of it when outline entries
  * start on it ({@link splitPage}); each carries the section in force. A page whose text is symbol
  * garbage ({@link isReadable}: its fonts do not map glyphs to characters) is left out whole and its
- * number returned, so it is never searched or quoted.
+ * number returned, so it is never searched or quoted. A page read by OCR has its recognised words
+ * (`recognisedWords`, by page) on each of its blocks.
  */
-function pageBlocks(pages: string[][], byPage: readonly OutlineEntry[][]): { blocks: Block[]; unreadable: number[] } {
+function pageBlocks(pages: string[][], byPage: readonly OutlineEntry[][], recognisedWords: ReadonlyMap<number, WordBox[]>): { blocks: Block[]; unreadable: number[] } {
   const blocks: Block[] = [];
   const unreadable: number[] = [];
   let inForce: string | undefined;
@@ -118,7 +119,8 @@ function pageBlocks(pages: string[][], byPage: readonly OutlineEntry[][]): { blo
       unreadable.push(page);
       return;
     }
-    for (const { section, text } of parts) blocks.push({ label: `page ${page}`, page, ...(section && { section }), text });
+    const words = recognisedWords.get(page);
+    for (const { section, text } of parts) blocks.push({ label: `page ${page}`, page, ...(section && { section }), text, ...(words?.length && { words }) });
   });
   return { blocks, unreadable };
 }
@@ -203,6 +205,7 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: Rea
     let ocr: Promise<OcrEngine> | undefined;
     const recognised: number[] = [];
     const lowConfidence: number[] = [];
+    const recognisedWords = new Map<number, WordBox[]>();
     const clock = new RecognitionClock(doc.numPages);
     try {
       for (let p = 1; p <= doc.numPages; p++) {
@@ -224,6 +227,7 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: Rea
           if (words) {
             lines = words;
             recognised.push(p);
+            recognisedWords.set(p, pageWords(read));
             if (read.confidence < LOW_CONFIDENCE) lowConfidence.push(p);
           }
         }
@@ -235,7 +239,7 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: Rea
       if (ocr) await ocr.then((engine) => engine.close(), () => undefined);
     }
     const outline = await readOutline(doc, pageOfRef, doc.numPages);
-    const { blocks, unreadable } = pageBlocks(removeRunningLines(pages), entriesByPage(outline, doc.numPages));
+    const { blocks, unreadable } = pageBlocks(removeRunningLines(pages), entriesByPage(outline, doc.numPages), recognisedWords);
     if (!blocks.length && unreadable.length) {
       throw new DocQaError(
         'no-readable-text',

@@ -91,6 +91,7 @@ export class LibraryDocuments implements Served<DocumentsApi> {
       marks: locateMarks(record.text, request.marks),
       context: clampRange(request.context, record.text.length),
       ...(record.code?.length ? { code: record.code } : {}),
+      ...(record.words?.length ? { words: record.words } : {}),
     };
   }
 

@@ -1,5 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { WordBox } from '../core/types.ts';
 import { findInItems, type ItemRange } from './text-match.ts';
+import { markRects, WordMarks } from './word-marks.tsx';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
@@ -101,9 +103,10 @@ function markQuotes(layer: TextLayer, quotes: readonly string[]): void {
 
 /**
  * A PDF's real page, drawn by pdf.js on a canvas with its text layer above it (selectable text), the cited
- * sentences marked in the text layer on the cited page; zoom and previous/next page.
+ * sentences marked in the text layer on the cited page, or, on a page read by OCR (`words`), over the
+ * recognised words' boxes; zoom and previous/next page.
  */
-export function PdfPage({ blob, page, quotes }: { blob: Blob; page: number; quotes: readonly string[] }) {
+export function PdfPage({ blob, page, quotes, words }: { blob: Blob; page: number; quotes: readonly string[]; words?: readonly WordBox[] }) {
   const [doc, setDoc] = useState<PdfDocument>();
   const [error, setError] = useState<string>();
   const [at, setAt] = useState(page);
@@ -114,6 +117,8 @@ export function PdfPage({ blob, page, quotes }: { blob: Blob; page: number; quot
   const [shown, setShown] = useState(0);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const layerRef = useRef<HTMLDivElement>(null);
+  const pageRef = useRef<HTMLDivElement>(null);
+  const rects = useMemo(() => (words ? markRects(words, quotes) : []), [words, quotes]);
 
   useEffect(() => {
     let open: PdfDocument | undefined;
@@ -170,6 +175,10 @@ export function PdfPage({ blob, page, quotes }: { blob: Blob; page: number; quot
     };
   }, [doc, at, zoom, page, quotes]);
 
+  useEffect(() => {
+    if (shown === page) pageRef.current?.querySelector('.word-mark')?.scrollIntoView({ block: 'center' });
+  }, [shown, page, rects]);
+
   const pages = doc?.numPages ?? 0;
   return (
     <div class="pdf-view" ref={viewRef}>
@@ -194,9 +203,10 @@ export function PdfPage({ blob, page, quotes }: { blob: Blob; page: number; quot
           {error}
         </p>
       )}
-      <div class="pdf-page" data-page={shown || undefined}>
+      <div class="pdf-page" ref={pageRef} data-page={shown || undefined}>
         <canvas ref={canvasRef} aria-label={`Page ${at}`} />
         <div ref={layerRef} class="textLayer" />
+        {shown === page && <WordMarks rects={rects} />}
       </div>
     </div>
   );

@@ -4,14 +4,15 @@ import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import { useModal } from './modal.ts';
 import type { SourceView, TextRange } from '../core/types.ts';
 import { segments } from './code-ranges.ts';
+import { ImagePage } from './image-page.tsx';
 import { PdfPage } from './pdf-page.tsx';
 import { original, source } from './source-state.ts';
 
 const VIEW_KEY = 'docqa.sourceView';
 /**
- * Page (a PDF's real page, the default: what the person would see in the file) or text (the extracted
- * text, always the view for other formats and for a PDF whose original was not kept); the last choice
- * is remembered.
+ * Page (a PDF's real page or an image document, the default: what the person would see in the file) or
+ * text (the extracted text, always the view for other formats and for a file whose original was not
+ * kept); the last choice is remembered.
  */
 const view = signal<'text' | 'page'>(globalThis.localStorage?.getItem(VIEW_KEY) === 'text' ? 'text' : 'page');
 
@@ -27,10 +28,14 @@ function useObjectUrl(blob: Blob | undefined): string | undefined {
   return url;
 }
 
-/** Text / Page switch (the page only for a PDF whose original was kept), and "Open original". */
-function ViewTools({ s, blob }: { s: SourceView; blob: Blob | undefined }) {
-  const url = useObjectUrl(blob);
-  const canShowPage = Boolean(blob) && s.docType === 'pdf' && s.page !== undefined;
+/** Whether the source can be shown as its page: a PDF's page or an image, when the original was kept. */
+function hasPage(s: SourceView, blob: Blob | undefined): boolean {
+  return Boolean(blob) && ((s.docType === 'pdf' && s.page !== undefined) || s.docType === 'image');
+}
+
+/** Text / Page switch (the page only for a PDF or an image whose original was kept), and "Open original". */
+function ViewTools({ s, blob, url }: { s: SourceView; blob: Blob | undefined; url: string | undefined }) {
+  const canShowPage = hasPage(s, blob);
   if (!url) return null;
   return (
     <div class="source-tools">
@@ -91,7 +96,8 @@ export function SourceDialog() {
   const opener = useRef<HTMLElement | null>(null);
   const s = source.value;
   const blob = original.value;
-  const showPage = view.value === 'page' && Boolean(blob) && s?.docType === 'pdf' && s.page !== undefined;
+  const showPage = view.value === 'page' && s !== undefined && hasPage(s, blob);
+  const url = useObjectUrl(blob);
   const quotes = useMemo(() => (s ? s.marks.map((m) => s.text.slice(m.start, m.end)) : []), [s]);
   // Focus goes back to what opened it (onClose).
   useModal(ref, Boolean(s), () => {
@@ -117,9 +123,11 @@ export function SourceDialog() {
               Close
             </button>
           </header>
-          <ViewTools s={s} blob={blob} />
-          {showPage ? (
-            <PdfPage blob={blob!} page={s.page!} quotes={quotes} />
+          <ViewTools s={s} blob={blob} url={url} />
+          {showPage && s.docType === 'image' ? (
+            <ImagePage blob={blob!} name={s.docName} quotes={quotes} words={s.words} />
+          ) : showPage ? (
+            <PdfPage blob={blob!} page={s.page!} quotes={quotes} words={s.words} />
           ) : (
             <div class="source-text">
               <MarkedText text={s.text} marks={s.marks} context={s.context} firstMark={markRef} code={s.code} />

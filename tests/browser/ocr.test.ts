@@ -3,6 +3,28 @@ import { useApp } from '../support/browser.ts';
 import { askQuestion, dropFile, libraryStatus, statusWhenDone, waitForQueueEmpty } from '../support/app-page.ts';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { makePdf, makeScannedTextPdf, renderPageImage } from '../support/fixtures.ts';
+import type { Page } from '../support/browser.ts';
+
+/**
+ * The marks over the page image in the Source dialog: each as fractions of the page (left, top, right,
+ * bottom), with the share of its pixels that are ink (dark) on the page under it.
+ */
+async function pageMarks(page: Page, canvasSelector: string): Promise<Array<{ box: number[]; ink: number }>> {
+  return page.evaluate((selector) => {
+    const canvas = document.querySelector<HTMLCanvasElement>(selector)!;
+    const c = canvas.getBoundingClientRect();
+    const pixels = canvas.getContext('2d')!;
+    return [...document.querySelectorAll('.word-mark')].map((mark) => {
+      const r = mark.getBoundingClientRect();
+      const box = [(r.left - c.left) / c.width, (r.top - c.top) / c.height, (r.right - c.left) / c.width, (r.bottom - c.top) / c.height];
+      const [x0, y0, x1, y1] = [box[0]! * canvas.width, box[1]! * canvas.height, box[2]! * canvas.width, box[3]! * canvas.height].map(Math.round) as [number, number, number, number];
+      const data = pixels.getImageData(x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0)).data;
+      let dark = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i]! < 128) dark++;
+      return { box, ink: dark / (data.length / 4) };
+    });
+  }, canvasSelector);
+}
 
 const LEASE = [
   'The tenancy begins on the first of March 2026 and runs for twelve months.',
@@ -27,6 +49,23 @@ describe('a scanned PDF', () => {
     expect(answer).toContain('Pets are allowed only with the written consent of the landlord.');
     const sources = (await page.getByRole('list', { name: 'Sources' }).textContent()) ?? '';
     expect(sources).toContain('page 2');
+    // The citation opens the scanned page with the cited sentence marked over its words: in the page's
+    // first lines (where it was printed), on ink, from the left margin on.
+    await page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: '[1]' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Source' });
+    await dialog.locator('.pdf-page[data-page="2"] .word-mark').first().waitFor({ timeout: 30_000 });
+    const marks = await pageMarks(page, '.pdf-page canvas');
+    expect(marks.length).toBeGreaterThan(0);
+    expect(marks.length).toBeLessThanOrEqual(3);
+    for (const { box, ink } of marks) {
+      expect(box[1]).toBeGreaterThan(0.06);
+      expect(box[3]).toBeLessThan(0.16);
+      expect(ink).toBeGreaterThan(0.05);
+    }
+    expect(Math.min(...marks.map((m) => m.box[0]!))).toBeCloseTo(72 / 612, 1);
+    await page.screenshot({ path: '/tmp/ocr-source.png' });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
     expect(await askQuestion(page, 'When is the security deposit returned?')).toContain('returned within thirty days');
 
     // The recogniser's worker, core and English model came from the app itself, and nothing else was fetched.
@@ -44,6 +83,17 @@ describe('a scanned PDF', () => {
     expect(await statusWhenDone(page, 'notice.jpg')).toBe('Indexed: page 1 recognised from images (OCR)');
     expect(await askQuestion(page, 'When are the recycling bins emptied?')).toContain('every second Tuesday of the month');
     expect(await page.getByRole('list', { name: 'Sources' }).textContent()).toContain('notice.jpg, page 1');
+    // The photo itself is the source's page, the sentence marked on it.
+    await page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: '[1]' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Source' });
+    await dialog.locator('.image-page[data-page="1"] .word-mark').first().waitFor({ timeout: 30_000 });
+    const marks = await pageMarks(page, '.image-page canvas');
+    expect(marks.length).toBe(1);
+    expect(marks[0]!.box[1]).toBeGreaterThan(0.06);
+    expect(marks[0]!.box[3]).toBeLessThan(0.12);
+    expect(marks[0]!.ink).toBeGreaterThan(0.05);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
     // A PNG header claiming 40,000 × 40,000 pixels: refused before decoding, the page stays responsive.
     const bomb = new Uint8Array(64);
     bomb.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReadingStage } from '../../src/core/types.ts';
 import { RecognitionClock, roundSeconds } from '../../src/ingest/ocr/recognition-clock.ts';
 import { stageLine } from '../../src/ui/format.ts';
+import { markRects } from '../../src/ui/word-marks.tsx';
 import { parseFile } from '../../src/ingest/parse.ts';
 import { parsePdf } from '../../src/ingest/parse-pdf.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
@@ -44,6 +45,13 @@ describe('scanned PDFs are read by OCR', () => {
     expect(parsed.blocks[0]!.text).toContain('1,700 EUR');
     expect(parsed).toMatchObject({ title: 'Lease of Flat 4', recognisedPages: [[1, 2]] });
     expect(parsed.lowConfidencePages).toBeUndefined();
+    // The words keep their boxes, as fractions of the page: the first starts at the 1-inch margin, on the first line.
+    const words = parsed.blocks[0]!.words!;
+    expect(words.map((w) => w.text).join(' ')).toContain('security deposit');
+    expect(words[0]!.box[0]).toBeCloseTo(72 / 612, 2);
+    expect(words[0]!.box[3]).toBeGreaterThan(words[0]!.box[1]);
+    expect(words[0]!.box[3]).toBeLessThan(0.1);
+    expect(markRects(words, ['The security deposit of 1,700 EUR is returned within thirty days'])).toHaveLength(2);
     // Progress moves within a page (the watchdog's heartbeat), and reaches the end.
     expect(progress.filter((f) => f > 0 && f < 0.5).length).toBeGreaterThan(1);
     expect(progress.at(-1)).toBe(1);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findInItems } from '../../src/ui/text-match.ts';
+import { findInItems, wordsOf } from '../../src/ui/text-match.ts';
+import { markRects } from '../../src/ui/word-marks.tsx';
 
 describe('findInItems (the cited sentence in a PDF text layer)', () => {
   it('finds a sentence across items, whatever the spacing, as one piece per item', () => {
@@ -18,5 +19,24 @@ describe('findInItems (the cited sentence in a PDF text layer)', () => {
   it('finds nothing for text that is not on the page, or no text', () => {
     expect(findInItems(['The tenant pays the rent.'], 'The landlord repairs the roof.')).toEqual([]);
     expect(findInItems(['The tenant pays the rent.'], '  ')).toEqual([]);
+  });
+});
+
+describe('the cited sentence among words read by OCR, and its marks on the page', () => {
+  const line = (y: number, ...texts: string[]) => texts.map((text, i) => ({ text, box: [0.1 + i * 0.1, y, 0.18 + i * 0.1, y + 0.02] as [number, number, number, number] }));
+  const words = [...line(0.1, 'Rent', 'is', 'due.', 'Pets', 'are', 'al-'), ...line(0.13, 'lowed', 'with', '“consent”.', 'The')];
+
+  it('finds the words by their letters and digits: hyphens rejoined and quotes straightened by cleaning do not matter', () => {
+    expect(wordsOf(words.map((w) => w.text), 'Pets are allowed with "consent".')).toEqual([3, 4, 5, 6, 7, 8]);
+    expect(wordsOf(words.map((w) => w.text), 'The landlord')).toEqual([]);
+  });
+
+  it('joins the marked words of a line into one rectangle, a line at a time', () => {
+    const rounded = markRects(words, ['Pets are allowed with "consent".']).map((r) => r.map((x) => Math.round(x * 100) / 100));
+    expect(rounded).toEqual([
+      [0.4, 0.1, 0.68, 0.12],
+      [0.1, 0.13, 0.38, 0.15],
+    ]);
+    expect(markRects(words, ['Nothing here.'])).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import type { WordBox } from '../../core/types.ts';
 import { isReadable } from '../readable.ts';
 
 /**
@@ -85,6 +86,19 @@ export function acceptedLines(page: RecognisedPage): string[] | undefined {
   const lines = linesOfPage(page);
   const text = lines.join('\n');
   return page.confidence >= MIN_CONFIDENCE && /\p{L}/u.test(text) && isReadable(text) ? lines : undefined;
+}
+
+/** Fractions of the page kept to 4 decimals: a tenth of a pixel on a 300-dpi page. */
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/**
+ * The page's words in reading order with their boxes as fractions of the image: what the Source view marks
+ * on the page, at any size the page is shown.
+ */
+export function pageWords(page: RecognisedPage): WordBox[] {
+  const { width, height } = page;
+  if (!width || !height) return [];
+  return page.paragraphs.flat(2).map((w) => ({ text: w.text, box: [round4(w.box.x0 / width), round4(w.box.y0 / height), round4(w.box.x1 / width), round4(w.box.y1 / height)] }));
 }
 
 /**
