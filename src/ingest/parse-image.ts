@@ -3,6 +3,7 @@ import type { ParsedDoc, ReadProgress } from '../core/types.ts';
 import { linesToParagraphs } from './clean.ts';
 import { imageToPgm } from './ocr/decode-image.ts';
 import { readImageHeader } from './ocr/image-header.ts';
+import { recogniseUpright } from './ocr/orientation.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { acceptedLines, LOW_CONFIDENCE, pageWords } from './ocr/recognised-page.ts';
 import { MAX_OCR_PIXELS } from './ocr/render-page.ts';
@@ -39,7 +40,7 @@ export async function parseImage(bytes: Uint8Array, name: string, onProgress?: R
   const engine = await startOcr();
   let read;
   try {
-    read = await engine.recognise(image, (f) => onProgress?.(f, clock.at(1, f)));
+    read = await recogniseUpright(engine, image, (f) => onProgress?.(f, clock.at(1, f)));
   } finally {
     await engine.close();
   }

@@ -9,6 +9,7 @@ import { isReadable } from './readable.ts';
 import { checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 import { firstPlausibleTitle } from './title.ts';
 import { acceptedLines, LOW_CONFIDENCE, pageWords } from './ocr/recognised-page.ts';
+import { recogniseUpright } from './ocr/orientation.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { OffscreenCanvasFactory, renderPageForOcr, type PageCanvasFactory } from './ocr/render-page.ts';
 import { createTesseractEngine, type OcrEngine } from './ocr/tesseract-engine.ts';
@@ -220,7 +221,7 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: Rea
           onProgress?.((p - 1) / doc.numPages, clock.at(p, 0));
           const engine = await ocr;
           const image = await renderPageForOcr(page as never, doc.canvasFactory as PageCanvasFactory);
-          const read = await engine.recognise(image, (f) => onProgress?.((p - 1 + f) / doc.numPages, clock.at(p, f)));
+          const read = await recogniseUpright(engine, image, (f) => onProgress?.((p - 1 + f) / doc.numPages, clock.at(p, f)));
           clock.finish();
           // What OCR makes of a page of symbols is no better than its text layer: the page stays unreadable.
           const words = acceptedLines(read);

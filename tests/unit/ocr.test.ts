@@ -8,6 +8,8 @@ import { parsePdf } from '../../src/ingest/parse-pdf.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
 import { linesOfPage, toPgm, type RecognisedWord } from '../../src/ingest/ocr/recognised-page.ts';
 import { ocrScale } from '../../src/ingest/ocr/render-page.ts';
+import { turnPgm } from '../../src/ingest/ocr/orientation.ts';
+import { unturnBox } from '../../src/ingest/ocr/recognised-page.ts';
 import { createCanvas } from '@napi-rs/canvas';
 import { readImageHeader } from '../../src/ingest/ocr/image-header.ts';
 import { fitPixels } from '../../src/ingest/ocr/decode-image.ts';
@@ -65,6 +67,22 @@ describe('scanned PDFs are read by OCR', () => {
     expect(prepared.chunks.map((c) => c.text).join(' ')).toContain('security deposit');
   });
 
+  it('reads pages fed to the scanner sideways or upside down, and places their words on the page as scanned', async () => {
+    const parsed = await parsePdf(await makeScannedTextPdf([90, 180, 270].map((turn) => ({ paragraphs: LEASE, turn: turn as 90 | 180 | 270 }))), 'turned.pdf');
+    expect(parsed.blocks.map((b) => b.page)).toEqual([1, 2, 3]);
+    for (const block of parsed.blocks) expect(cer(block.text, LEASE.join(' '))).toBeLessThan(0.02);
+    expect(parsed.lowConfidencePages).toBeUndefined();
+    // The first word, printed at the top left of the upright page, is where the turned page has that corner.
+    const first = parsed.blocks.map((b) => b.words![0]!);
+    expect(first.map((w) => w.text)).toEqual(['The', 'The', 'The']);
+    const corner = (w: { box: number[] }) => [(w.box[0]! + w.box[2]!) / 2, (w.box[1]! + w.box[3]!) / 2].map((x) => Math.round(x * 10) / 10);
+    expect(first.map(corner)).toEqual([
+      [0.9, 0.1],
+      [0.9, 0.9],
+      [0.1, 0.9],
+    ]);
+  });
+
   it('reads a page scanned a little askew', async () => {
     const parsed = await parsePdf(await makeScannedTextPdf([{ paragraphs: LEASE, skew: 1.5 }]), 'askew.pdf');
     expect(cer(parsed.blocks[0]!.text, LEASE.join(' '))).toBeLessThan(0.05);
@@ -102,6 +120,23 @@ describe('scanned PDFs are read by OCR', () => {
 });
 
 describe('OCR pieces', () => {
+  it('turns a PGM by quarter turns (four make none), halves it keeping thin strokes, and maps boxes back', () => {
+    // 3 × 2 pixels: 1 2 3 / 4 5 6.
+    const pgm = toPgm(Uint8Array.from([1, 2, 3, 4, 5, 6].flatMap((v) => [v, v, v, 255])), 3, 2);
+    const pixels = (p: Uint8Array) => [...p.subarray(p.length - 6)];
+    expect(new TextDecoder().decode(turnPgm(pgm, 90).subarray(0, 10))).toBe('P5\n2 3\n255');
+    expect(pixels(turnPgm(pgm, 90))).toEqual([4, 1, 5, 2, 6, 3]);
+    expect(pixels(turnPgm(pgm, 180))).toEqual([6, 5, 4, 3, 2, 1]);
+    expect(pixels(turnPgm(pgm, 270))).toEqual([3, 6, 2, 5, 1, 4]);
+    expect(turnPgm(turnPgm(turnPgm(turnPgm(pgm, 90), 90), 90), 90)).toEqual(pgm);
+    // Halved: the darkest pixel of each 2 × 2 square.
+    const four = toPgm(Uint8Array.from([9, 9, 9, 1, 9, 9, 9, 9].flatMap((v) => [v, v, v, 255])), 4, 2);
+    expect([...turnPgm(four, 0, 2).subarray(-2)]).toEqual([9, 1]);
+    // A box near the top left of a page turned 90° clockwise to be read upright was near the bottom left as scanned.
+    expect(unturnBox([0.1, 0.2, 0.3, 0.25], 90)).toEqual([0.2, 0.7, 0.25, 0.9]);
+    expect(unturnBox([0.1, 0.2, 0.3, 0.25], 0)).toEqual([0.1, 0.2, 0.3, 0.25]);
+  });
+
   it('estimates the time left from the pages recognised so far, in words a person reads', () => {
     let now = 0;
     const clock = new RecognitionClock(12, () => now);

@@ -39,4 +39,11 @@ describe('the cited sentence among words read by OCR, and its marks on the page'
     ]);
     expect(markRects(words, ['Nothing here.'])).toEqual([]);
   });
+
+  it('joins a line read from a page scanned upside down (right to left) or sideways (down the page)', () => {
+    const upsideDown = ['Pets', 'are', 'allowed.'].map((text, i) => ({ text, box: [0.8 - i * 0.1, 0.9, 0.88 - i * 0.1, 0.92] as [number, number, number, number] }));
+    expect(markRects(upsideDown, ['Pets are allowed.']).map((r) => r.map((x) => Math.round(x * 100) / 100))).toEqual([[0.6, 0.9, 0.88, 0.92]]);
+    const sideways = ['Pets', 'are', 'allowed.'].map((text, i) => ({ text, box: [0.9, 0.1 + i * 0.1, 0.92, 0.18 + i * 0.1] as [number, number, number, number] }));
+    expect(markRects(sideways, ['Pets are allowed.']).map((r) => r.map((x) => Math.round(x * 100) / 100))).toEqual([[0.9, 0.1, 0.92, 0.38]]);
+  });
 });

@@ -21,15 +21,20 @@ export interface RecognisedWord {
   confidence: number;
 }
 
+/** Degrees a page image is turned clockwise to be upright. */
+export type Turn = 0 | 90 | 180 | 270;
+
 /** One page read by OCR: its paragraphs as lines of words, in reading order. */
 export interface RecognisedPage {
   /** Paragraphs, each a list of lines, each a list of words. */
   paragraphs: RecognisedWord[][][];
   /** The engine's mean word confidence for the page, 0–100 (0 when it found no words). */
   confidence: number;
-  /** The image's size in pixels. */
+  /** The image's size in pixels (as read: turned upright). */
   width: number;
   height: number;
+  /** Degrees the image was turned clockwise to be read upright (`ocr/orientation.ts`); none when it was read as it is. */
+  turn?: Turn;
 }
 
 /**
@@ -92,13 +97,24 @@ export function acceptedLines(page: RecognisedPage): string[] | undefined {
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /**
- * The page's words in reading order with their boxes as fractions of the image: what the Source view marks
- * on the page, at any size the page is shown.
+ * The page's words in reading order with their boxes as fractions of the page as it was scanned (turned
+ * back when it was read turned): what the Source view marks on the page, at any size the page is shown.
  */
 export function pageWords(page: RecognisedPage): WordBox[] {
   const { width, height } = page;
   if (!width || !height) return [];
-  return page.paragraphs.flat(2).map((w) => ({ text: w.text, box: [round4(w.box.x0 / width), round4(w.box.y0 / height), round4(w.box.x1 / width), round4(w.box.y1 / height)] }));
+  return page.paragraphs.flat(2).map((w) => ({ text: w.text, box: unturnBox([w.box.x0 / width, w.box.y0 / height, w.box.x1 / width, w.box.y1 / height], page.turn ?? 0).map(round4) as WordBox['box'] }));
+}
+
+/**
+ * A box in fractions of the upright page (left, top, right, bottom) as fractions of the page as it was
+ * scanned, before it was turned clockwise by `turn`.
+ */
+export function unturnBox(box: [number, number, number, number], turn: Turn): [number, number, number, number] {
+  const point = (u: number, v: number): [number, number] => (turn === 90 ? [v, 1 - u] : turn === 180 ? [1 - u, 1 - v] : turn === 270 ? [1 - v, u] : [u, v]);
+  const [ax, ay] = point(box[0], box[1]);
+  const [bx, by] = point(box[2], box[3]);
+  return [Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by)];
 }
 
 /**
