@@ -29,6 +29,21 @@ export interface Block {
   words?: WordBox[];
 }
 
+/**
+ * What OCR made of one page of a PDF: kept as each page is done, so that a read cut short (a reload, a
+ * closed tab, a failure) resumes from the next page.
+ */
+export interface PageReading {
+  /** 1-based page number. */
+  page: number;
+  /** The page's lines, as the parser's; undefined when what was read is not text (the page stays unreadable). */
+  lines?: string[];
+  /** The page's words with their boxes (none when `lines` is undefined). */
+  words: WordBox[];
+  /** The engine's mean word confidence, 0–100. */
+  confidence: number;
+}
+
 /** A recognised word and its box on the page: left, top, right, bottom as fractions (0–1) of the page's width and height. */
 export interface WordBox {
   text: string;

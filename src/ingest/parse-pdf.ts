@@ -1,14 +1,14 @@
 import { DocQaError } from '../core/errors.ts';
 import { firstDate, parsePdfDate } from './doc-date.ts';
 import { toPageRanges } from '../core/page-ranges.ts';
-import type { Block, ParsedDoc, ReadProgress, WordBox } from '../core/types.ts';
+import type { Block, PageReading, ParsedDoc, ReadProgress, WordBox } from '../core/types.ts';
 import { linesToParagraphs, removeRunningLines } from './clean.ts';
 import { locatePdfAssets, type PdfAssets } from './pdf-assets.ts';
 import { entriesByPage, readOutline, refKey, splitPage, type OutlineEntry } from './pdf-outline.ts';
 import { isReadable } from './readable.ts';
 import { checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 import { firstPlausibleTitle } from './title.ts';
-import { acceptedLines, LOW_CONFIDENCE, pageWords } from './ocr/recognised-page.ts';
+import { acceptedLines, LOW_CONFIDENCE, pageWords, type RecognisedPage } from './ocr/recognised-page.ts';
 import { recogniseUpright } from './ocr/orientation.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { OffscreenCanvasFactory, renderPageForOcr, type PageCanvasFactory } from './ocr/render-page.ts';
@@ -147,6 +147,16 @@ export interface ParsePdfOptions {
    * read. Default: tesseract.js (`ocr/tesseract-engine.ts`). `null`: no OCR, a scanned PDF fails as before.
    */
   ocr?: (() => Promise<OcrEngine>) | null;
+  /** Pages already recognised by an earlier read of this file, by page: used as they are, not recognised again. */
+  recognised?: ReadonlyMap<number, PageReading>;
+  /** Receives each page as OCR finishes it (the library keeps them until the document is stored). */
+  onRecognised?: (reading: PageReading) => void;
+}
+
+/** What the parser keeps of a page OCR read: its lines when they are text ({@link acceptedLines}), and their words. */
+function readingOf(page: number, read: RecognisedPage): PageReading {
+  const lines = acceptedLines(read);
+  return { page, ...(lines && { lines }), words: lines ? pageWords(read) : [], confidence: read.confidence };
 }
 
 /** Fewest visible characters a page's text layer has for the page not to be read from its image when it paints one. */
@@ -216,20 +226,23 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: Rea
         const content = await page.getTextContent();
         let lines = pageLines(content.items as TextItemLike[]);
         if (startOcr && (await needsOcr(lines, () => paintsImage(page, pdfjs.OPS)))) {
-          ocr ??= startOcr();
-          clock.start();
-          onProgress?.((p - 1) / doc.numPages, clock.at(p, 0));
-          const engine = await ocr;
-          const image = await renderPageForOcr(page as never, doc.canvasFactory as PageCanvasFactory);
-          const read = await recogniseUpright(engine, image, (f) => onProgress?.((p - 1 + f) / doc.numPages, clock.at(p, f)));
-          clock.finish();
+          let reading = options.recognised?.get(p);
+          if (!reading) {
+            ocr ??= startOcr();
+            clock.start();
+            onProgress?.((p - 1) / doc.numPages, clock.at(p, 0));
+            const engine = await ocr;
+            const image = await renderPageForOcr(page as never, doc.canvasFactory as PageCanvasFactory);
+            reading = readingOf(p, await recogniseUpright(engine, image, (f) => onProgress?.((p - 1 + f) / doc.numPages, clock.at(p, f))));
+            clock.finish();
+            options.onRecognised?.(reading);
+          }
           // What OCR makes of a page of symbols is no better than its text layer: the page stays unreadable.
-          const words = acceptedLines(read);
-          if (words) {
-            lines = words;
+          if (reading.lines) {
+            lines = reading.lines;
             recognised.push(p);
-            recognisedWords.set(p, pageWords(read));
-            if (read.confidence < LOW_CONFIDENCE) lowConfidence.push(p);
+            recognisedWords.set(p, reading.words);
+            if (reading.confidence < LOW_CONFIDENCE) lowConfidence.push(p);
           }
         }
         pages.push(lines);

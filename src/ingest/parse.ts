@@ -1,5 +1,5 @@
 import { DocQaError } from '../core/errors.ts';
-import type { DocType, ParsedDoc, ReadProgress } from '../core/types.ts';
+import type { DocType, PageReading, ParsedDoc, ReadProgress } from '../core/types.ts';
 import { detectType } from './file-kinds.ts';
 import { parseDocx } from './parse-docx.ts';
 import { parseHtml } from './parse-html.ts';
@@ -16,6 +16,10 @@ export interface ParseOptions {
   onProgress?: ReadProgress;
   /** Size caps checked before decompressing; default {@link DEFAULT_READ_LIMITS}. */
   limits?: ReadLimits;
+  /** PDF pages already recognised by an earlier read of the same file (by page): not recognised again. */
+  recognised?: ReadonlyMap<number, PageReading>;
+  /** Receives each PDF page as OCR finishes it, to be kept until the document is stored. */
+  onRecognised?: (reading: PageReading) => void;
 }
 
 /**
@@ -24,13 +28,13 @@ export interface ParseOptions {
  * `titleSource` 'file-name'.
  */
 export async function parseFile(bytes: Uint8Array, name: string, options: ParseOptions = {}): Promise<{ type: DocType; parsed: ParsedDoc }> {
-  const { onProgress, limits = DEFAULT_READ_LIMITS } = options;
+  const { limits = DEFAULT_READ_LIMITS } = options;
   const type = detectType(name);
   if (!type) throw new DocQaError('unsupported-type', `${name}: unsupported file type (supported: PDF, Word .docx, HTML, Markdown, text, and images of text: PNG, JPEG, WebP)`);
   if (bytes.byteLength === 0) throw new DocQaError('empty-file', `${name}: the file is empty`);
   let parsed: ParsedDoc;
   try {
-    parsed = await parseByType(type, bytes, name, onProgress, limits);
+    parsed = await parseByType(type, bytes, name, options, limits);
   } catch (error) {
     // Whatever a parser does not bound itself must not surface as "Maximum call stack size exceeded".
     if (isStackOverflow(error)) throw tooDeeplyNested(name, error);
@@ -44,10 +48,11 @@ export async function parseFile(bytes: Uint8Array, name: string, options: ParseO
 }
 
 /** The parser for `type` (see `file-kinds.ts`). */
-async function parseByType(type: DocType, bytes: Uint8Array, name: string, onProgress: ParseOptions['onProgress'], limits: ReadLimits): Promise<ParsedDoc> {
+async function parseByType(type: DocType, bytes: Uint8Array, name: string, options: ParseOptions, limits: ReadLimits): Promise<ParsedDoc> {
+  const { onProgress } = options;
   switch (type) {
     case 'pdf':
-      return await parsePdf(bytes, name, onProgress, { limits });
+      return await parsePdf(bytes, name, onProgress, { limits, recognised: options.recognised, onRecognised: options.onRecognised });
     case 'docx':
       return await parseDocx(bytes, name, limits);
     case 'html':

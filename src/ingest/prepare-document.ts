@@ -1,5 +1,5 @@
 import type { ChunkId, DocId } from '../core/ids.ts';
-import type { DocRecord, ReadProgress } from '../core/types.ts';
+import type { DocRecord, PageReading, ReadProgress } from '../core/types.ts';
 import { chunkBlocks, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.ts';
 import { normalizeForId } from './clean.ts';
 import { chunkIdOfNormalized, docIdOf } from './hash.ts';
@@ -18,6 +18,8 @@ export interface FileInput {
   tags?: string[];
   /** Size caps checked before decompressing; default {@link DEFAULT_READ_LIMITS}. */
   limits?: ReadLimits;
+  /** PDF pages OCR already read in an earlier, unfinished read of this file: not recognised again. */
+  recognised?: readonly PageReading[];
 }
 
 import type { PreparedChunk, PreparedDocument } from '../core/types.ts';
@@ -41,17 +43,24 @@ function hashChunks(texts: readonly string[], onBatch: (done: number) => void): 
 /**
  * The whole pure ingest path for one file: parse, clean, chunk, hash. No storage, no index: the same
  * function runs in the ingest worker, the evaluation CLI and the benchmarks.
- * `onProgress` receives 0–1 (parsing is most of the work for PDFs).
+ * `onProgress` receives 0–1 (parsing is most of the work for PDFs); `onRecognised` each PDF page OCR
+ * finishes, to keep until the document is stored.
  */
 export async function prepareDocument(
   input: FileInput,
   options: ChunkOptions = DEFAULT_CHUNK_OPTIONS,
   onProgress?: ReadProgress,
+  onRecognised?: (reading: PageReading) => void,
 ): Promise<PreparedDocument> {
   // crypto.subtle hashes off-thread: start the document's hash now and let it run while parsing.
   const docIdPromise = input.docId ? Promise.resolve(input.docId) : docIdOf(input.bytes);
   docIdPromise.catch(() => undefined);
-  const { type, parsed } = await parseFile(input.bytes, input.name, { onProgress: (f, stage) => onProgress?.(f * 0.8, stage), limits: input.limits ?? DEFAULT_READ_LIMITS });
+  const { type, parsed } = await parseFile(input.bytes, input.name, {
+    onProgress: (f, stage) => onProgress?.(f * 0.8, stage),
+    limits: input.limits ?? DEFAULT_READ_LIMITS,
+    ...(input.recognised?.length && { recognised: new Map(input.recognised.map((r) => [r.page, r])) }),
+    onRecognised,
+  });
   const spans = chunkBlocks(parsed.blocks, options);
   const texts = spans.map((span) => normalizeForId(parsed.blocks[span.block]!.text.slice(span.start, span.end)));
   const ids = hashChunks(texts, (done) => onProgress?.(0.8 + (0.15 * done) / texts.length));

@@ -1,6 +1,6 @@
 import { DocQaError, forFile, isQuotaError, isStorageFailure, serializeError, type SerializedError } from '../core/errors.ts';
 import type { DocId, QueueId } from '../core/ids.ts';
-import type { LibraryEvent, QueueEntry, ReadingStage } from '../core/types.ts';
+import type { LibraryEvent, PageReading, QueueEntry, ReadingStage } from '../core/types.ts';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
 import { docIdOf } from '../ingest/hash.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
@@ -61,6 +61,10 @@ export class IngestQueue {
   private readonly preparer: Preparer;
   /** The queue entry whose file is being read now (the one a Delete or the memory limit stops). */
   private reading: QueueEntry | undefined;
+  /** Whether this queue swept the OCR pages kept for entries no longer queued (once, at its first run). */
+  private swept = false;
+  /** Entries with OCR pages kept (read before, or this session): their pages are dropped once they leave the queue. */
+  private withKeptPages = new Set<QueueId>();
   /**
    * Failures that storage was too full to record (see {@link QueueStore.failQueued}): their entries
    * stay queued, with their contents, and are listed as failed from here until Try again, Delete or a
@@ -146,6 +150,11 @@ export class IngestQueue {
 
   private async runQueue(): Promise<void> {
     let ahead: Promise<EntryResult> | undefined;
+    // Pages kept for entries that left the queue while no run was there to drop them (dismissed, say).
+    if (!this.swept) {
+      this.swept = true;
+      await this.store.sweepRecognisedPages().catch((err: unknown) => console.warn('kept OCR pages not swept', err));
+    }
     try {
       do {
         this.lookAgain = false;
@@ -208,7 +217,11 @@ export class IngestQueue {
       await this.checkEarlierReads(entry);
       const limits = this.options.readLimits ?? DEFAULT_READ_LIMITS;
       this.reading = entry;
+      // Pages OCR read in an earlier read of this file that did not finish (a reload, a failure): not read again.
+      const recognised = await this.store.recognisedPages(entry.id).catch(() => []);
+      if (recognised.length) this.withKeptPages.add(entry.id);
       const request = {
+        ...(recognised.length && { recognised }),
         name: entry.name,
         folder: entry.folder,
         blob: entry.blob,
@@ -218,7 +231,7 @@ export class IngestQueue {
         limits: entry.insist ? relaxedLimits(limits) : limits,
       };
       try {
-        const prepared = await this.preparer.prepare(request, (f, stage) => this.reportProgress(entry, f, stage), entry.insist);
+        const prepared = await this.preparer.prepare(request, (f, stage) => this.reportProgress(entry, f, stage), entry.insist, (reading) => this.keepPage(entry, reading));
         return { kind: 'prepared', prepared };
       } finally {
         await this.store.endAttempt(entry.id, this.session);
@@ -265,6 +278,12 @@ export class IngestQueue {
       }
     }
     this.percents.delete(entry.id);
+    // Stored, removed, or failed with its contents dropped: pages kept for it are no longer needed. A failure
+    // that keeps the file keeps them too, for Try again.
+    if (this.withKeptPages.has(entry.id) && !(await this.store.isQueued(entry.id).catch(() => true))) {
+      this.withKeptPages.delete(entry.id);
+      await this.store.dropRecognisedPages(entry.id).catch(() => undefined);
+    }
     this.progress.fileDone(entry.size);
     this.emitQueue();
     this.emit({ type: 'changed' });
@@ -299,6 +318,16 @@ export class IngestQueue {
     await this.keeper.remove(removed);
     this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: older.length ? 'replaced' : 'indexed' });
     this.keeper.scheduleSnapshot();
+  }
+
+  /**
+   * Keeps a page OCR just read, so that a read cut short resumes after it. Best effort: a page that could
+   * not be kept (storage full) is only read again.
+   */
+  private keepPage(entry: QueueEntry, reading: PageReading): void {
+    if (this.reading !== entry) return;
+    this.withKeptPages.add(entry.id);
+    this.store.keepRecognisedPage(entry.id, reading).catch((err: unknown) => console.warn(`${entry.path}: page ${reading.page} read by OCR not kept`, err));
   }
 
   private reportProgress(entry: QueueEntry, fraction: number, stage?: ReadingStage): void {

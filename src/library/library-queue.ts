@@ -65,6 +65,7 @@ export class LibraryQueue implements Served<QueueApi> {
     ingest.unrecorded.delete(id);
     if (result.outcome === 'deleted') await keeper.drop(result.docId, result.removed);
     ingest.stopReading(id);
+    await store.dropRecognisedPages(id).catch(() => undefined);
     this.parts.emit({ type: 'changed' });
     return result.outcome;
   }
@@ -90,6 +91,7 @@ export class LibraryQueue implements Served<QueueApi> {
       ingest.unrecorded.delete(id);
       removed++;
     }
+    await store.sweepRecognisedPages().catch(() => undefined);
     this.parts.emit({ type: 'changed' });
     return removed;
   }

@@ -1,6 +1,6 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import { DocQaError } from '../core/errors.ts';
-import type { ReadingStage, ReadProgress } from '../core/types.ts';
+import type { PageReading, ReadingStage, ReadProgress } from '../core/types.ts';
 import type { ParseApi, ParseRequest } from '../ingest/parse-handler.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
 import { watch, type WatchedRun } from './parse-watchdog.ts';
@@ -32,7 +32,7 @@ export class ParseWorkerClient implements Preparer {
     private readonly options: ParseWorkerOptions = {},
   ) {}
 
-  prepare(request: ParseRequest, onProgress: ReadProgress, insist = false): Promise<PreparedDocument> {
+  prepare(request: ParseRequest, onProgress: ReadProgress, insist = false, onRecognised?: (reading: PageReading) => void): Promise<PreparedDocument> {
     const idleMs = (this.options.idleMs ?? DEFAULT_IDLE_MS) * (insist ? 4 : 1);
     const { worker, api } = this.ensureWorker();
     const run = watch<PreparedDocument>(
@@ -49,7 +49,8 @@ export class ParseWorkerClient implements Preparer {
           beat();
           onProgress(fraction, stage);
         });
-        return Promise.race([api.prepare(request, progress), died]);
+        const recognised = onRecognised && proxy((reading: PageReading) => onRecognised(reading));
+        return Promise.race([api.prepare(request, progress, recognised), died]);
       },
       {
         idleMs,

@@ -1,5 +1,5 @@
 import type { DocQaError } from '../core/errors.ts';
-import type { ReadProgress } from '../core/types.ts';
+import type { PageReading, ReadProgress } from '../core/types.ts';
 import type { ParseApi, ParseRequest } from '../ingest/parse-handler.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
 
@@ -7,9 +7,9 @@ import type { PreparedDocument } from '../ingest/prepare-document.ts';
 export interface Preparer {
   /**
    * Reads, parses, chunks and hashes one file. `insist` is set when the person pressed Try again: the
-   * time budget is relaxed.
+   * time budget is relaxed. `onRecognised` receives each PDF page OCR finishes.
    */
-  prepare(request: ParseRequest, onProgress: ReadProgress, insist?: boolean): Promise<PreparedDocument>;
+  prepare(request: ParseRequest, onProgress: ReadProgress, insist?: boolean, onRecognised?: (reading: PageReading) => void): Promise<PreparedDocument>;
   /** Stops the file being read now, if any, rejecting its `prepare` with `error`. */
   abort(error: DocQaError): void;
 }
@@ -22,9 +22,9 @@ export interface Preparer {
 export function inProcessPreparer(): Preparer {
   let handler: Promise<ParseApi> | undefined;
   return {
-    async prepare(request, onProgress) {
+    async prepare(request, onProgress, _insist, onRecognised) {
       handler ??= import('../ingest/parse-handler.ts').then((m) => m.createParseHandler());
-      return (await handler).prepare(request, onProgress);
+      return (await handler).prepare(request, onProgress, onRecognised);
     },
     abort: () => undefined,
   };

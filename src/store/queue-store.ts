@@ -1,7 +1,7 @@
 import type { QueueId } from '../core/ids.ts';
 import { asQueueId } from '../core/ids.ts';
 import { forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
-import type { QueueEntry } from '../core/types.ts';
+import type { PageReading, QueueEntry } from '../core/types.ts';
 import type { LibraryDb } from './schema.ts';
 import { abortQuietly, settle } from './transactions.ts';
 
@@ -132,6 +132,38 @@ export class QueueStore {
       const error = errors.get(rest.id);
       return { ...rest, ...(error ? { state: 'failed' as const, error } : {}), hasContents: !!blob };
     });
+  }
+
+  /** The PDF pages OCR read for entry `id` in reads of it that did not finish. */
+  async recognisedPages(id: QueueId): Promise<PageReading[]> {
+    const kept = await this.db.getAll('recognisedPages', IDBKeyRange.bound([id, 0], [id, Infinity]));
+    return kept.map(({ queueId: _queueId, ...reading }) => reading);
+  }
+
+  /** Keeps a page OCR read for entry `id`, until the entry leaves the queue ({@link sweepRecognisedPages}). */
+  async keepRecognisedPage(id: QueueId, reading: PageReading): Promise<void> {
+    await this.db.put('recognisedPages', { queueId: id, ...reading });
+  }
+
+  /** Whether entry `id` is still in the queue (waiting, or failed with its row kept). */
+  async isQueued(id: QueueId): Promise<boolean> {
+    return (await this.db.count('queue', id)) > 0;
+  }
+
+  /** Removes the pages kept for entry `id` (it was stored, or dismissed). */
+  async dropRecognisedPages(id: QueueId): Promise<void> {
+    await this.db.delete('recognisedPages', IDBKeyRange.bound([id, 0], [id, Infinity]));
+  }
+
+  /** Removes the kept pages of entries no longer queued (stored, deleted or dismissed); returns for how many entries. */
+  async sweepRecognisedPages(): Promise<number> {
+    const tx = this.db.transaction(['queue', 'recognisedPages'], 'readwrite');
+    const [queued, kept] = await Promise.all([tx.objectStore('queue').getAllKeys(), tx.objectStore('recognisedPages').getAllKeys()]);
+    const live = new Set<string>(queued);
+    const gone = new Set(kept.map(([queueId]) => queueId).filter((queueId) => !live.has(queueId)));
+    await Promise.all([...gone].map((queueId) => tx.objectStore('recognisedPages').delete(IDBKeyRange.bound([queueId, 0], [queueId, Infinity]))));
+    await tx.done;
+    return gone.size;
   }
 
   /** Removes a queue entry (its file was found to be in the library already). */

@@ -1,10 +1,10 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { DocQaError, type SerializedError } from '../core/errors.ts';
 import type { ConversationHeader, SavedTurn } from '../core/conversation.ts';
-import type { BlockRecord, ChunkRecord, DocRecord, Manifest, QueueEntry } from '../core/types.ts';
+import type { BlockRecord, ChunkRecord, DocRecord, Manifest, PageReading, QueueEntry } from '../core/types.ts';
 
 /** Bump with an `oldVersion` branch in `upgrade` below; older apps refuse newer databases clearly. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 export const DEFAULT_DB_NAME = 'docqa';
 
 export interface Snapshot {
@@ -53,6 +53,16 @@ export interface LibrarySchema extends DBSchema {
   conversations: { key: string; value: ConversationHeader; indexes: { 'by-updated': number } };
   /** The turns of saved conversations (v4), keyed [conversation id, position from 0]. */
   conversationTurns: { key: [string, number]; value: StoredTurn };
+  /**
+   * PDF pages OCR read for a queue entry not yet stored (v5), keyed [queue id, page]: a read cut short (a
+   * reload, a closed tab, a failure then Try again) resumes after them. Swept once the entry leaves the queue.
+   */
+  recognisedPages: { key: [string, number]; value: KeptPageReading };
+}
+
+/** A page OCR read, kept for its queue entry (v5). */
+export interface KeptPageReading extends PageReading {
+  queueId: string;
 }
 
 /** A saved turn with its place: conversation and position (v4). */
@@ -116,6 +126,7 @@ export async function openLibraryDb(name = DEFAULT_DB_NAME, hooks: DbHooks = {})
           db.createObjectStore('conversations', { keyPath: 'id' }).createIndex('by-updated', 'updatedAt');
           db.createObjectStore('conversationTurns', { keyPath: ['conversationId', 'n'] });
         }
+        if (oldVersion < 5) db.createObjectStore('recognisedPages', { keyPath: ['queueId', 'page'] });
       },
       blocking(_currentVersion, blockedVersion) {
         // Another tab runs a newer version of the app, or the database is being deleted (no new version):

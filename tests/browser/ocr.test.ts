@@ -125,4 +125,30 @@ describe('a scanned PDF', () => {
     expect(await names()).not.toContain('minutes-scan.pdf');
     expect(await statusWhenDone(page, 'kept.md')).toBe('Indexed');
   });
+
+  it('resumes a scan after a reload from the page it had reached, not from the first', async () => {
+    const { page } = app;
+    const pages = [1, 2, 3, 4, 5, 6].map((n) => ({ paragraphs: [`Report page ${n}. The survey of the north wall found nothing of note.`, n === 2 ? 'The plumber found a leaking pipe under the bathroom sink.' : 'The inspector will return in the spring to check the roof.'] }));
+    await dropFile(page, 'survey-scan.pdf', await makeScannedTextPdf(pages));
+    const row = page.getByRole('list', { name: 'Library' }).getByRole('listitem').filter({ hasText: 'survey-scan.pdf' });
+    await expect.poll(() => row.textContent(), { timeout: 60_000, interval: 100 }).toMatch(/Recognising text: page [3-5] of 6/);
+    const reached = Number(/page (\d) of 6/.exec((await row.textContent()) ?? '')![1]);
+    // Every status the row shows after the reload, from the first paint on.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      setInterval(() => {
+        const status = [...document.querySelectorAll('ul[aria-label="Library"] > li')].find((li) => li.textContent?.includes('survey-scan.pdf'))?.querySelector('.status')?.textContent;
+        if (status && status !== seen.at(-1)) seen.push(status);
+      }, 20);
+    });
+    await page.reload();
+    expect(await statusWhenDone(page, 'survey-scan.pdf')).toBe('Indexed: pages 1–6 recognised from images (OCR)');
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    const pagesSeen = seen.flatMap((s) => (/page (\d) of 6/.exec(s) ? [Number(/page (\d) of 6/.exec(s)![1])] : []));
+    expect(pagesSeen.length).toBeGreaterThan(0);
+    // The pages finished before the reload (all before the one it had reached) are not recognised again.
+    expect(Math.min(...pagesSeen)).toBeGreaterThanOrEqual(reached - 1);
+    expect(await askQuestion(page, 'What did the plumber find under the bathroom sink?')).toContain('a leaking pipe under the bathroom sink');
+  });
 });

@@ -219,4 +219,26 @@ describe('LibraryStore queue', () => {
     expect(failed).toMatchObject({ state: 'failed', error: { code: 'empty-file', message: 'a.md: the file is empty' } });
     expect(await store.db.get('queue', entries[0]!.id)).not.toHaveProperty('blob');
   });
+
+  it('keeps the pages OCR read for a queued file until it leaves the queue, then sweeps them', async () => {
+    const store = await freshStore();
+    const scan = await enqueueOne(store, 'scan.pdf', 'x');
+    const other = await enqueueOne(store, 'other.pdf', 'y');
+    const page = (n: number) => ({ page: n, lines: [`line of page ${n}`], words: [{ text: 'line', box: [0.1, 0.1, 0.2, 0.12] as [number, number, number, number] }], confidence: 93 });
+    await store.keepRecognisedPage(scan.id, page(2));
+    await store.keepRecognisedPage(scan.id, page(1));
+    await store.keepRecognisedPage(other.id, page(1));
+    expect((await store.recognisedPages(scan.id)).map((r) => r.page)).toEqual([1, 2]);
+    expect(await store.recognisedPages(scan.id)).toContainEqual(page(2));
+    // Nothing leaves while both are queued; once scan.pdf is stored, its pages go and the other's stay.
+    expect(await store.sweepRecognisedPages()).toBe(0);
+    await store.commitDocument(await prepare('scan.md', '# Scan\n\nline of page 1\n'), scan.id);
+    expect(await store.isQueued(scan.id)).toBe(false);
+    expect(await store.sweepRecognisedPages()).toBe(1);
+    expect(await store.recognisedPages(scan.id)).toEqual([]);
+    expect(await store.recognisedPages(other.id)).toHaveLength(1);
+    await store.dropRecognisedPages(other.id);
+    expect(await store.db.count('recognisedPages')).toBe(0);
+  });
 });
+

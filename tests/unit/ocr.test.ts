@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ReadingStage } from '../../src/core/types.ts';
+import type { PageReading, ReadingStage } from '../../src/core/types.ts';
+import { createTesseractEngine } from '../../src/ingest/ocr/tesseract-engine.ts';
 import { RecognitionClock, roundSeconds } from '../../src/ingest/ocr/recognition-clock.ts';
 import { stageLine } from '../../src/ui/format.ts';
 import { markRects } from '../../src/ui/word-marks.tsx';
@@ -105,6 +106,25 @@ describe('scanned PDFs are read by OCR', () => {
     expect(parsed.recognisedPages).toEqual([[2, 2]]);
     expect(parsed.blocks.find((b) => b.page === 1)!.text).toContain('The kitchen has a fridge, an oven and a dishwasher.');
     expect(parsed.blocks.find((b) => b.page === 2)!.text).toMatch(/Pets are allowed only with the landlord.s written consent/);
+  });
+
+  it('hands on each page it recognises, and a read given pages from an earlier read recognises only the rest', async () => {
+    const bytes = await makeScannedTextPdf([{ paragraphs: LEASE }, { paragraphs: NOTICE }, { paragraphs: ['The boiler is serviced every May by the landlord’s plumber.'] }]);
+    const kept: PageReading[] = [];
+    const whole = await parsePdf(bytes, 'lease.pdf', undefined, { onRecognised: (r) => kept.push(r) });
+    expect(kept.map((r) => r.page)).toEqual([1, 2, 3]);
+    expect(kept[1]!.lines!.join(' ')).toMatch(/Pets are allowed/);
+    // A read cut short after page 2: the next read is given pages 1 and 2 and recognises page 3 alone.
+    let recognised = 0;
+    const counting = async () => {
+      const engine = await createTesseractEngine();
+      return { recognise: (image: Uint8Array, onProgress?: (f: number) => void) => (recognised++, engine.recognise(image, onProgress)), close: () => engine.close() };
+    };
+    const again: PageReading[] = [];
+    const resumed = await parsePdf(bytes, 'lease.pdf', undefined, { ocr: counting, recognised: new Map(kept.slice(0, 2).map((r) => [r.page, r])), onRecognised: (r) => again.push(r) });
+    expect(recognised).toBe(1);
+    expect(again.map((r) => r.page)).toEqual([3]);
+    expect(resumed).toEqual(whole);
   });
 
   it('without OCR, a scanned PDF fails with a message', async () => {
