@@ -14,6 +14,7 @@
  *   npm run bench -- answer --generator <file.gguf>   and a real GGUF model in Chromium: first piece and tokens/s by step, load, memory
  *   npm run bench -- engines --gguf <file.gguf> --onnx <folder> [--dtype q4|q8|fp32]   llama.cpp vs transformers.js on the same model in Chromium
  *   npm run bench -- ui                    the Library list in Chromium: render and scroll at 1,000 and 5,000 documents, against 100
+ *   npm run bench -- ocr                   scanned pages read by OCR: pages/s and peak memory in Node and in Chromium (1 and 2 parse workers)
  */
 import { parseArgs } from 'node:util';
 import { BenchContext } from './context.ts';
@@ -27,11 +28,12 @@ import { benchRerank } from './rerank.ts';
 import { benchAnswer } from './answer.ts';
 import { benchAnswerGenerator } from './answer-generator.ts';
 import { benchUi } from './ui.ts';
+import { benchOcr } from './ocr.ts';
 import { benchEngines } from './engines.ts';
 import { report } from './report.ts';
 import { isMain, progress } from './util.ts';
 
-export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'engines', 'ui'] as const;
+export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'engines', 'ui', 'ocr'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** Options some operations read. */
@@ -87,6 +89,9 @@ async function runOperation(ctx: BenchContext, op: Operation, options: BenchOpti
         break;
       case 'ui':
         await benchUi(ctx);
+        break;
+      case 'ocr':
+        await benchOcr(ctx);
         break;
     }
   } catch (err) {

@@ -7,7 +7,8 @@ import { recogniseUpright } from './ocr/orientation.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { acceptedLines, LOW_CONFIDENCE, pageWords } from './ocr/recognised-page.ts';
 import { MAX_OCR_PIXELS } from './ocr/render-page.ts';
-import { createTesseractEngine, type OcrEngine } from './ocr/tesseract-engine.ts';
+import { leaseOcrEngine } from './ocr/engine-pool.ts';
+import type { OcrEngine } from './ocr/tesseract-engine.ts';
 import { checkImagePixels, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 
 export interface ParseImageOptions {
@@ -26,7 +27,7 @@ export async function parseImage(bytes: Uint8Array, name: string, onProgress?: R
   const header = readImageHeader(bytes);
   if (!header) throw new DocQaError('corrupt-file', `${name}: this image could not be read; it may be damaged, or not a PNG, JPEG or WebP image`);
   checkImagePixels(header.width, header.height, name, options.limits ?? DEFAULT_READ_LIMITS);
-  const startOcr = options.ocr === undefined ? createTesseractEngine : options.ocr;
+  const startOcr = options.ocr === undefined ? leaseOcrEngine : options.ocr;
   if (!startOcr) throw new DocQaError('no-text-layer', `${name}: an image is read by recognising its text (OCR), which is not available here`);
   let image: Uint8Array;
   try {

@@ -12,7 +12,8 @@ import { acceptedLines, LOW_CONFIDENCE, pageWords, type RecognisedPage } from '.
 import { recogniseUpright } from './ocr/orientation.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { OffscreenCanvasFactory, renderPageForOcr, type PageCanvasFactory } from './ocr/render-page.ts';
-import { createTesseractEngine, type OcrEngine } from './ocr/tesseract-engine.ts';
+import { leaseOcrEngine } from './ocr/engine-pool.ts';
+import type { OcrEngine } from './ocr/tesseract-engine.ts';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjsPromise: Promise<PdfJs> | undefined;
@@ -144,7 +145,8 @@ export interface ParsePdfOptions {
   limits?: ReadLimits;
   /**
    * Starts the OCR engine, the first time a page needs it ({@link needsOcr}); it is closed when the file is
-   * read. Default: tesseract.js (`ocr/tesseract-engine.ts`). `null`: no OCR, a scanned PDF fails as before.
+   * read. Default: a tesseract.js engine leased from those kept between files (`ocr/engine-pool.ts`), given
+   * back when the file is read. `null`: no OCR, a scanned PDF fails as before.
    */
   ocr?: (() => Promise<OcrEngine>) | null;
   /** Pages already recognised by an earlier read of this file, by page: used as they are, not recognised again. */
@@ -212,7 +214,7 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: Rea
     const pages: string[][] = [];
     // Outline destinations name pages by reference: the pages' own, gathered while reading them.
     const pageOfRef = new Map<string, number>();
-    const startOcr = options.ocr === undefined ? createTesseractEngine : options.ocr;
+    const startOcr = options.ocr === undefined ? leaseOcrEngine : options.ocr;
     let ocr: Promise<OcrEngine> | undefined;
     const recognised: number[] = [];
     const lowConfidence: number[] = [];
