@@ -6,7 +6,8 @@ import { linesToParagraphs, removeRunningLines } from './clean.ts';
 import { locatePdfAssets, type PdfAssets } from './pdf-assets.ts';
 import { entriesByPage, readOutline, refKey, splitPage, type OutlineEntry } from './pdf-outline.ts';
 import { isReadable } from './readable.ts';
-import { checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
+import { checkImagePixels, checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
+import { largestPdfImage } from './ocr/image-header.ts';
 import { firstPlausibleTitle } from './title.ts';
 import { acceptedLines, LOW_CONFIDENCE, pageWords, type RecognisedPage } from './ocr/recognised-page.ts';
 import { recogniseUpright } from './ocr/orientation.ts';
@@ -192,6 +193,9 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: Rea
     data: bytes.slice(),
     ...(assets && { ...assets, cMapPacked: true }),
     isEvalSupported: false,
+    // An image over the pixel limit is left out by pdf.js before it is decoded (a 40,000 × 40,000 page
+    // image in a few kilobytes would take gigabytes); the file then says why it gave no text.
+    maxImageSize: (options.limits ?? DEFAULT_READ_LIMITS).maxImagePixels,
     // In the parse worker pdf.js has no `document` to make canvases with (OCR renders pages).
     ...(!('document' in globalThis) && typeof OffscreenCanvas !== 'undefined' && { CanvasFactory: OffscreenCanvasFactory }),
     disableFontFace: true,
@@ -263,6 +267,8 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: Rea
       );
     }
     if (!blocks.length) {
+      const image = largestPdfImage(bytes);
+      if (image) checkImagePixels(image.width, image.height, name, options.limits ?? DEFAULT_READ_LIMITS);
       throw new DocQaError('no-text-layer', `${name}: no text found: the PDF has no text layer and no text was recognised on its pages`);
     }
     const meta = await doc.getMetadata().catch(() => undefined);

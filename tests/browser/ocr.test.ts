@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useApp } from '../support/browser.ts';
 import { askQuestion, dropFile, libraryStatus, statusWhenDone, waitForQueueEmpty } from '../support/app-page.ts';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { makePdf, makeScannedTextPdf, renderPageImage } from '../support/fixtures.ts';
+import { makeImageBombPdf, makePdf, makeScannedTextPdf, renderPageImage } from '../support/fixtures.ts';
 import type { Page } from '../support/browser.ts';
 
 /**
@@ -74,7 +74,7 @@ describe('a scanned PDF', () => {
     expect(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
   });
 
-  it('reads a page photographed upside down (JPEG) as a one-page document, and refuses an image bomb from its header', async () => {
+  it('reads a page photographed upside down (JPEG) as a one-page document, and refuses an image bomb, alone or in a PDF, from its declared size', async () => {
     const { page } = app;
     const png = await loadImage(Buffer.from(renderPageImage({ paragraphs: ['The recycling bins are emptied every second Tuesday of the month.'], dpi: 150, turn: 180 })));
     const canvas = createCanvas(png.width, png.height);
@@ -101,6 +101,9 @@ describe('a scanned PDF', () => {
     new DataView(bomb.buffer).setUint32(20, 40_000);
     await page.getByLabel('Add documents').setInputFiles({ name: 'bomb.png', mimeType: 'image/png', buffer: Buffer.from(bomb) });
     expect(await statusWhenDone(page, 'bomb.png')).toBe('bomb.png: too large to read here: 40,000 × 40,000 pixels (the limit is 64 megapixels). Scale the image down, or press Try again to insist');
+    // The same image as a PDF's page: left out by pdf.js before decoding, and named as the reason.
+    await dropFile(page, 'bomb.pdf', makeImageBombPdf());
+    expect(await statusWhenDone(page, 'bomb.pdf')).toBe('bomb.pdf: too large to read here: 40,000 × 40,000 pixels (the limit is 64 megapixels). Scale the image down, or press Try again to insist');
   });
 
   it('says which page it is recognising and the time left, and Delete stops it mid-page for good', async () => {

@@ -14,7 +14,8 @@ import { unturnBox } from '../../src/ingest/ocr/recognised-page.ts';
 import { createCanvas } from '@napi-rs/canvas';
 import { readImageHeader } from '../../src/ingest/ocr/image-header.ts';
 import { fitPixels } from '../../src/ingest/ocr/decode-image.ts';
-import { makePdf, makeScannedTextPdf, renderPageImage } from '../support/fixtures.ts';
+import { makeImageBombPdf, makePdf, makeScannedTextPdf, renderPageImage } from '../support/fixtures.ts';
+import { largestPdfImage } from '../../src/ingest/ocr/image-header.ts';
 
 /** Character error rate: edit distance over the truth's length, spacing normalised. */
 function cer(read: string, truth: string): number {
@@ -125,6 +126,21 @@ describe('scanned PDFs are read by OCR', () => {
     expect(recognised).toBe(1);
     expect(again.map((r) => r.page)).toEqual([3]);
     expect(resumed).toEqual(whole);
+  });
+
+  it('refuses a page image of 40,000 × 40,000 pixels by its declared size, without decoding it', async () => {
+    const bomb = makeImageBombPdf();
+    expect(bomb.length).toBeLessThan(20_000);
+    expect(largestPdfImage(bomb)).toEqual({ width: 40_000, height: 40_000 });
+    const before = process.memoryUsage().rss;
+    await expect(parsePdf(bomb, 'bomb.pdf')).rejects.toMatchObject({
+      code: 'read-limit',
+      message: 'bomb.pdf: too large to read here: 40,000 × 40,000 pixels (the limit is 64 megapixels). Scale the image down, or press Try again to insist',
+    });
+    // Decoding it would take 1.6 GB at the least.
+    expect(process.memoryUsage().rss - before).toBeLessThan(500 * 2 ** 20);
+    // A scan's own page images are well inside the limit.
+    expect(largestPdfImage(await makeScannedTextPdf([{ paragraphs: NOTICE }]))).toEqual({ width: 1700, height: 2200 });
   });
 
   it('without OCR, a scanned PDF fails with a message', async () => {

@@ -64,3 +64,35 @@ function webpHeader(bytes: Uint8Array): ImageHeader | undefined {
   if (chunk === 'VP8X') return { format: 'webp', width: 1 + u24le(bytes, 24), height: 1 + u24le(bytes, 27) };
   return undefined;
 }
+
+/** Bytes of a PDF decoded at a time by {@link largestPdfImage}, and the overlap kept between windows. */
+const SCAN_WINDOW = 1 << 20;
+const SCAN_OVERLAP = 4096;
+
+/**
+ * The largest image a PDF declares (its `/Width` × `/Height`), read from the image dictionaries in the
+ * file's bytes without decoding anything: an image is a stream, and streams never sit inside compressed
+ * object streams, so their dictionaries are always in the open. Sizes given by reference are not followed.
+ * Used to say why a PDF gave no text when pdf.js left out an image over the pixel limit.
+ *
+ * @example
+ * largestPdfImage(bytes) // → { width: 40000, height: 40000 }
+ */
+export function largestPdfImage(bytes: Uint8Array): { width: number; height: number } | undefined {
+  const decoder = new TextDecoder('latin1');
+  let best: { width: number; height: number } | undefined;
+  for (let start = 0; start < bytes.length; start += SCAN_WINDOW) {
+    const text = decoder.decode(bytes.subarray(Math.max(0, start - SCAN_OVERLAP), Math.min(bytes.length, start + SCAN_WINDOW)));
+    for (const m of text.matchAll(/\/Subtype\s*\/Image\b/g)) {
+      // The dictionary around the match: from the last "<<" before it to the first ">>" after it.
+      const open = text.lastIndexOf('<<', m.index);
+      const close = text.indexOf('>>', m.index);
+      if (open < 0 || close < 0 || m.index - open > SCAN_OVERLAP) continue;
+      const dict = text.slice(open, close);
+      const width = Number(/\/Width\s+(\d+)(?!\s+\d+\s+R)/.exec(dict)?.[1] ?? 0);
+      const height = Number(/\/Height\s+(\d+)(?!\s+\d+\s+R)/.exec(dict)?.[1] ?? 0);
+      if (width * height > (best ? best.width * best.height : 0)) best = { width, height };
+    }
+  }
+  return best;
+}
