@@ -113,6 +113,8 @@ export interface ScannedPageSpec {
   jpegQuality?: number;
   /** The page fed to the scanner turned by this many degrees clockwise: the image is the page turned. */
   turn?: 90 | 180 | 270;
+  /** Out of focus: a Gaussian blur of this radius in pixels at the scan's resolution. */
+  blur?: number;
 }
 
 /**
@@ -174,8 +176,20 @@ export function renderPageImage(spec: ScannedPageSpec): Uint8Array {
     for (let i = 0; i < d.length; i += 4) d[i] = d[i + 1] = d[i + 2] = d[i]! + (random() - 0.5) * spec.noise + (random() < 0.01 ? -200 : 0);
     g.putImageData(image, 0, 0);
   }
-  const out = spec.turn ? turned(canvas, spec.turn) : canvas;
+  const sharp = spec.blur ? blurred(canvas, spec.blur) : canvas;
+  const out = spec.turn ? turned(sharp, spec.turn) : sharp;
   return new Uint8Array(spec.jpegQuality === undefined ? out.toBuffer('image/png') : out.toBuffer('image/jpeg', Math.round(spec.jpegQuality * 100)));
+}
+
+/** `canvas` through a Gaussian blur of `radius` pixels. */
+function blurred(canvas: Canvas, radius: number): Canvas {
+  const out = createCanvas(canvas.width, canvas.height);
+  const g = out.getContext('2d');
+  g.fillStyle = '#fff';
+  g.fillRect(0, 0, out.width, out.height);
+  g.filter = `blur(${radius}px)`;
+  g.drawImage(canvas, 0, 0);
+  return out;
 }
 
 /** `canvas` turned clockwise by `degrees` (a quarter turn swaps its width and height). */

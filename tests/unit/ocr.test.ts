@@ -10,11 +10,12 @@ import { prepareDocument } from '../../src/ingest/prepare-document.ts';
 import { linesOfPage, toPgm, type RecognisedWord } from '../../src/ingest/ocr/recognised-page.ts';
 import { ocrScale } from '../../src/ingest/ocr/render-page.ts';
 import { turnPgm } from '../../src/ingest/ocr/orientation.ts';
+import { cleanedForOcr, speckRatio, withoutSpecks } from '../../src/ingest/ocr/despeckle.ts';
 import { unturnBox } from '../../src/ingest/ocr/recognised-page.ts';
 import { createCanvas } from '@napi-rs/canvas';
 import { readImageHeader } from '../../src/ingest/ocr/image-header.ts';
 import { fitPixels } from '../../src/ingest/ocr/decode-image.ts';
-import { makeImageBombPdf, makePdf, makeScannedTextPdf, renderPageImage } from '../support/fixtures.ts';
+import { makeImageBombPdf, makePdf, makeScannedTextPdf, renderPageImage, type ScannedPageSpec } from '../support/fixtures.ts';
 import { largestPdfImage } from '../../src/ingest/ocr/image-header.ts';
 
 /** Character error rate: edit distance over the truth's length, spacing normalised. */
@@ -85,15 +86,25 @@ describe('scanned PDFs are read by OCR', () => {
     ]);
   });
 
-  it('reads a page scanned a little askew', async () => {
-    const parsed = await parsePdf(await makeScannedTextPdf([{ paragraphs: LEASE, skew: 1.5 }]), 'askew.pdf');
-    expect(cer(parsed.blocks[0]!.text, LEASE.join(' '))).toBeLessThan(0.05);
-  });
-
-  it('reads degraded scans: 150 dpi, and a scan stored as a low-quality JPEG', async () => {
-    const parsed = await parsePdf(await makeScannedTextPdf([{ paragraphs: LEASE, dpi: 150 }, { paragraphs: LEASE, jpegQuality: 0.25 }]), 'copies.pdf');
-    expect(parsed.blocks).toHaveLength(2);
-    for (const block of parsed.blocks) expect(cer(block.text, LEASE.join(' ')), block.label).toBeLessThan(0.06);
+  it('keeps the character error rate within the goals on clean scans (2 %) and degraded ones (6 %)', { timeout: 120_000 }, async () => {
+    // One page per condition, as a scanner or a phone would have made it. Degraded pages are held to 3 %:
+    // read without the speck cleaning, the grainy page makes 5.7 % and the photocopy is read as garbage;
+    // with it applied to every page, the blurred page makes 18 %.
+    const conditions: Array<{ name: string; spec: Partial<ScannedPageSpec>; bound: number }> = [
+      { name: 'clean, 150 dpi', spec: { dpi: 150 }, bound: 0.02 },
+      { name: 'clean, 300 dpi', spec: { dpi: 300 }, bound: 0.02 },
+      { name: 'JPEG quality 25', spec: { jpegQuality: 0.25 }, bound: 0.03 },
+      { name: 'grain (±60 grey, 1 % dropouts)', spec: { noise: 120 }, bound: 0.03 },
+      { name: 'out of focus (1.5 px blur)', spec: { blur: 1.5 }, bound: 0.03 },
+      { name: 'photocopy (grain and JPEG 25)', spec: { noise: 120, jpegQuality: 0.25 }, bound: 0.03 },
+      { name: 'askew by 1.5°', spec: { skew: 1.5 }, bound: 0.03 },
+    ];
+    // Each page its own text: lines repeated at the top or bottom of every page would be taken for running headers.
+    const sentences = [...LEASE, ...NOTICE].join(' ').split(/(?<=\.) /);
+    const texts = conditions.map((_, i) => [...sentences.slice(i % sentences.length), ...sentences.slice(0, i % sentences.length)].join(' '));
+    const parsed = await parsePdf(await makeScannedTextPdf(conditions.map((c, i) => ({ paragraphs: [texts[i]!], ...c.spec }))), 'copies.pdf');
+    expect(parsed.blocks.map((b) => b.page)).toEqual(conditions.map((_, i) => i + 1));
+    for (const [i, c] of conditions.entries()) expect(cer(parsed.blocks[i]!.text, texts[i]!), c.name).toBeLessThan(c.bound);
   });
 
   it('leaves pages with a text layer alone, and reads only the scanned ones', async () => {
@@ -171,6 +182,21 @@ describe('OCR pieces', () => {
     // A box near the top left of a page turned 90° clockwise to be read upright was near the bottom left as scanned.
     expect(unturnBox([0.1, 0.2, 0.3, 0.25], 90)).toEqual([0.2, 0.7, 0.25, 0.9]);
     expect(unturnBox([0.1, 0.2, 0.3, 0.25], 0)).toEqual([0.1, 0.2, 0.3, 0.25]);
+  });
+
+  it('finds specks (isolated ink) on a grainy page only, and removes them keeping strokes', () => {
+    // 6 × 5 white page: a 2 × 2 stroke at the top left and one speck at the bottom right.
+    const grey = new Array(30).fill(255);
+    for (const i of [7, 8, 13, 14]) grey[i] = 20;
+    grey[22] = 30;
+    const pgm = toPgm(Uint8Array.from(grey.flatMap((v) => [v, v, v, 255])), 6, 5);
+    expect(speckRatio(pgm)).toBeCloseTo(1 / 30, 5);
+    const cleaned = withoutSpecks(pgm);
+    expect([...cleaned.subarray(-30)]).toEqual(grey.map((v, i) => ([7, 8, 13, 14].includes(i) ? 0 : v === 30 ? 255 : 255)));
+    // A page without specks is read as it is.
+    const clean = toPgm(Uint8Array.from(grey.map((v, i) => (i === 22 ? 255 : v)).flatMap((v) => [v, v, v, 255])), 6, 5);
+    expect(cleanedForOcr(clean)).toBe(clean);
+    expect(cleanedForOcr(pgm)).toEqual(cleaned);
   });
 
   it('estimates the time left from the pages recognised so far, in words a person reads', () => {
