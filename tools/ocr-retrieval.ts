@@ -3,7 +3,9 @@
  * layer, the title in the PDF's metadata and on the page), read by the app's own ingest (OCR included), and
  * searched with SciFact's test queries, next to the same abstracts as text. Prints and writes one JSON object.
  *
- *   npx tsx tools/ocr-retrieval.ts [--docs 300] [--model <folder>] [--data ../shared/data/scifact] [--out file.json]
+ *   npx tsx tools/ocr-retrieval.ts [--docs 300] [--model <folder>] [--scan clean|photocopy] [--data ../shared/data/scifact] [--out file.json]
+ *
+ * `--scan photocopy` degrades the page images as a photocopy does (grain: ±60 grey and 1 % dropouts; JPEG quality 25).
  *
  * The documents: those relevant to the first test queries (taken in file order until the relevant ones
  * reach half of `--docs`), then other abstracts in corpus order up to `--docs`; the queries: those whose
@@ -18,8 +20,9 @@ import { renderPageImage } from '../tests/support/fixtures.ts';
 import { loadFolderEmbedder } from './model-folder.ts';
 import { scifactDir } from './real-models/dirs.ts';
 
-const { values } = parseArgs({ options: { docs: { type: 'string', default: '300' }, model: { type: 'string' }, data: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({ options: { scan: { type: 'string', default: 'clean' }, docs: { type: 'string', default: '300' }, model: { type: 'string' }, data: { type: 'string' }, out: { type: 'string' } } });
 const want = Number(values.docs);
+const photocopy = values.scan === 'photocopy';
 const full = await loadBeir(values.data ?? scifactDir());
 
 // Documents relevant to the first test queries, then others: a collection where most queries have their answer.
@@ -58,7 +61,7 @@ async function scannedPdf(title: string, text: string): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.setTitle(title);
   for (const paragraphs of pages) {
-    const png = await pdf.embedPng(renderPageImage({ paragraphs }));
+    const png = photocopy ? await pdf.embedJpg(renderPageImage({ paragraphs, noise: 120, jpegQuality: 0.25 })) : await pdf.embedPng(renderPageImage({ paragraphs }));
     pdf.addPage([612, 792]).drawImage(png, { x: 0, y: 0, width: 612, height: 792 });
   }
   return pdf.save();
@@ -71,7 +74,7 @@ const scanFiles: EvalFile[] = await Promise.all(corpus.map(async (d) => ({ id: d
 const embedder = values.model ? await loadFolderEmbedder(values.model) : undefined;
 const modes: EvalMode[] = embedder ? ['bm25', 'dense', 'hybrid'] : ['bm25'];
 const mode = embedder ? 'hybrid' : 'bm25';
-const results: Record<string, unknown> = { documents: corpus.length, queries: queries.length };
+const results: Record<string, unknown> = { scan: photocopy ? 'photocopy' : 'clean', documents: corpus.length, queries: queries.length };
 for (const [name, files] of [
   ['text', textFiles],
   ['scanned', scanFiles],
