@@ -18,19 +18,19 @@ export async function waitForIndexed(page: Page, count: number, timeout = 60_000
   await page.waitForFunction(
     (n) => {
       const rows = [...document.querySelectorAll('ul[aria-label="Library"] > li .status')].map((s) => s.textContent ?? '');
-      return rows.filter((s) => s === 'Indexed' || s.startsWith('Indexed: ')).length === n && !rows.some((s) => s === 'Queued' || s.startsWith('Indexing'));
+      return rows.filter((s) => s === 'Indexed' || s.startsWith('Indexed: ')).length === n && !rows.some((s) => s === 'Queued' || /^(Indexing|Recognising text)\b/.test(s));
     },
     count,
     { timeout },
   );
 }
 
-/** Waits until nothing is queued or indexing. */
+/** Waits until nothing is queued or being read (indexing, or recognising a scan's text). */
 export async function waitForQueueEmpty(page: Page, timeout = 60_000): Promise<void> {
   await page.waitForFunction(
     () => {
       const rows = [...document.querySelectorAll('ul[aria-label="Library"] > li .status')].map((s) => s.textContent ?? '');
-      return rows.length > 0 && !rows.some((s) => s === 'Queued' || s.startsWith('Indexing'));
+      return rows.length > 0 && !rows.some((s) => s === 'Queued' || /^(Indexing|Recognising text)\b/.test(s));
     },
     undefined,
     { timeout },
