@@ -7,6 +7,7 @@
  * the engine: the PGM turning and the box mapping are shared by the parse worker, Node tools and tests.
  */
 import { cleanedForOcr } from './despeckle.ts';
+import { rotatePgm, skewAngle } from './deskew.ts';
 import type { OcrEngine } from './tesseract-engine.ts';
 import { LOW_CONFIDENCE, type RecognisedPage, type Turn } from './recognised-page.ts';
 
@@ -63,14 +64,23 @@ export function turnPgm(pgm: Uint8Array, turn: Turn, step = 1): Uint8Array {
 }
 
 /**
- * Recognises a page image (PGM), its specks cleaned first when it has them (`despeckle.ts`), the right way
- * up: as it is, or, when that reads with low confidence, turned
+ * Recognises a page image (PGM), its specks cleaned first when it has them (`despeckle.ts`), turned
+ * straight when it is askew (`deskew.ts`: `skew` in the result), the right way up: as it is, or, when that
+ * reads with low confidence, turned
  * by the quarter turn whose half-resolution trial reads best (by {@link TURN_MARGIN} over the page as it
  * is, tried at the same resolution), when the page then reads as text does ({@link LOW_CONFIDENCE} or
  * more). The result says the turn it was read at (`turn`, none when it was read as it is).
  */
 export async function recogniseUpright(engine: OcrEngine, scanned: Uint8Array, onProgress?: (fraction: number) => void): Promise<RecognisedPage> {
-  const pgm = cleanedForOcr(scanned);
+  const cleaned = cleanedForOcr(scanned);
+  const skew = skewAngle(cleaned);
+  const pgm = skew ? rotatePgm(cleaned, skew) : cleaned;
+  const read = await readUpright(engine, pgm, onProgress);
+  return skew ? { ...read, skew } : read;
+}
+
+/** {@link recogniseUpright} once the page is clean and straight: as it is, or turned. */
+async function readUpright(engine: OcrEngine, pgm: Uint8Array, onProgress?: (fraction: number) => void): Promise<RecognisedPage> {
   const asIs = await engine.recognise(pgm, onProgress);
   if (asIs.confidence >= LOW_CONFIDENCE) return asIs;
   const trials: Array<{ turn: Turn; confidence: number }> = [];

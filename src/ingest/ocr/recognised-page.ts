@@ -35,6 +35,8 @@ export interface RecognisedPage {
   height: number;
   /** Degrees the image was turned clockwise to be read upright (`ocr/orientation.ts`); none when it was read as it is. */
   turn?: Turn;
+  /** Degrees the scan was askew (clockwise) and was turned back before it was read (`ocr/deskew.ts`); none when straight. */
+  skew?: number;
 }
 
 /**
@@ -103,7 +105,34 @@ const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 export function pageWords(page: RecognisedPage): WordBox[] {
   const { width, height } = page;
   if (!width || !height) return [];
-  return page.paragraphs.flat(2).map((w) => ({ text: w.text, box: unturnBox([w.box.x0 / width, w.box.y0 / height, w.box.x1 / width, w.box.y1 / height], page.turn ?? 0).map(round4) as WordBox['box'] }));
+  // The straightened page's size: the image as read, before it was turned a quarter.
+  const [w, h] = page.turn === 90 || page.turn === 270 ? [height, width] : [width, height];
+  return page.paragraphs.flat(2).map((word) => {
+    const straight = unturnBox([word.box.x0 / width, word.box.y0 / height, word.box.x1 / width, word.box.y1 / height], page.turn ?? 0);
+    return { text: word.text, box: (page.skew ? unskewBox(straight, page.skew, w, h) : straight).map(round4) as WordBox['box'] };
+  });
+}
+
+/**
+ * A box on the straightened page (fractions of a `width` × `height` page) as it lies on the page scanned
+ * `skew` degrees askew (clockwise): its corners turned back about the centre, and the box around them.
+ */
+export function unskewBox(box: [number, number, number, number], skew: number, width: number, height: number): [number, number, number, number] {
+  const a = (skew * Math.PI) / 180;
+  const [sin, cos] = [Math.sin(a), Math.cos(a)];
+  const corners = [
+    [box[0], box[1]],
+    [box[2], box[1]],
+    [box[0], box[3]],
+    [box[2], box[3]],
+  ].map(([u, v]) => {
+    const dx = (u! - 0.5) * width;
+    const dy = (v! - 0.5) * height;
+    return [(dx * cos - dy * sin) / width + 0.5, (dx * sin + dy * cos) / height + 0.5] as const;
+  });
+  const xs = corners.map((c) => c[0]);
+  const ys = corners.map((c) => c[1]);
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
 }
 
 /**
