@@ -54,7 +54,6 @@ export interface IngestOptions {
 export class IngestQueue {
   private processing: Promise<void> | undefined;
   private progress = new QueueProgress();
-  /** Last percent reported per file in flight (at most two: one committing, the next being prepared). */
   /** What each file being read last reported (its percentage and stage), so that only changes are sent. */
   private percents = new Map<QueueId, string>();
   private lookAgain = false;

@@ -7,6 +7,8 @@
  * Pure: PGM in, PGM out.
  */
 
+import { pgmHeader } from './pgm.ts';
+
 /** Angles tried, in degrees either way, and the step. */
 const MAX_SKEW = 10;
 const STEP = 0.25;
@@ -20,24 +22,12 @@ const INK = 128;
 /** How far outside the page (in pixels, for rounding) a sample still takes the edge's pixel. */
 const EDGE = 1e-6;
 
-interface Grey {
-  width: number;
-  height: number;
-  offset: number;
-}
-
-function header(pgm: Uint8Array): Grey {
-  const m = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(new TextDecoder('latin1').decode(pgm.subarray(0, 32)));
-  if (!m) throw new RangeError('not a binary 8-bit PGM image');
-  return { width: Number(m[1]), height: Number(m[2]), offset: m[0].length };
-}
-
 /**
  * The page's skew in degrees (positive: its lines fall to the right, as on a page turned clockwise on
  * the scanner), or 0 when it is under {@link MIN_SKEW} or no angle sharpens its rows of ink.
  */
 export function skewAngle(pgm: Uint8Array): number {
-  const { width, height, offset } = header(pgm);
+  const { width, height, offset } = pgmHeader(pgm);
   const step = Math.max(1, Math.ceil(width / SAMPLE_WIDTH));
   const xs: number[] = [];
   const ys: number[] = [];
@@ -74,7 +64,7 @@ export function skewAngle(pgm: Uint8Array): number {
 
 /** The page turned by `degrees` counter-clockwise about its centre (bilinear; white where nothing was). */
 export function rotatePgm(pgm: Uint8Array, degrees: number): Uint8Array {
-  const { width: w, height: h, offset } = header(pgm);
+  const { width: w, height: h, offset } = pgmHeader(pgm);
   const out = pgm.slice();
   const src = pgm.subarray(offset);
   const dst = out.subarray(offset);

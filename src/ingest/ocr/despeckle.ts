@@ -7,17 +7,12 @@
  * grey and thin, costs 3–18 % of characters. Pure: PGM in, PGM out.
  */
 
+import { pgmHeader } from './pgm.ts';
+
 /** Below this grey a pixel is ink. */
 const INK = 128;
 /** Share of a page's pixels that are isolated ink (a speck) above which the page is cleaned. */
 export const SPECKLED = 0.001;
-
-function pixels(pgm: Uint8Array): { width: number; height: number; offset: number } {
-  const head = new TextDecoder('latin1').decode(pgm.subarray(0, 32));
-  const m = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(head);
-  if (!m) throw new RangeError('not a binary 8-bit PGM image');
-  return { width: Number(m[1]), height: Number(m[2]), offset: m[0].length };
-}
 
 /** Whether pixel `i` of an image `w` wide (not on its edge) is ink with at most one inked neighbour. */
 function isSpeck(p: Uint8Array, i: number, w: number, ink: (v: number) => boolean): boolean {
@@ -29,7 +24,7 @@ function isSpeck(p: Uint8Array, i: number, w: number, ink: (v: number) => boolea
 
 /** The share of the page's pixels that are specks: isolated ink. Clean scans, blurred ones included, have next to none. */
 export function speckRatio(pgm: Uint8Array): number {
-  const { width: w, height: h, offset } = pixels(pgm);
+  const { width: w, height: h, offset } = pgmHeader(pgm);
   const p = pgm.subarray(offset);
   const ink = (v: number) => v < INK;
   let specks = 0;
@@ -39,7 +34,7 @@ export function speckRatio(pgm: Uint8Array): number {
 
 /** The page in black and white (ink below mid-grey), its specks removed. */
 export function withoutSpecks(pgm: Uint8Array): Uint8Array {
-  const { width: w, height: h, offset } = pixels(pgm);
+  const { width: w, height: h, offset } = pgmHeader(pgm);
   const out = pgm.slice();
   const p = out.subarray(offset);
   for (let i = 0; i < w * h; i++) p[i] = p[i]! < INK ? 0 : 255;

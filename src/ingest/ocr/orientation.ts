@@ -7,6 +7,7 @@
  * the engine: the PGM turning and the box mapping are shared by the parse worker, Node tools and tests.
  */
 import { cleanedForOcr } from './despeckle.ts';
+import { newPgm, pgmHeader } from './pgm.ts';
 import { rotatePgm, skewAngle } from './deskew.ts';
 import type { OcrEngine } from './tesseract-engine.ts';
 import { LOW_CONFIDENCE, type RecognisedPage, type Turn } from './recognised-page.ts';
@@ -14,40 +15,19 @@ import { LOW_CONFIDENCE, type RecognisedPage, type Turn } from './recognised-pag
 /** How much better (mean word confidence, 0–100) a turned trial reads than the page as it is for the page to be turned. */
 const TURN_MARGIN = 15;
 
-interface Grey {
-  width: number;
-  height: number;
-  pixels: Uint8Array;
-}
-
-function readPgm(pgm: Uint8Array): Grey {
-  const head = new TextDecoder('latin1').decode(pgm.subarray(0, 32));
-  const m = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(head);
-  if (!m) throw new RangeError('not a binary 8-bit PGM image');
-  const width = Number(m[1]);
-  const height = Number(m[2]);
-  return { width, height, pixels: pgm.subarray(m[0].length, m[0].length + width * height) };
-}
-
-function writePgm({ width, height, pixels }: Grey): Uint8Array {
-  const header = new TextEncoder().encode(`P5\n${width} ${height}\n255\n`);
-  const out = new Uint8Array(header.length + pixels.length);
-  out.set(header);
-  out.set(pixels, header.length);
-  return out;
-}
-
 /**
  * A PGM image turned clockwise by `turn` degrees, and shrunk by `step` (each output pixel the darkest of
  * its `step` × `step` square: thin strokes survive).
  */
 export function turnPgm(pgm: Uint8Array, turn: Turn, step = 1): Uint8Array {
-  const src = readPgm(pgm);
+  const src = pgmHeader(pgm);
+  const pixels = pgm.subarray(src.offset);
   const w = Math.floor(src.width / step);
   const h = Math.floor(src.height / step);
   const quarter = turn === 90 || turn === 270;
   const [ow, oh] = quarter ? [h, w] : [w, h];
-  const out = new Uint8Array(ow * oh);
+  const { pgm: turned, offset } = newPgm(ow, oh);
+  const out = turned.subarray(offset);
   for (let y = 0; y < oh; y++) {
     for (let x = 0; x < ow; x++) {
       // The shrunk source pixel this output pixel shows.
@@ -55,12 +35,12 @@ export function turnPgm(pgm: Uint8Array, turn: Turn, step = 1): Uint8Array {
       let v = 255;
       for (let dy = 0; dy < step; dy++) {
         const row = (sy * step + dy) * src.width + sx * step;
-        for (let dx = 0; dx < step; dx++) v = Math.min(v, src.pixels[row + dx]!);
+        for (let dx = 0; dx < step; dx++) v = Math.min(v, pixels[row + dx]!);
       }
       out[y * ow + x] = v;
     }
   }
-  return writePgm({ width: ow, height: oh, pixels: out });
+  return turned;
 }
 
 /**

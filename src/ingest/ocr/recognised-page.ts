@@ -1,5 +1,6 @@
 import type { WordBox } from '../../core/types.ts';
 import { isReadable } from '../readable.ts';
+import { newPgm } from './pgm.ts';
 
 /**
  * What OCR gives for one page image, and how it becomes the lines a parser hands on. Pure: shared by the
@@ -152,10 +153,8 @@ export function unturnBox(box: [number, number, number, number], turn: Turn): [n
  */
 export function toPgm(rgba: Uint8ClampedArray | Uint8Array, width: number, height: number): Uint8Array {
   if (rgba.length !== width * height * 4) throw new RangeError(`toPgm: ${rgba.length} bytes for ${width} × ${height} pixels`);
-  const header = new TextEncoder().encode(`P5\n${width} ${height}\n255\n`);
-  const out = new Uint8Array(header.length + width * height);
-  out.set(header);
-  for (let i = 0, o = header.length; i < rgba.length; i += 4, o++) {
+  const { pgm: out, offset } = newPgm(width, height);
+  for (let i = 0, o = offset; i < rgba.length; i += 4, o++) {
     // Transparent pixels are paper: a page rendered on a transparent canvas has no white under its text.
     const a = rgba[i + 3]! / 255;
     const grey = 0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!;

@@ -6,6 +6,7 @@
 import { createWorker, OEM } from 'tesseract.js';
 import { DocQaError } from '../../core/errors.ts';
 import { locateOcrAssets, OCR_LANGUAGE, type OcrAssets } from './ocr-assets.ts';
+import { readPgmHeader } from './pgm.ts';
 import type { RecognisedPage, RecognisedWord } from './recognised-page.ts';
 
 /** Reads page images. One page at a time; `close` ends its worker. */
@@ -83,7 +84,6 @@ function pageOf(blocks: TesseractBlock[], image: Uint8Array): RecognisedPage {
 
 /** The size a PGM header states; 0 × 0 for other formats (the engine does not report it). */
 function imageSize(image: Uint8Array): { width: number; height: number } {
-  const head = new TextDecoder('latin1').decode(image.subarray(0, 32));
-  const m = /^P5\s+(\d+)\s+(\d+)/.exec(head);
-  return m ? { width: Number(m[1]), height: Number(m[2]) } : { width: 0, height: 0 };
+  const header = readPgmHeader(image);
+  return header ? { width: header.width, height: header.height } : { width: 0, height: 0 };
 }
