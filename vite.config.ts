@@ -2,6 +2,8 @@ import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { ocrAssets } from './tools/ocr-assets.ts';
+import { OCR_ASSET_ROOT } from './src/ingest/ocr/ocr-assets.ts';
+import { OFFERED_OCR_LANGUAGES } from './src/ingest/ocr/ocr-languages.ts';
 import { pdfjsAssets } from './tools/pdfjs-assets.ts';
 import { securityHeaders, securityHeadersPlugin } from './tools/security-headers.ts';
 
@@ -41,7 +43,9 @@ export default defineConfig({
         // in a cache of its own the first time it loads (embed-handler.ts), not every visitor at install.
         // web-llm (~6 MB, the chunk the generate worker imports on the first WebLLM load) likewise: only a
         // person who chooses a WebGPU model downloads it, when they do.
-        globIgnores: ['**/ort-wasm*.wasm', '**/webllm-engine-*.js'],
+        // The OCR languages other than English (0.7–3 MB each) are fetched only when a person adds one
+        // (language-store.ts keeps it), never by every visitor at install.
+        globIgnores: ['**/ort-wasm*.wasm', '**/webllm-engine-*.js', ...OFFERED_OCR_LANGUAGES.map((l) => `**/${OCR_ASSET_ROOT}lang/${l.code}.traineddata.gz`)],
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
       },
     }),

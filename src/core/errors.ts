@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'no-text-layer'
   | 'no-readable-text'
   | 'ocr-failed'
+  | 'ocr-language-refused'
   | 'invalid-encoding'
   | 'storage-full'
   | 'already-in-library'

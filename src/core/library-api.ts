@@ -223,6 +223,40 @@ export interface AnswerModelsApi {
   importFolder(files: IncomingFile[]): Promise<{ id: string; label: string }>;
 }
 
+/** A language scanned pages can be read in (the scan languages setting). */
+export interface OcrLanguageEntry {
+  code: string;
+  name: string;
+  /** `built-in` (English, ships with the app), `offered` (downloadable from the app's site), `imported` (from a file). */
+  source: 'built-in' | 'offered' | 'imported';
+  /** Whether scans are read in it now (built in, or added). */
+  added: boolean;
+  /** Bytes it keeps in this browser once added (0 for the built-in one, whose file is part of the app). */
+  keptBytes: number;
+  /** What adding it downloads (offered languages). */
+  downloadBytes?: number;
+  /** An imported language's file name. */
+  from?: string;
+}
+
+export interface OcrLanguagesView {
+  /** Built in first, then the offered ones, then imported ones. */
+  languages: OcrLanguageEntry[];
+  /** Names of the languages scans are read in, in the engine's order (added ones, then English). */
+  readIn: string[];
+}
+
+/** The scan languages setting: which languages OCR reads in. Shared by all libraries and tabs. */
+export interface OcrLanguagesApi {
+  list(): Promise<OcrLanguagesView>;
+  /** Downloads an offered language from the app's own site and keeps it (the person chose to add it). */
+  add(code: string): Promise<OcrLanguageEntry>;
+  /** Keeps a Tesseract language file the person chose, checked first (refused with the reason, nothing kept). */
+  importFile(file: File): Promise<OcrLanguageEntry>;
+  /** Removes an added language; returns the bytes freed. Documents already read keep their text. */
+  remove(code: string): Promise<number>;
+}
+
 /**
  * What the library worker exposes to the page (through Comlink): a few parts, each a small object, whose
  * methods the page calls by path (`documents.list()`).
@@ -240,4 +274,5 @@ export interface LibraryApi {
   conversations: ConversationsApi;
   models: ModelsApi;
   answerModels: AnswerModelsApi;
+  ocrLanguages: OcrLanguagesApi;
 }

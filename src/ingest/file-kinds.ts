@@ -15,6 +15,8 @@ const EXTENSIONS: Record<string, DocType> = {
   jpg: 'image',
   jpeg: 'image',
   webp: 'image',
+  tif: 'image',
+  tiff: 'image',
 };
 
 /**

@@ -2,7 +2,7 @@ import { DocQaError } from '../core/errors.ts';
 import type { ParsedDoc, ReadProgress } from '../core/types.ts';
 import { linesToParagraphs } from './clean.ts';
 import { imageToPgm } from './ocr/decode-image.ts';
-import { readImageHeader } from './ocr/image-header.ts';
+import { isTiff, readImageHeader } from './ocr/image-header.ts';
 import { recogniseUpright } from './ocr/orientation.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { acceptedLines, LOW_CONFIDENCE, pageWords } from './ocr/recognised-page.ts';
@@ -10,8 +10,9 @@ import { MAX_OCR_PIXELS } from './ocr/render-page.ts';
 import { leaseOcrEngine } from './ocr/engine-pool.ts';
 import type { OcrEngine } from './ocr/tesseract-engine.ts';
 import { checkImagePixels, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
+import { parseTiff, type ParseTiffOptions } from './parse-tiff.ts';
 
-export interface ParseImageOptions {
+export interface ParseImageOptions extends ParseTiffOptions {
   /** Size caps; the image's pixels are checked against `maxImagePixels` before it is decoded. */
   limits?: ReadLimits;
   /** Starts the OCR engine; default tesseract.js (as `parsePdf`). `null`: no OCR, so an image cannot be read. */
@@ -19,13 +20,15 @@ export interface ParseImageOptions {
 }
 
 /**
- * An image file (PNG, JPEG, WebP: a photographed or scanned page) as a one-page document read by OCR:
+ * An image file (PNG, JPEG, WebP: a photographed or scanned page; a TIFF, of one page or many, in `parse-tiff.ts`) as a one-page document read by OCR:
  * one block "page 1", recognised as a scanned PDF page is. Its size is read from its header first, so a
  * decompression bomb (40,000 × 40,000 pixels in a few kilobytes) is refused before anything is decoded.
  */
 export async function parseImage(bytes: Uint8Array, name: string, onProgress?: ReadProgress, options: ParseImageOptions = {}): Promise<ParsedDoc> {
+  // A TIFF may hold many pages (`parse-tiff.ts`); the others are one picture.
+  if (isTiff(bytes)) return parseTiff(bytes, name, onProgress, options);
   const header = readImageHeader(bytes);
-  if (!header) throw new DocQaError('corrupt-file', `${name}: this image could not be read; it may be damaged, or not a PNG, JPEG or WebP image`);
+  if (!header) throw new DocQaError('corrupt-file', `${name}: this image could not be read; it may be damaged, or not a PNG, JPEG, WebP or TIFF image`);
   checkImagePixels(header.width, header.height, name, options.limits ?? DEFAULT_READ_LIMITS);
   const startOcr = options.ocr === undefined ? leaseOcrEngine : options.ocr;
   if (!startOcr) throw new DocQaError('no-text-layer', `${name}: an image is read by recognising its text (OCR), which is not available here`);

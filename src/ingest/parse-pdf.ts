@@ -9,7 +9,7 @@ import { isReadable } from './readable.ts';
 import { checkImagePixels, checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 import { largestPdfImage } from './ocr/image-header.ts';
 import { firstPlausibleTitle } from './title.ts';
-import { acceptedLines, LOW_CONFIDENCE, pageWords, type RecognisedPage } from './ocr/recognised-page.ts';
+import { LOW_CONFIDENCE, readingOf } from './ocr/recognised-page.ts';
 import { recogniseUpright } from './ocr/orientation.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { OffscreenCanvasFactory, renderPageForOcr, type PageCanvasFactory } from './ocr/render-page.ts';
@@ -154,12 +154,6 @@ export interface ParsePdfOptions {
   recognised?: ReadonlyMap<number, PageReading>;
   /** Receives each page as OCR finishes it (the library keeps them until the document is stored). */
   onRecognised?: (reading: PageReading) => void;
-}
-
-/** What the parser keeps of a page OCR read: its lines when they are text ({@link acceptedLines}), and their words. */
-function readingOf(page: number, read: RecognisedPage): PageReading {
-  const lines = acceptedLines(read);
-  return { page, ...(lines && { lines }), words: lines ? pageWords(read) : [], confidence: read.confidence };
 }
 
 /** Fewest visible characters a page's text layer has for the page not to be read from its image when it paints one. */

@@ -16,9 +16,9 @@ export interface ParseOptions {
   onProgress?: ReadProgress;
   /** Size caps checked before decompressing; default {@link DEFAULT_READ_LIMITS}. */
   limits?: ReadLimits;
-  /** PDF pages already recognised by an earlier read of the same file (by page): not recognised again. */
+  /** PDF or TIFF pages already recognised by an earlier read of the same file (by page): not recognised again. */
   recognised?: ReadonlyMap<number, PageReading>;
-  /** Receives each PDF page as OCR finishes it, to be kept until the document is stored. */
+  /** Receives each PDF or TIFF page as OCR finishes it, to be kept until the document is stored. */
   onRecognised?: (reading: PageReading) => void;
 }
 
@@ -30,7 +30,7 @@ export interface ParseOptions {
 export async function parseFile(bytes: Uint8Array, name: string, options: ParseOptions = {}): Promise<{ type: DocType; parsed: ParsedDoc }> {
   const { limits = DEFAULT_READ_LIMITS } = options;
   const type = detectType(name);
-  if (!type) throw new DocQaError('unsupported-type', `${name}: unsupported file type (supported: PDF, Word .docx, HTML, Markdown, text, and images of text: PNG, JPEG, WebP)`);
+  if (!type) throw new DocQaError('unsupported-type', `${name}: unsupported file type (supported: PDF, Word .docx, HTML, Markdown, text, and images of text: PNG, JPEG, WebP, TIFF)`);
   if (bytes.byteLength === 0) throw new DocQaError('empty-file', `${name}: the file is empty`);
   let parsed: ParsedDoc;
   try {
@@ -62,6 +62,6 @@ async function parseByType(type: DocType, bytes: Uint8Array, name: string, optio
     case 'text':
       return parseText(bytes, name, onProgress);
     case 'image':
-      return await parseImage(bytes, name, onProgress, { limits });
+      return await parseImage(bytes, name, onProgress, { limits, recognised: options.recognised, onRecognised: options.onRecognised });
   }
 }

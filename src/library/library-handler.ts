@@ -12,6 +12,9 @@ import { closedMessage } from './closed-message.ts';
 import { createLibrary, type Library } from './library.ts';
 import { LibraryModels } from './library-models.ts';
 import { serveParts } from './library-surface.ts';
+import { ocrLanguageSettings } from './ocr-language-settings.ts';
+import { OCR_LANGUAGE_CACHE_NAME } from '../ingest/ocr/language-store.ts';
+import { locateOcrAssets } from '../ingest/ocr/ocr-assets.ts';
 import { CONTROL_CHANNEL, joinTabs, type ControlMessage } from './tab-control.ts';
 import { ParseWorkerClient } from './parse-worker-client.ts';
 import { RerankWorkerClient } from '../models/cross-encoder/rerank-worker-client.ts';
@@ -151,5 +154,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
       return { usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted };
     },
     ...serveParts(open),
+    // Not a part of the library: the languages are kept once for the browser profile.
+    ocrLanguages: ocrLanguageSettings({ open: () => caches.open(OCR_LANGUAGE_CACHE_NAME), langPath: locateOcrAssets().langPath }),
   };
 }

@@ -109,7 +109,7 @@ export function parseFilterReply(reply: string): FilterReading {
   return { documents: strings(json.documents), folders: strings(json.folders), types: strings(json.types), tags: strings(json.tags), ...(range && { range }) };
 }
 
-const TYPE_NAMES: Record<string, DocType> = { pdf: 'pdf', pdfs: 'pdf', docx: 'docx', doc: 'docx', word: 'docx', markdown: 'markdown', md: 'markdown', html: 'html', htm: 'html', web: 'html', text: 'text', txt: 'text', plain: 'text', image: 'image', images: 'image', png: 'image', jpg: 'image', jpeg: 'image', webp: 'image', scan: 'image', scans: 'image' };
+const TYPE_NAMES: Record<string, DocType> = { pdf: 'pdf', pdfs: 'pdf', docx: 'docx', doc: 'docx', word: 'docx', markdown: 'markdown', md: 'markdown', html: 'html', htm: 'html', web: 'html', text: 'text', txt: 'text', plain: 'text', image: 'image', images: 'image', png: 'image', jpg: 'image', jpeg: 'image', webp: 'image', tif: 'image', tiff: 'image', scan: 'image', scans: 'image' };
 const stem = (name: string) => (name.lastIndexOf('.') > 0 ? name.slice(0, name.lastIndexOf('.')) : name);
 /** A name as compared: NFC, lower case, without surrounding spaces, leading "./" or "/", or trailing "/". */
 function key(text: string): string {

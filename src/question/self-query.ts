@@ -23,7 +23,7 @@ const TYPE_WORDS: Array<{ type: DocType; label: string; re: RegExp }> = [
   { type: 'markdown', label: 'Markdown', re: /\b(markdown (?:files|notes|documents)|md files)\b/iu },
   { type: 'html', label: 'HTML', re: /\b(html (?:files|pages|documents)|web pages)\b/iu },
   { type: 'text', label: 'Text', re: /\b((?:plain )?text files|txt files)\b/iu },
-  { type: 'image', label: 'Image', re: /\b(image files|(?:png|jpe?g|webp) files|scanned (?:images|pages|files))\b/iu },
+  { type: 'image', label: 'Image', re: /\b(image files|(?:png|jpe?g|webp|tiff?) files|scanned (?:images|pages|files))\b/iu },
 ];
 
 /** A letter, digit or underscore: what must not touch a name for it to be a whole word. */

@@ -5,6 +5,8 @@ import { History } from './history.tsx';
 import { formatBytes } from './format.ts';
 import { AnswerModelsDialog } from './answer-models-dialog.tsx';
 import { ModelsDialog } from './models-dialog.tsx';
+import { OcrLanguagesDialog, scanLanguagesLine } from './ocr-languages-dialog.tsx';
+import { openOcrLanguages } from './ocr-languages-state.ts';
 import { LibraryPanel } from './library-panel.tsx';
 import { SourceDialog } from './source-dialog.tsx';
 import { loaded } from './library-state.ts';
@@ -50,6 +52,12 @@ export function App() {
             <input type="checkbox" checked={keepOriginals.value} onChange={(e) => void setKeepOriginals(e.currentTarget.checked)} /> Keep original files
             <span class="hint"> (to show PDF pages and open the file itself; uses more storage)</span>
           </label>
+          <p class="setting">
+            Scanned pages are read in: {scanLanguagesLine()}{' '}
+            <button type="button" onClick={openOcrLanguages}>
+              Scan languages
+            </button>
+          </p>
           <label class="setting">
             Colours
             <select value={theme.value} onChange={(e) => setTheme(e.currentTarget.value as Theme)}>
@@ -76,6 +84,7 @@ export function App() {
       <SourceDialog />
       <ModelsDialog />
       <AnswerModelsDialog />
+      <OcrLanguagesDialog />
     </>
   );
 }

@@ -39,7 +39,7 @@ export function DropZone() {
         if (e.dataTransfer) void filesFromDrop(e.dataTransfer).then(addFiles);
       }}
     >
-      <p>Drop files or folders here: PDF (scanned too), Word (.docx), HTML, Markdown, text, and photos or scans of pages (PNG, JPEG, WebP).</p>
+      <p>Drop files or folders here: PDF (scanned too), Word (.docx), HTML, Markdown, text, and photos or scans of pages (PNG, JPEG, WebP, TIFF).</p>
       <div class="pickers">
         <label class="button">
           Add documents
@@ -47,7 +47,7 @@ export function DropZone() {
             type="file"
             multiple
             aria-label="Add documents"
-            accept=".pdf,.docx,.html,.htm,.md,.markdown,.txt,.rst,.png,.jpg,.jpeg,.webp"
+            accept=".pdf,.docx,.html,.htm,.md,.markdown,.txt,.rst,.png,.jpg,.jpeg,.webp,.tif,.tiff"
             onChange={(e) => {
               const input = e.currentTarget;
               void learnSizes(filesFromInput(input.files))

@@ -1,16 +1,17 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { WordBox } from '../core/types.ts';
+import { pageBitmap } from './image-bitmap.ts';
 import { markRects, WordMarks } from './word-marks.tsx';
 
 /** The most pixels the image's canvas holds (as a PDF page's: 16 Mi); a larger photo is drawn smaller. */
 const MAX_CANVAS_PIXELS = 16 * 2 ** 20;
 
 /**
- * An image document (a photographed or scanned page read by OCR) as it is, the width of the dialog at
+ * An image document's page (a photographed or scanned page read by OCR; a TIFF's cited page) as it is, the width of the dialog at
  * most, with the cited sentences marked over their recognised words and the first mark scrolled into view.
  * Drawn on a canvas, as PDF pages are: the CSP allows no `blob:` images.
  */
-export function ImagePage({ blob, name, quotes, words }: { blob: Blob; name: string; quotes: readonly string[]; words?: readonly WordBox[] }) {
+export function ImagePage({ blob, name, page, quotes, words }: { blob: Blob; name: string; page: number; quotes: readonly string[]; words?: readonly WordBox[] }) {
   const box = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [drawn, setDrawn] = useState(false);
@@ -19,7 +20,7 @@ export function ImagePage({ blob, name, quotes, words }: { blob: Blob; name: str
   useEffect(() => {
     let live = true;
     setDrawn(false);
-    createImageBitmap(blob).then(
+    pageBitmap(blob, page).then(
       (bitmap) => {
         const canvas = canvasRef.current;
         if (!live || !canvas) return bitmap.close();
@@ -35,7 +36,7 @@ export function ImagePage({ blob, name, quotes, words }: { blob: Blob; name: str
     return () => {
       live = false;
     };
-  }, [blob]);
+  }, [blob, page]);
   useEffect(() => {
     if (drawn) box.current?.querySelector('.word-mark')?.scrollIntoView({ block: 'center' });
   }, [drawn, rects]);
@@ -46,8 +47,8 @@ export function ImagePage({ blob, name, quotes, words }: { blob: Blob; name: str
           {error}
         </p>
       )}
-      <div class="image-page" ref={box} data-page={drawn ? 1 : undefined}>
-        <canvas ref={canvasRef} aria-label={`${name}, page 1`} />
+      <div class="image-page" ref={box} data-page={drawn ? page : undefined}>
+        <canvas ref={canvasRef} aria-label={`${name}, page ${page}`} />
         {drawn && <WordMarks rects={rects} />}
       </div>
     </>

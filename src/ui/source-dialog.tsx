@@ -125,7 +125,7 @@ export function SourceDialog() {
           </header>
           <ViewTools s={s} blob={blob} url={url} />
           {showPage && s.docType === 'image' ? (
-            <ImagePage blob={blob!} name={s.docName} quotes={quotes} words={s.words} />
+            <ImagePage blob={blob!} name={s.docName} page={s.page ?? 1} quotes={quotes} words={s.words} />
           ) : showPage ? (
             <PdfPage blob={blob!} page={s.page!} quotes={quotes} words={s.words} />
           ) : (

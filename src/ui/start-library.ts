@@ -9,6 +9,7 @@ import { refreshLibrary } from './library-state.ts';
 import { endedCleanly, recordUnload } from './local-records.ts';
 import { watchReaderMemory } from './memory-watch.ts';
 import { semantic } from './models-state.ts';
+import { refreshOcrLanguages } from './ocr-languages-state.ts';
 import { keepOriginals } from './preferences.ts';
 import { fatal, ready, waiting } from './storage-state.ts';
 
@@ -30,6 +31,7 @@ export async function startLibrary(): Promise<void> {
   semantic.value = await api.models.status();
   // The worker announces the answer model's state as it changes; this is where it stands now.
   answerModelStatus.value ??= await api.answerModels.status().catch(() => undefined);
+  void refreshOcrLanguages().catch(() => undefined);
   addEventListener('pagehide', () => {
     // A reload or a closed tab, not a crash: a read this tab's library leaves unfinished is read again without blame.
     recordUnload(globalThis.localStorage, session);

@@ -6,6 +6,8 @@
  * while another holds the engine (the Node tools prepare the next file ahead) gets a second one. An engine
  * that failed is closed, not kept. The parse worker's watchdog ends the worker, and its engines with it.
  */
+import { installedOcrLanguages, type OcrLanguageSource } from './language-store.ts';
+import type { OcrLanguage } from './ocr-languages.ts';
 import { createTesseractEngine, type OcrEngine } from './tesseract-engine.ts';
 
 /**
@@ -16,17 +18,29 @@ export const IDLE_MS = 5_000;
 
 interface Kept {
   engine: OcrEngine;
+  /** The languages it reads in ({@link OcrLanguageSource.key}). */
+  key: string;
   timer?: ReturnType<typeof setTimeout>;
 }
 
 const free: Kept[] = [];
 
 /**
- * An engine for one file: a kept one, or a new one from `start`. Its `close` gives it back to be kept
- * (or closes it, when it failed).
+ * An engine for one file, reading in the languages `languages` names now: a kept one for the same
+ * languages, or a new one from `start`. Kept engines for other languages (the person added or removed one)
+ * are closed. Its `close` gives it back to be kept (or closes it, when it failed).
  */
-export async function leaseOcrEngine(start: () => Promise<OcrEngine> = createTesseractEngine): Promise<OcrEngine> {
-  const kept = free.pop() ?? { engine: await start() };
+export async function leaseOcrEngine(
+  start: (languages: OcrLanguage[]) => Promise<OcrEngine> = createTesseractEngine,
+  languages: OcrLanguageSource = installedOcrLanguages(),
+): Promise<OcrEngine> {
+  const key = await languages.key();
+  for (const stale of free.filter((k) => k.key !== key)) {
+    free.splice(free.indexOf(stale), 1);
+    clearTimeout(stale.timer);
+    void stale.engine.close().catch(() => undefined);
+  }
+  const kept = free.pop() ?? { engine: await start(await languages.read()), key };
   clearTimeout(kept.timer);
   let failed = false;
   let returned = false;

@@ -96,3 +96,55 @@ export function largestPdfImage(bytes: Uint8Array): { width: number; height: num
   }
   return best;
 }
+
+/** Whether the bytes start as a TIFF (`II*\0` little-endian or `MM\0*` big-endian; BigTIFF is not one). */
+export function isTiff(bytes: Uint8Array): boolean {
+  return bytes.length >= 8 && ((bytes[0] === 0x49 && bytes[1] === 0x49 && bytes[2] === 42 && bytes[3] === 0) || (bytes[0] === 0x4d && bytes[1] === 0x4d && bytes[2] === 0 && bytes[3] === 42));
+}
+
+/** A TIFF's pages: each image directory's size, in order. */
+export interface TiffPages {
+  sizes: Array<{ width: number; height: number }>;
+  /** The chain of directories goes on past `maxPages`. */
+  more: boolean;
+}
+
+/**
+ * The pages of a TIFF (a scanner's or fax's multi-page file) and each one's size, from its chain of image
+ * directories, without decoding any pixels; at most `maxPages` are walked. Undefined when the bytes are
+ * not a TIFF, or the chain points outside the file or back into itself (a loop would keep a decoder
+ * walking it forever). Directories without a size (not images) are skipped.
+ */
+export function tiffPages(bytes: Uint8Array, maxPages: number): TiffPages | undefined {
+  if (!isTiff(bytes)) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const le = bytes[0] === 0x49;
+  const u16 = (i: number) => view.getUint16(i, le);
+  const u32 = (i: number) => view.getUint32(i, le);
+  const sizes: TiffPages['sizes'] = [];
+  const seen = new Set<number>();
+  let offset = u32(4);
+  let directories = 0;
+  while (offset !== 0) {
+    if (seen.has(offset) || offset < 8 || offset + 2 > bytes.length) return undefined;
+    seen.add(offset);
+    if (++directories > maxPages) return { sizes, more: true };
+    const count = u16(offset);
+    const end = offset + 2 + 12 * count;
+    if (end + 4 > bytes.length) return undefined;
+    let width = 0;
+    let height = 0;
+    for (let e = offset + 2; e < end; e += 12) {
+      const tag = u16(e);
+      if (tag !== 256 && tag !== 257) continue;
+      const type = u16(e + 2);
+      // SHORT (3) sits in the value field's first two bytes, LONG (4) fills it.
+      const value = type === 3 ? u16(e + 8) : type === 4 ? u32(e + 8) : 0;
+      if (tag === 256) width = value;
+      else height = value;
+    }
+    if (width > 0 && height > 0) sizes.push({ width, height });
+    offset = u32(end);
+  }
+  return { sizes, more: false };
+}

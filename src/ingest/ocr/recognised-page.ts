@@ -1,4 +1,4 @@
-import type { WordBox } from '../../core/types.ts';
+import type { PageReading, WordBox } from '../../core/types.ts';
 import { isReadable } from '../readable.ts';
 import { newPgm } from './pgm.ts';
 
@@ -161,4 +161,10 @@ export function toPgm(rgba: Uint8ClampedArray | Uint8Array, width: number, heigh
     out[o] = Math.round(grey * a + 255 * (1 - a));
   }
   return out;
+}
+
+/** What a parser keeps of a page OCR read: its lines when they are text ({@link acceptedLines}), and their words. */
+export function readingOf(page: number, read: RecognisedPage): PageReading {
+  const lines = acceptedLines(read);
+  return { page, ...(lines && { lines }), words: lines ? pageWords(read) : [], confidence: read.confidence };
 }

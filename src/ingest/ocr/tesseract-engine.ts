@@ -5,7 +5,8 @@
  */
 import { createWorker, OEM } from 'tesseract.js';
 import { DocQaError } from '../../core/errors.ts';
-import { locateOcrAssets, OCR_LANGUAGE, type OcrAssets } from './ocr-assets.ts';
+import { locateOcrAssets, type OcrAssets } from './ocr-assets.ts';
+import { engineLanguages, type OcrLanguage } from './ocr-languages.ts';
 import { readPgmHeader } from './pgm.ts';
 import type { RecognisedPage, RecognisedWord } from './recognised-page.ts';
 
@@ -25,16 +26,23 @@ interface TesseractBlock {
   paragraphs: Array<{ lines: Array<{ words: TesseractWord[] }> }>;
 }
 
-/** Starts tesseract.js with the app's own files (its worker, core and model are loaded once, ~0.3 s in Node). */
-export async function createTesseractEngine(assets: OcrAssets = locateOcrAssets()): Promise<OcrEngine> {
+/**
+ * Starts tesseract.js with the app's own files (its worker, core and models are loaded once, ~0.3 s in
+ * Node), reading in `languages` (those the person added, in order) and English last ({@link engineLanguages}).
+ * A language with `data` is handed to the worker as bytes (the browser: from the store); one without is
+ * read from `assets.langPath`.
+ */
+export async function createTesseractEngine(languages: readonly OcrLanguage[] = [], assets: OcrAssets = locateOcrAssets(languages)): Promise<OcrEngine> {
   let progress: ((fraction: number) => void) | undefined;
-  const worker = await createWorker(OCR_LANGUAGE, OEM.LSTM_ONLY, {
+  const langs = engineLanguages(languages).map((l) => (l.data && assets.inlineData ? { code: l.code, data: l.data } : l.code));
+  // tesseract.js takes codes and `{ code, data }` mixed (its types name only one kind per array).
+  const worker = await createWorker(langs as Parameters<typeof createWorker>[0], OEM.LSTM_ONLY, {
     ...assets,
     // Never a blob: worker importing a CDN script: the worker script is the app's own file.
     workerBlobURL: false,
     gzip: true,
-    // The model is one of the app's files, kept by the service worker; tesseract's own IndexedDB copy would
-    // be a second one.
+    // English is one of the app's files, kept by the service worker; added languages are kept by the app
+    // (language-store.ts). tesseract's own IndexedDB copy would be a second one.
     cacheMethod: 'none',
     logger: (m: { status: string; progress: number }) => {
       if (m.status === 'recognizing text') progress?.(m.progress);

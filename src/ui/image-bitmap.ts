@@ -1,0 +1,17 @@
+/**
+ * An image document's page as a bitmap to draw: the browser decodes PNG, JPEG and WebP itself; a TIFF
+ * (which browsers do not show) is decoded by UTIF.js, loaded only when one is shown, at the cited page.
+ */
+export async function pageBitmap(blob: Blob, page: number): Promise<ImageBitmap> {
+  const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
+  const tiff = (head[0] === 0x49 && head[1] === 0x49 && head[2] === 42) || (head[0] === 0x4d && head[1] === 0x4d && head[3] === 42);
+  if (!tiff) return createImageBitmap(blob);
+  const { default: UTIF } = await import('utif');
+  const buffer = await blob.arrayBuffer();
+  const images = UTIF.decode(buffer).filter((ifd) => ifd['t256'] !== undefined);
+  const ifd = images[page - 1];
+  if (!ifd) throw new Error(`the file has no page ${page}`);
+  UTIF.decodeImage(buffer, ifd);
+  const rgba = UTIF.toRGBA8(ifd);
+  return createImageBitmap(new ImageData(new Uint8ClampedArray(rgba.buffer as ArrayBuffer, rgba.byteOffset, rgba.byteLength), ifd.width, ifd.height));
+}
