@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useApp } from '../support/browser.ts';
 import { askQuestion, dropFile, libraryStatus, statusWhenDone, waitForQueueEmpty } from '../support/app-page.ts';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { makeImageBombPdf, makePdf, makeScannedTextPdf, renderPageImage } from '../support/fixtures.ts';
+import { makeImageBombPdf, makeLoopingTiff, makePdf, makeScannedTextPdf, makeScannedTiff, renderPageImage } from '../support/fixtures.ts';
 import type { Page } from '../support/browser.ts';
 
 /**
@@ -104,6 +104,31 @@ describe('a scanned PDF', () => {
     // The same image as a PDF's page: left out by pdf.js before decoding, and named as the reason.
     await dropFile(page, 'bomb.pdf', makeImageBombPdf());
     expect(await statusWhenDone(page, 'bomb.pdf')).toBe('bomb.pdf: too large to read here: 40,000 × 40,000 pixels (the limit is 64 megapixels). Scale the image down, or press Try again to insist');
+  });
+
+  it('reads a multi-page TIFF from a scanner, cites its page and marks the sentence on that page, and refuses a TIFF whose pages loop', async () => {
+    const { page } = app;
+    await dropFile(page, 'lease-scan.tif', makeScannedTiff([{ paragraphs: LEASE }, { paragraphs: HOUSE_RULES }]));
+    expect(await statusWhenDone(page, 'lease-scan.tif')).toBe('Indexed: pages 1–2 recognised from images (OCR)');
+    expect(await askQuestion(page, 'Are pets allowed in the flat?')).toContain('Pets are allowed only with the written consent of the landlord.');
+    expect(await page.getByRole('list', { name: 'Sources' }).textContent()).toContain('lease-scan.tif, page 2');
+    // The browser does not show TIFF: the page is decoded for the dialog, and the sentence marked on it.
+    await page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: '[1]' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Source' });
+    await dialog.locator('.image-page[data-page="2"] .word-mark').first().waitFor({ timeout: 30_000 });
+    expect(await dialog.locator('canvas[aria-label="lease-scan.tif, page 2"]').count()).toBe(1);
+    const marks = await pageMarks(page, '.image-page canvas');
+    expect(marks.length).toBeGreaterThan(0);
+    for (const { box, ink } of marks) {
+      expect(box[1]).toBeGreaterThan(0.06);
+      expect(box[3]).toBeLessThan(0.16);
+      expect(ink).toBeGreaterThan(0.05);
+    }
+    await page.screenshot({ path: '/tmp/ocr-tiff-source.png' });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await dropFile(page, 'loop.tif', makeLoopingTiff());
+    expect(await statusWhenDone(page, 'loop.tif')).toBe('loop.tif: this TIFF could not be read; it may be damaged (its list of pages is broken)');
   });
 
   it('says which page it is recognising and the time left, and Delete stops it mid-page for good', async () => {
