@@ -2,7 +2,7 @@ import { DocQaError } from '../core/errors.ts';
 import type { ParsedDoc, ReadProgress } from '../core/types.ts';
 import { linesToParagraphs } from './clean.ts';
 import { imageToPgm } from './ocr/decode-image.ts';
-import { isTiff, readImageHeader } from './ocr/image-header.ts';
+import { isBigTiff, isTiff, readImageHeader } from './ocr/image-header.ts';
 import { recogniseUpright } from './ocr/orientation.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { acceptedLines, LOW_CONFIDENCE, pageWords } from './ocr/recognised-page.ts';
@@ -27,6 +27,7 @@ export interface ParseImageOptions extends ParseTiffOptions {
 export async function parseImage(bytes: Uint8Array, name: string, onProgress?: ReadProgress, options: ParseImageOptions = {}): Promise<ParsedDoc> {
   // A TIFF may hold many pages (`parse-tiff.ts`); the others are one picture.
   if (isTiff(bytes)) return parseTiff(bytes, name, onProgress, options);
+  if (isBigTiff(bytes)) throw new DocQaError('unsupported-type', `${name}: this is a BigTIFF (the TIFF variant for files over 4 GB), which this app does not read: save it as an ordinary TIFF or as a PDF`);
   const header = readImageHeader(bytes);
   if (!header) throw new DocQaError('corrupt-file', `${name}: this image could not be read; it may be damaged, or not a PNG, JPEG, WebP or TIFF image`);
   checkImagePixels(header.width, header.height, name, options.limits ?? DEFAULT_READ_LIMITS);

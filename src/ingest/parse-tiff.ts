@@ -33,7 +33,10 @@ export interface ParseTiffOptions {
 
 /** A decoded page as grey PGM, shrunk (darkest pixel of each square) to the OCR pixel budget when larger. */
 function pagePgm(ifd: UTIF.IFD): Uint8Array {
-  const pgm = toPgm(UTIF.toRGBA8(ifd), ifd.width, ifd.height);
+  const rgba = UTIF.toRGBA8(ifd);
+  // A page whose pixels did not decode (an unknown or broken compression) comes back short or empty.
+  if (!(ifd.width > 0 && ifd.height > 0) || rgba.length < ifd.width * ifd.height * 4) throw new Error('no pixels decoded');
+  const pgm = toPgm(rgba, ifd.width, ifd.height);
   const step = Math.ceil(Math.sqrt((ifd.width * ifd.height) / MAX_OCR_PIXELS));
   return step > 1 ? turnPgm(pgm, 0, step) : pgm;
 }

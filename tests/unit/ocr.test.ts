@@ -339,6 +339,10 @@ describe('TIFF scans: one page or many', () => {
     const bomb = makeTiffBomb();
     expect(bomb.byteLength).toBeLessThan(10_000);
     await expect(parseFile(bomb, 'bomb.tif')).rejects.toMatchObject({ code: 'read-limit', message: expect.stringContaining('bomb.tif: too large to read here: 40,000 × 40,000 pixels') });
+    // A BigTIFF is named as such; a page a pixel across (a thumbnail) holds no text and is not sent to the engine.
+    const big = Uint8Array.from([0x49, 0x49, 43, 0, 8, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0]);
+    await expect(parseFile(big, 'big.tif')).rejects.toMatchObject({ code: 'unsupported-type', message: expect.stringContaining('big.tif: this is a BigTIFF') });
+    await expect(parseFile(makeScannedTiff([{ paragraphs: ['x'], dpi: 1 }]), 'dot.tif')).rejects.toMatchObject({ code: 'no-text-layer', message: 'dot.tif: no text found: no text was recognised on its page' });
     await expect(parseFile(two, 'two.tif', { limits: { ...DEFAULT_READ_LIMITS, maxPdfPages: 1 } })).rejects.toMatchObject({ code: 'read-limit', message: expect.stringContaining('two.tif: too large to read here: 2 pages (the limit is 1)') });
   });
 });

@@ -97,6 +97,11 @@ export function largestPdfImage(bytes: Uint8Array): { width: number; height: num
   return best;
 }
 
+/** Whether the bytes start as a BigTIFF (version 43: 64-bit offsets, for files over 4 GB). */
+export function isBigTiff(bytes: Uint8Array): boolean {
+  return bytes.length >= 8 && ((bytes[0] === 0x49 && bytes[1] === 0x49 && bytes[2] === 43 && bytes[3] === 0) || (bytes[0] === 0x4d && bytes[1] === 0x4d && bytes[2] === 0 && bytes[3] === 43));
+}
+
 /** Whether the bytes start as a TIFF (`II*\0` little-endian or `MM\0*` big-endian; BigTIFF is not one). */
 export function isTiff(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && ((bytes[0] === 0x49 && bytes[1] === 0x49 && bytes[2] === 42 && bytes[3] === 0) || (bytes[0] === 0x4d && bytes[1] === 0x4d && bytes[2] === 0 && bytes[3] === 42));

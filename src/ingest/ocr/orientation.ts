@@ -12,6 +12,9 @@ import { rotatePgm, skewAngle } from './deskew.ts';
 import type { OcrEngine } from './tesseract-engine.ts';
 import { LOW_CONFIDENCE, type RecognisedPage, type Turn } from './recognised-page.ts';
 
+/** Fewest pixels across an image has for it to be read: a line of text needs a few pixels of height and width. */
+const MIN_SIDE = 8;
+
 /** How much better (mean word confidence, 0–100) a turned trial reads than the page as it is for the page to be turned. */
 const TURN_MARGIN = 15;
 
@@ -52,6 +55,9 @@ export function turnPgm(pgm: Uint8Array, turn: Turn, step = 1): Uint8Array {
  * more). The result says the turn it was read at (`turn`, none when it was read as it is).
  */
 export async function recogniseUpright(engine: OcrEngine, scanned: Uint8Array, onProgress?: (fraction: number) => void): Promise<RecognisedPage> {
+  // An image a few pixels across holds no text, and the engine refuses one this small (a TIFF's 1 × 1 thumbnail).
+  const { width, height } = pgmHeader(scanned);
+  if (width < MIN_SIDE || height < MIN_SIDE) return { paragraphs: [], confidence: 0, width, height };
   const cleaned = cleanedForOcr(scanned);
   const skew = skewAngle(cleaned);
   const pgm = skew ? rotatePgm(cleaned, skew) : cleaned;
