@@ -223,6 +223,41 @@ export interface AnswerModelsApi {
   importFolder(files: IncomingFile[]): Promise<{ id: string; label: string }>;
 }
 
+/** The library every browser profile starts with ("My library"): the database it always had. */
+export const DEFAULT_LIBRARY_ID = 'default';
+
+/**
+ * A name shared by the tabs of one library (a BroadcastChannel, a lock): the default library keeps the
+ * names it always had, so tabs of an older version still meet it; another library gets its own.
+ */
+export function libraryScoped(name: string, libraryId: string): string {
+  return libraryId === DEFAULT_LIBRARY_ID ? name : `${name}:${libraryId}`;
+}
+
+/** A library as the Libraries dialog lists it. */
+export interface LibraryEntryView {
+  id: string;
+  name: string;
+  createdAt: number;
+  /** The library this tab has open. */
+  current: boolean;
+}
+
+/** Several libraries, each its own database (decision 0033): listed, created, renamed and deleted from any tab. */
+export interface LibrariesApi {
+  /** All libraries, oldest first. */
+  list(): Promise<LibraryEntryView[]>;
+  /** Creates an empty library (its name trimmed, unique); the page opens it. */
+  create(name: string): Promise<LibraryEntryView>;
+  rename(id: string, name: string): Promise<void>;
+  /**
+   * Deletes a library that this tab does not have open, with all its data (documents, index, vectors,
+   * conversations, originals); tabs that have it open are told. Returns the space freed, as the browser
+   * estimates it.
+   */
+  delete(id: string): Promise<{ freedBytes: number }>;
+}
+
 /** A language scanned pages can be read in (the scan languages setting). */
 export interface OcrLanguageEntry {
   code: string;
@@ -275,4 +310,5 @@ export interface LibraryApi {
   models: ModelsApi;
   answerModels: AnswerModelsApi;
   ocrLanguages: OcrLanguagesApi;
+  libraries: LibrariesApi;
 }

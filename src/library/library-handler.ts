@@ -1,4 +1,6 @@
-import { EVENTS_CHANNEL, type LibraryApi, type PageLink } from '../core/library-api.ts';
+import { DEFAULT_LIBRARY_ID, EVENTS_CHANNEL, libraryScoped, type LibraryApi, type PageLink } from '../core/library-api.ts';
+import { isLibraryId, libraryDbName, LibraryRegistry } from '../store/library-registry.ts';
+import { librariesPart } from './libraries-part.ts';
 import type { LibraryEvent } from '../core/types.ts';
 import { EmbedWorkerClient } from '../models/encoder/embed-worker-client.ts';
 import { deleteCachedModel, listCachedModels, MODEL_CACHE_NAME } from '../models/model-cache.ts';
@@ -15,7 +17,7 @@ import { serveParts } from './library-surface.ts';
 import { ocrLanguageSettings } from './ocr-language-settings.ts';
 import { OCR_LANGUAGE_CACHE_NAME } from '../ingest/ocr/language-store.ts';
 import { locateOcrAssets } from '../ingest/ocr/ocr-assets.ts';
-import { CONTROL_CHANNEL, joinTabs, type ControlMessage } from './tab-control.ts';
+import { CONTROL_CHANNEL, joinTabs, WRITER_LOCK, type ControlMessage } from './tab-control.ts';
 import { ParseWorkerClient } from './parse-worker-client.ts';
 import { RerankWorkerClient } from '../models/cross-encoder/rerank-worker-client.ts';
 import { GenerateWorkerClient } from '../models/generator/generate-worker-client.ts';
@@ -35,9 +37,12 @@ const BROWSER_EMBED_BATCH = { wasm: 8, webgpu: 32 };
  * tabs together (`tab-control.ts`) and serves the library's parts to the page (`library-surface.ts`).
  * `notifyPage` sends an event to this tab's page only.
  */
-export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, dbName?: string): LibraryApi {
-  const events = new BroadcastChannel(EVENTS_CHANNEL);
-  const control = new BroadcastChannel(CONTROL_CHANNEL);
+export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, libraryId: string = DEFAULT_LIBRARY_ID): LibraryApi {
+  // Tabs meet only the tabs of the same library.
+  const events = new BroadcastChannel(libraryScoped(EVENTS_CHANNEL, libraryId));
+  const control = new BroadcastChannel(libraryScoped(CONTROL_CHANNEL, libraryId));
+  let registry: Promise<LibraryRegistry> | undefined;
+  const libraries = () => (registry ??= LibraryRegistry.open());
   const emit = (event: LibraryEvent) => events.postMessage(event);
   const tell = (message: ControlMessage) => control.postMessage(message);
   // This worker's life: recorded with each read it starts, and by the page when it unloads.
@@ -56,7 +61,11 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     notifyPage({ type: 'library-closed', reason, message: closedBy.message });
   };
   const opening = (async () => {
-    const db = await openLibraryDb(dbName, {
+    // A library deleted in another tab (or an id from nowhere) is not created again, empty.
+    if (!isLibraryId(libraryId) || !(await (await libraries()).get(libraryId))) {
+      throw new DocQaError('storage-closed', 'this library no longer exists: it was deleted, perhaps in another tab');
+    }
+    const db = await openLibraryDb(libraryDbName(libraryId), {
       onVersionChange: () => close('updated'),
       onDeleted: () => close('deleted'),
       onTerminated: () => close('terminated'),
@@ -129,6 +138,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
   void opening.then(({ library, semantic, answers }) => {
     ({ releaseWriter } = joinTabs(events, control, {
       library,
+      writerLock: libraryScoped(WRITER_LOCK, libraryId),
       // Another tab changed the settings: follow them (load or drop the model).
       onSemanticSettings: () => void semantic.start().catch((err: unknown) => console.warn('semantic search not restarted', err)),
       onAnswerSetting: () => void answers.start().catch((err: unknown) => console.warn('answer model not restarted', err)),
@@ -155,6 +165,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     },
     ...serveParts(open),
     // Not a part of the library: the languages are kept once for the browser profile.
+    libraries: librariesPart(libraryId, libraries, async () => (await navigator.storage.estimate()).usage ?? 0),
     ocrLanguages: ocrLanguageSettings({ open: () => caches.open(OCR_LANGUAGE_CACHE_NAME), langPath: locateOcrAssets().langPath }),
   };
 }

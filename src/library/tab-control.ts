@@ -4,7 +4,7 @@ import type { Library } from './library.ts';
 /** BroadcastChannel on which the library workers of a site's tabs tell each other what to do. */
 export const CONTROL_CHANNEL = 'docqa-control';
 /** Web Lock held by the one tab that indexes the queue (the writer). */
-const WRITER_LOCK = 'docqa-writer';
+export const WRITER_LOCK = 'docqa-writer';
 
 /** What one tab's library worker tells the others. */
 export type ControlMessage =
@@ -31,6 +31,8 @@ export interface TabListeners {
   onAnswerSetting: () => void;
   /** Whether this tab's database was closed under it (it then follows nothing). */
   superseded: () => boolean;
+  /** The writer lock of this library's tabs; default the default library's. */
+  writerLock?: string;
 }
 
 /**
@@ -81,9 +83,10 @@ export function joinTabs(events: BroadcastChannel, control: BroadcastChannel, li
     library.stopWriting();
   };
   // Free at once: this tab starts the writing. Else it waits, and takes over when the writing tab goes.
-  void navigator.locks.request(WRITER_LOCK, { ifAvailable: true }, async (lock) => {
+  const writerLock = listeners.writerLock ?? WRITER_LOCK;
+  void navigator.locks.request(writerLock, { ifAvailable: true }, async (lock) => {
     if (lock) return write(false);
-    void navigator.locks.request(WRITER_LOCK, () => write(true));
+    void navigator.locks.request(writerLock, () => write(true));
   });
   return { releaseWriter: () => releaseWriter() };
 }

@@ -7,6 +7,8 @@ import { AnswerModelsDialog } from './answer-models-dialog.tsx';
 import { ModelsDialog } from './models-dialog.tsx';
 import { OcrLanguagesDialog, scanLanguagesLine } from './ocr-languages-dialog.tsx';
 import { openOcrLanguages } from './ocr-languages-state.ts';
+import { currentLibraryName, LibrariesDialog } from './libraries-dialog.tsx';
+import { openLibraries } from './libraries-state.ts';
 import { LibraryPanel } from './library-panel.tsx';
 import { SourceDialog } from './source-dialog.tsx';
 import { loaded } from './library-state.ts';
@@ -39,6 +41,12 @@ export function App() {
         <div class="top-line">
           <h1>DocQA</h1>
           <p class="tagline">Ask your documents. Nothing leaves this device.</p>
+          <p class="current-library">
+            Library: <strong><bdi>{currentLibraryName()}</bdi></strong>{' '}
+            <button type="button" onClick={openLibraries}>
+              Libraries
+            </button>
+          </p>
         </div>
         <details class="settings">
           <summary>Settings</summary>
@@ -85,6 +93,7 @@ export function App() {
       <ModelsDialog />
       <AnswerModelsDialog />
       <OcrLanguagesDialog />
+      <LibrariesDialog />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { wrap, type Remote } from 'comlink';
 import { installErrorTransfer } from '../core/error-transfer.ts';
-import { EVENTS_CHANNEL, type LibraryApi } from '../core/library-api.ts';
+import { DEFAULT_LIBRARY_ID, EVENTS_CHANNEL, libraryScoped, type LibraryApi } from '../core/library-api.ts';
 import type { LibraryEvent } from '../core/types.ts';
 
 /**
@@ -10,11 +10,16 @@ import type { LibraryEvent } from '../core/types.ts';
  */
 export type LibraryClient = { readonly [K in keyof LibraryApi]: Remote<LibraryApi[K]> };
 
-/** The page's typed handle on the library worker, plus the stream of library events from every tab. */
-export function connectLibrary(onEvent: (event: LibraryEvent) => void): LibraryClient {
+/**
+ * The page's typed handle on the worker of library `libraryId`, plus the stream of that library's events
+ * from every tab.
+ */
+export function connectLibrary(onEvent: (event: LibraryEvent) => void, libraryId = DEFAULT_LIBRARY_ID): LibraryClient {
   installErrorTransfer();
-  const worker = new Worker(new URL('../../workers/library.worker.ts', import.meta.url), { type: 'module', name: 'library' });
-  const events = new BroadcastChannel(EVENTS_CHANNEL);
+  // The worker learns its library from its name (`workers/library.worker.ts`).
+  const name = libraryId === DEFAULT_LIBRARY_ID ? 'library' : `library:${libraryId}`;
+  const worker = new Worker(new URL('../../workers/library.worker.ts', import.meta.url), { type: 'module', name });
+  const events = new BroadcastChannel(libraryScoped(EVENTS_CHANNEL, libraryId));
   events.onmessage = (e: MessageEvent<LibraryEvent>) => onEvent(e.data);
   // Events meant for this tab alone come straight from its worker, beside Comlink's replies.
   worker.addEventListener('message', (e: MessageEvent<LibraryEvent | { id?: unknown }>) => {

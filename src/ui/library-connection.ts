@@ -1,5 +1,6 @@
 import type { LibraryEvent } from '../core/types.ts';
 import { connectLibrary, type LibraryClient } from './library-client.ts';
+import { currentLibraryId } from './current-library.ts';
 
 /**
  * The page's one handle on the library worker, opened once at start (start-library.ts) and read by every
@@ -15,6 +16,6 @@ export function libraryApi(): LibraryClient | undefined {
 
 /** Connects to the library worker, `onEvent` hearing the library's events; the handle is kept for {@link libraryApi}. */
 export function connectToLibrary(onEvent: (event: LibraryEvent) => void): LibraryClient {
-  api = connectLibrary(onEvent);
+  api = connectLibrary(onEvent, currentLibraryId());
   return api;
 }

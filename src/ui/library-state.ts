@@ -1,6 +1,7 @@
 import { batch, signal } from '@preact/signals';
 import type { DocId } from '../core/ids.ts';
 import type { LibraryItem } from '../core/types.ts';
+import { currentLibraryId } from './current-library.ts';
 import { libraryApi } from './library-connection.ts';
 import { lostLibrary, rememberLibrary, type LibraryRecord } from './local-records.ts';
 import { storage } from './storage-state.ts';
@@ -46,14 +47,14 @@ export async function refreshLibrary(): Promise<void> {
   const documentCount = list.filter((i) => i.kind === 'document').length;
   batch(() => {
     // The first listing tells a library the browser cleared apart from a first visit.
-    if (!loaded.value) lost.value = lostLibrary(globalThis.localStorage, documentCount, list.length - documentCount);
+    if (!loaded.value) lost.value = lostLibrary(globalThis.localStorage, documentCount, list.length - documentCount, currentLibraryId());
     else if (list.length) lost.value = undefined;
     items.value = list;
     storage.value = estimate;
     loaded.value = true;
   });
   // Kept as it was while the person has not yet read that it was cleared.
-  if (!lost.value) rememberLibrary(globalThis.localStorage, documentCount);
+  if (!lost.value) rememberLibrary(globalThis.localStorage, documentCount, Date.now(), currentLibraryId());
   // The Ask panel renders in tasks of its own (see `documents`), from the newest listing by then.
   await yieldToPage();
   const docs = items.value.filter((i) => i.kind === 'document');
@@ -73,7 +74,7 @@ function sameDocuments(a: readonly LibraryItem[], b: readonly LibraryItem[]): bo
 /** "The browser cleared…" read: the notice goes, and the empty library is what is remembered from now on. */
 export function dismissLost(): void {
   lost.value = undefined;
-  rememberLibrary(globalThis.localStorage, items.value.filter((i) => i.kind === 'document').length);
+  rememberLibrary(globalThis.localStorage, items.value.filter((i) => i.kind === 'document').length, Date.now(), currentLibraryId());
 }
 
 /** Sets a document's tags. */

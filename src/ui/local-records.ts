@@ -8,6 +8,8 @@
  * Pure functions over a `Storage`-like object (tests pass a Map-backed one).
  */
 
+import { DEFAULT_LIBRARY_ID, libraryScoped } from '../core/library-api.ts';
+
 /** The part of `Storage` used here. */
 export type RecordStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
@@ -57,8 +59,8 @@ export interface LibraryRecord {
 }
 
 /** Remembers how many documents the library holds now. */
-export function rememberLibrary(storage: RecordStorage | undefined, documents: number, now = Date.now()): void {
-  writeJson(storage, LIBRARY_KEY, { documents, lastSeen: now } satisfies LibraryRecord);
+export function rememberLibrary(storage: RecordStorage | undefined, documents: number, now = Date.now(), libraryId = DEFAULT_LIBRARY_ID): void {
+  writeJson(storage, libraryScoped(LIBRARY_KEY, libraryId), { documents, lastSeen: now } satisfies LibraryRecord);
 }
 
 /**
@@ -66,8 +68,8 @@ export function rememberLibrary(storage: RecordStorage | undefined, documents: n
  * none and nothing is waiting to be indexed. A first visit has no record; a library the person emptied
  * recorded 0.
  */
-export function lostLibrary(storage: RecordStorage | undefined, documentsNow: number, queuedNow: number): LibraryRecord | undefined {
-  const record = readJson<LibraryRecord>(storage, LIBRARY_KEY);
+export function lostLibrary(storage: RecordStorage | undefined, documentsNow: number, queuedNow: number, libraryId = DEFAULT_LIBRARY_ID): LibraryRecord | undefined {
+  const record = readJson<LibraryRecord>(storage, libraryScoped(LIBRARY_KEY, libraryId));
   if (!record || !(record.documents > 0) || documentsNow > 0 || queuedNow > 0) return undefined;
   return record;
 }

@@ -10,6 +10,8 @@ import { endedCleanly, recordUnload } from './local-records.ts';
 import { watchReaderMemory } from './memory-watch.ts';
 import { semantic } from './models-state.ts';
 import { refreshOcrLanguages } from './ocr-languages-state.ts';
+import { refreshLibraries } from './libraries-state.ts';
+import { currentLibraryId, openLibrary } from './current-library.ts';
 import { keepOriginals } from './preferences.ts';
 import { fatal, ready, waiting } from './storage-state.ts';
 
@@ -21,6 +23,9 @@ export async function startLibrary(): Promise<void> {
   try {
     ({ session } = await api.ready(proxy({ endedCleanly: (s: string) => endedCleanly(globalThis.localStorage, s) })));
   } catch (err) {
+    // The library this browser last opened was deleted (in another tab): open the first one left.
+    const first = await api.libraries.list().then((l) => l[0], () => undefined);
+    if (first && first.id !== currentLibraryId()) return openLibrary(first.id);
     fatal.value = `The library could not be opened: ${personalMessage(err)}`;
     return;
   } finally {
@@ -32,6 +37,7 @@ export async function startLibrary(): Promise<void> {
   // The worker announces the answer model's state as it changes; this is where it stands now.
   answerModelStatus.value ??= await api.answerModels.status().catch(() => undefined);
   void refreshOcrLanguages().catch(() => undefined);
+  void refreshLibraries().catch(() => undefined);
   addEventListener('pagehide', () => {
     // A reload or a closed tab, not a crash: a read this tab's library leaves unfinished is read again without blame.
     recordUnload(globalThis.localStorage, session);

@@ -1,0 +1,111 @@
+/**
+ * The list of libraries (decision 0033): a small database of its own (`docqa-libraries`), one entry per
+ * library, each library's data in a database of its own (`libraryDbName`). One database per library
+ * makes delete one `deleteDatabase`, export one database's stores, upgrade per library, and a damaged or
+ * evicted library never takes the others with it. The library that existed before (database `docqa`)
+ * is the default one, "My library": it is listed the first time the list is opened, with nothing moved.
+ */
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { DEFAULT_LIBRARY_ID } from '../core/library-api.ts';
+import { DocQaError } from '../core/errors.ts';
+import { DEFAULT_DB_NAME } from './schema.ts';
+
+export const REGISTRY_DB_NAME = 'docqa-libraries';
+const REGISTRY_VERSION = 1;
+/** Longest library name. */
+export const MAX_LIBRARY_NAME = 80;
+
+export interface LibraryEntry {
+  id: string;
+  name: string;
+  createdAt: number;
+}
+
+interface RegistrySchema extends DBSchema {
+  libraries: { key: string; value: LibraryEntry };
+}
+
+/** The database a library's data lives in. */
+export function libraryDbName(id: string): string {
+  return id === DEFAULT_LIBRARY_ID ? DEFAULT_DB_NAME : `docqa-library-${id}`;
+}
+
+/** Library ids: the default one, or those {@link LibraryRegistry.create} makes (a UUID). */
+export function isLibraryId(id: string): boolean {
+  return id === DEFAULT_LIBRARY_ID || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+}
+
+export class LibraryRegistry {
+  private constructor(private readonly db: IDBPDatabase<RegistrySchema>) {}
+
+  static async open(): Promise<LibraryRegistry> {
+    const db = await openDB<RegistrySchema>(REGISTRY_DB_NAME, REGISTRY_VERSION, {
+      upgrade(db, oldVersion, _newVersion, tx) {
+        if (oldVersion < 1) {
+          db.createObjectStore('libraries', { keyPath: 'id' });
+          // The library every profile had before there were several: its data stays where it is.
+          void tx.objectStore('libraries').put({ id: DEFAULT_LIBRARY_ID, name: 'My library', createdAt: 0 });
+        }
+      },
+      // A newer version of the app upgrades the list: let it.
+      blocking() {
+        db.close();
+      },
+    });
+    return new LibraryRegistry(db);
+  }
+
+  async list(): Promise<LibraryEntry[]> {
+    return (await this.db.getAll('libraries')).sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name));
+  }
+
+  async get(id: string): Promise<LibraryEntry | undefined> {
+    return this.db.get('libraries', id);
+  }
+
+  async create(name: string, now = Date.now()): Promise<LibraryEntry> {
+    const entry: LibraryEntry = { id: crypto.randomUUID(), name: await this.checkName(name), createdAt: now };
+    await this.db.put('libraries', entry);
+    return entry;
+  }
+
+  async rename(id: string, name: string): Promise<void> {
+    const entry = await this.known(id);
+    await this.db.put('libraries', { ...entry, name: await this.checkName(name, id) });
+  }
+
+  /**
+   * Removes a library from the list, then deletes its database (which waits until every tab that has it
+   * open has closed it: their `blocking` handler does, and tells their page). The last library is kept.
+   */
+  async delete(id: string): Promise<void> {
+    const entry = await this.known(id);
+    if ((await this.db.count('libraries')) <= 1) throw new DocQaError('invalid-setting', `"${entry.name}" is the only library: create another one before deleting it`);
+    await this.db.delete('libraries', id);
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.deleteDatabase(libraryDbName(id));
+      request.onsuccess = () => resolve();
+      request.onerror = () => reject(new DocQaError('internal', `the data of "${entry.name}" could not be deleted: ${request.error?.message ?? 'unknown error'}`));
+    });
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private async known(id: string): Promise<LibraryEntry> {
+    const entry = await this.db.get('libraries', id);
+    if (!entry) throw new DocQaError('invalid-setting', 'that library no longer exists (it was deleted, perhaps in another tab)');
+    return entry;
+  }
+
+  /** The name trimmed; refused when empty, too long, or another library's (in any case). */
+  private async checkName(name: string, id?: string): Promise<string> {
+    const trimmed = name.replace(/\s+/g, ' ').trim();
+    if (!trimmed) throw new DocQaError('invalid-setting', 'a library needs a name');
+    if (trimmed.length > MAX_LIBRARY_NAME) throw new DocQaError('invalid-setting', `a library name has at most ${MAX_LIBRARY_NAME} characters`);
+    const clash = (await this.list()).find((l) => l.id !== id && l.name.toLocaleLowerCase() === trimmed.toLocaleLowerCase());
+    if (clash) throw new DocQaError('invalid-setting', `a library named "${clash.name}" already exists: choose another name`);
+    return trimmed;
+  }
+}

@@ -1,0 +1,61 @@
+import { signal } from '@preact/signals';
+import type { LibraryEntryView } from '../core/library-api.ts';
+import { openLibrary } from './current-library.ts';
+import { formatBytes } from './format.ts';
+import { libraryApi } from './library-connection.ts';
+
+/** The libraries (several libraries, decision 0033), read at start and after each action. */
+export const libraries = signal<LibraryEntryView[] | undefined>(undefined);
+/** The Libraries dialog is open. */
+export const librariesOpen = signal(false);
+/** What the last action did or why it failed (said in the dialog). */
+export const librariesNote = signal<string | undefined>(undefined);
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export async function refreshLibraries(): Promise<void> {
+  const api = libraryApi();
+  if (api) libraries.value = await api.libraries.list();
+}
+
+export function openLibraries(): void {
+  librariesOpen.value = true;
+  librariesNote.value = undefined;
+  void refreshLibraries().catch(() => undefined);
+}
+
+async function act(run: () => Promise<string | undefined>): Promise<boolean> {
+  librariesNote.value = undefined;
+  try {
+    librariesNote.value = await run();
+    return true;
+  } catch (err) {
+    librariesNote.value = message(err);
+    return false;
+  } finally {
+    await refreshLibraries().catch(() => undefined);
+  }
+}
+
+/** Creates a library and opens it. Returns whether it was created (the name may be refused). */
+export function createLibrary(name: string): Promise<boolean> {
+  return act(async () => {
+    const created = await libraryApi()!.libraries.create(name);
+    openLibrary(created.id);
+    return undefined;
+  });
+}
+
+export function renameLibrary(id: string, name: string): Promise<boolean> {
+  return act(async () => {
+    await libraryApi()!.libraries.rename(id, name);
+    return 'Renamed.';
+  });
+}
+
+export function deleteLibrary(id: string, name: string): Promise<boolean> {
+  return act(async () => {
+    const { freedBytes } = await libraryApi()!.libraries.delete(id);
+    return `"${name}" deleted with all its documents and conversations (${formatBytes(freedBytes)} freed).`;
+  });
+}
