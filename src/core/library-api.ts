@@ -11,6 +11,8 @@ export interface IncomingFile {
   name: string;
   folder: string;
   blob: Blob;
+  /** The file's last-modified time (ms since the epoch), where the browser gives one (`File.lastModified`). */
+  modified?: number;
 }
 
 /** An embedding model as the model manager lists it. */

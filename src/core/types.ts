@@ -122,6 +122,8 @@ export interface DocRecord {
   /** Distinct chunks (a chunk can repeat inside a document): what the index holds for it. */
   distinctChunks?: number;
   /** The queue entry it was committed from (a Delete on that entry's row removes it). */
+  /** The file's last-modified time when it was added (folder sync: unchanged files are not read again). */
+  modified?: number;
   queueId?: QueueId;
   /**
    * When the same file was last added again and found already here: a Delete pressed before that moment
@@ -158,6 +160,8 @@ export interface QueueEntry {
   error?: SerializedError;
   /** Set by Try again: the file is read with relaxed limits. */
   insist?: boolean;
+  /** The file's last-modified time (ms), when the browser gave one. */
+  modified?: number;
 }
 
 /** What removing a queue row did: dequeued a waiting or failed file, deleted the document it had just become, or nothing. */
@@ -245,6 +249,8 @@ export type LibraryEvent =
   | { type: 'file-failed'; queueId: QueueId; path: string; error: SerializedError }
   | { type: 'queue'; done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number }
   | { type: 'changed' }
+  /** A folder added again was compared with the library (`folder-sync.ts`): "2 added, 1 removed, 40 unchanged". */
+  | { type: 'folder-synced'; folders: string[]; summary: string }
   /** A saved conversation was added to, renamed or deleted (the history is read again). */
   | { type: 'conversations' }
   | EmbeddingEvent

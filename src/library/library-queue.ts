@@ -2,6 +2,7 @@ import type { QueueId } from '../core/ids.ts';
 import type { IncomingFile, QueueApi, Served } from '../core/library-api.ts';
 import type { DequeueOutcome, LibraryEvent } from '../core/types.ts';
 import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
+import { describeDiff, folderDiff, topFolder, type Fingerprint } from './folder-sync.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 import type { IndexKeeper } from './index-keeper.ts';
 import type { IngestQueue } from './ingest-queue.ts';
@@ -38,10 +39,12 @@ export class LibraryQueue implements Served<QueueApi> {
 
   private async enqueue(dropped: readonly IncomingFile[]): Promise<void> {
     const { store, ingest, emit } = this.parts;
-    const files = dropped.filter((f) => !isSystemFile(joinPath(f.folder, f.name)));
+    let files = dropped.filter((f) => !isSystemFile(joinPath(f.folder, f.name)));
     if (!files.length) return;
     try {
-      const items = files.map((f) => ({ name: f.name, folder: f.folder, path: joinPath(f.folder, f.name), blob: f.blob }));
+      files = await this.syncFolders(files);
+      if (!files.length) return;
+      const items = files.map((f) => ({ name: f.name, folder: f.folder, path: joinPath(f.folder, f.name), blob: f.blob, ...(f.modified !== undefined && { modified: f.modified }) }));
       // A file dropped again replaces its failed row: re-dropping a folder never piles up failures.
       const replaced = await store.removeFailedAt(new Set(items.map((i) => i.path)), new Set(ingest.unrecorded.keys()));
       for (const id of replaced) ingest.unrecorded.delete(id);
@@ -53,6 +56,31 @@ export class LibraryQueue implements Served<QueueApi> {
       emit({ type: 'changed' });
       if (this.parts.writer.writing) void ingest.processQueue();
     }
+  }
+
+  /**
+   * A folder added again is synced (`folder-sync.ts`): its unchanged files are left out of the drop (not
+   * read), the documents of files no longer in it are deleted, and what changed is said. Returns the files
+   * to queue. A drop of loose files, or of a folder the library holds nothing from, is queued as it is.
+   */
+  private async syncFolders(files: readonly IncomingFile[]): Promise<IncomingFile[]> {
+    const { store, keeper, emit } = this.parts;
+    const folders = new Set(files.map((f) => topFolder(joinPath(f.folder, f.name))).filter((f): f is string => f !== undefined));
+    if (!folders.size) return [...files];
+    const docs = (await store.listDocuments()).filter((d) => folders.has(topFolder(d.path) ?? ''));
+    if (!docs.length) return [...files];
+    const stored = new Map<string, Fingerprint>(docs.map((d) => [d.path, { size: d.size, ...(d.modified !== undefined && { modified: d.modified }) }]));
+    const dropped = new Map<string, Fingerprint>(files.map((f) => [joinPath(f.folder, f.name), { size: f.blob.size, ...(f.modified !== undefined && { modified: f.modified }) }]));
+    const diff = folderDiff(stored, dropped);
+    const gone = new Set(diff.remove);
+    for (const doc of docs.filter((d) => gone.has(d.path))) {
+      const { removed, kept } = await store.deleteDocument(doc.id);
+      if (!kept) await keeper.drop(doc.id, removed);
+    }
+    const synced = [...folders].filter((f) => docs.some((d) => topFolder(d.path) === f));
+    emit({ type: 'folder-synced', folders: synced, summary: describeDiff(diff) });
+    const unchanged = new Set(diff.unchanged);
+    return files.filter((f) => !unchanged.has(joinPath(f.folder, f.name)));
   }
 
   /**

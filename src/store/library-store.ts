@@ -109,9 +109,8 @@ export class LibraryStore extends QueueStore {
   private async commitInTx(tx: WriteTx, writes: Array<Promise<unknown>>, prepared: PreparedDocument, queueId: QueueId | undefined, replaces: readonly DocId[]): Promise<{ added: IndexEntry[]; removed: IndexEntry[] }> {
     const { doc, blocks, chunks } = prepared;
     // Removed from the queue (Delete) while it was being prepared: commit nothing.
-    if (queueId && !(await tx.objectStore('queue').get(queueId))) {
-      throw new DocQaError('cancelled', `${doc.name}: removed before it was indexed`);
-    }
+    const queued = queueId ? await tx.objectStore('queue').get(queueId) : undefined;
+    if (queueId && !queued) throw new DocQaError('cancelled', `${doc.name}: removed before it was indexed`);
     const chunkStore = tx.objectStore('chunks');
     const removed: IndexEntry[] = [];
     // Chunks the new version shares with the old one keep their vectors: they are not embedded again.
@@ -130,7 +129,8 @@ export class LibraryStore extends QueueStore {
       const prior = existing[i]?.locations.filter((l) => l.docId !== doc.id) ?? [];
       writes.push(chunkStore.put({ id, text, locations: [...prior, ...locations] }));
     });
-    writes.push(tx.objectStore('documents').put(queueId ? { ...doc, queueId } : doc));
+    // The file's own time (folder sync tells an unchanged file by its size and time without reading it).
+    writes.push(tx.objectStore('documents').put(queueId ? { ...doc, queueId, ...(queued?.modified !== undefined && { modified: queued.modified }) } : doc));
     writes.push(tx.objectStore('manifests').put({ docId: doc.id, chunkIds: chunks.map((c) => c.id), blockCount: blocks.length }));
     blocks.forEach((b, index) => writes.push(tx.objectStore('blocks').put({ ...b, docId: doc.id, index })));
     if (queueId) writes.push(tx.objectStore('queue').delete(queueId), tx.objectStore('entryStatus').delete(queueId));

@@ -11,6 +11,7 @@ export interface NewQueueItem {
   folder: string;
   path: string;
   blob: Blob;
+  modified?: number;
 }
 
 /** 64 random bits as hex: two tabs dropping in the same millisecond never produce the same key. */
@@ -50,6 +51,7 @@ export class QueueStore {
       path: item.path,
       size: item.blob.size,
       blob: item.blob,
+      ...(item.modified !== undefined && { modified: item.modified }),
       addedAt: now,
       state: 'queued',
     }));

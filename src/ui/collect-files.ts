@@ -44,7 +44,7 @@ export async function learnSizes(files: IncomingFile[]): Promise<IncomingFile[]>
 export function filesFromInput(list: FileList | null): IncomingFile[] {
   return [...(list ?? [])].map((file) => {
     const { folder } = splitPath(file.webkitRelativePath || file.name);
-    return { name: file.name, folder, blob: file };
+    return { name: file.name, folder, blob: file, modified: file.lastModified };
   });
 }
 
@@ -68,7 +68,7 @@ async function walk(entry: FileSystemEntry, out: IncomingFile[]): Promise<void> 
   if (entry.isFile) {
     const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
     const { folder } = splitPath(entry.fullPath.replace(/^\//, ''));
-    out.push({ name: file.name, folder, blob: file });
+    out.push({ name: file.name, folder, blob: file, modified: file.lastModified });
   } else if (entry.isDirectory) {
     for (const child of await readAllEntries((entry as FileSystemDirectoryEntry).createReader())) await walk(child, out);
   }
@@ -95,7 +95,7 @@ export function filesFromDrop(transfer: DataTransfer): Promise<IncomingFile[]> {
     const out: IncomingFile[] = [];
     for (const { entry, file } of entries) {
       if (entry) await walk(entry, out);
-      else if (file) out.push({ name: file.name, folder: '', blob: file });
+      else if (file) out.push({ name: file.name, folder: '', blob: file, modified: file.lastModified });
     }
     return learnSizes(out);
   })();

@@ -79,6 +79,9 @@ function flushEvents(): void {
       case 'changed':
         changed = true;
         break;
+      case 'folder-synced':
+        notes.push({ text: `${event.folders.join(', ')}: ${event.summary}`, path: event.folders[0] ?? '' });
+        break;
       case 'conversations':
         conversationsSeq.value++;
         break;
