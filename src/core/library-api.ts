@@ -116,8 +116,12 @@ export interface DocumentsApi {
 
 /** Files waiting to be read, being read, or failed. */
 export interface QueueApi {
-  /** Adds files to the queue (shared by the tabs: the writer tab reads them). */
-  add(files: IncomingFile[]): Promise<void>;
+  /**
+   * Adds files to the queue (shared by the tabs: the writer tab reads them). `syncFolders`: the files with
+   * a folder are each folder whole, as picked or dropped, so a folder the library already holds files of is
+   * synced: unchanged files are not read, files no longer in it are deleted (`folder-sync.ts`).
+   */
+  add(files: IncomingFile[], options?: { syncFolders?: boolean }): Promise<void>;
   /** Removes a queue row at whatever stage its file is; says what that did. */
   dismiss(id: QueueId): Promise<DequeueOutcome>;
   /** Queues a failed file again with relaxed limits; false when its contents were not kept (add it again). */

@@ -32,18 +32,20 @@ export class LibraryQueue implements Served<QueueApi> {
   constructor(private readonly parts: QueueParts) {}
 
   /** Adds files to the persisted queue (system files such as .DS_Store skipped); the writer tab indexes them. */
-  async add(dropped: readonly IncomingFile[]): Promise<void> {
-    await this.enqueue(dropped);
+  async add(dropped: readonly IncomingFile[], options: { syncFolders?: boolean } = {}): Promise<void> {
+    await this.enqueue(dropped, options.syncFolders ?? false);
     this.parts.onQueued?.();
   }
 
-  private async enqueue(dropped: readonly IncomingFile[]): Promise<void> {
+  private async enqueue(dropped: readonly IncomingFile[], syncFolders: boolean): Promise<void> {
     const { store, ingest, emit } = this.parts;
     let files = dropped.filter((f) => !isSystemFile(joinPath(f.folder, f.name)));
     if (!files.length) return;
     try {
-      files = await this.syncFolders(files);
-      if (!files.length) return;
+      if (syncFolders) {
+        files = await this.syncFolders(files);
+        if (!files.length) return;
+      }
       const items = files.map((f) => ({ name: f.name, folder: f.folder, path: joinPath(f.folder, f.name), blob: f.blob, ...(f.modified !== undefined && { modified: f.modified }) }));
       // A file dropped again replaces its failed row: re-dropping a folder never piles up failures.
       const replaced = await store.removeFailedAt(new Set(items.map((i) => i.path)), new Set(ingest.unrecorded.keys()));
@@ -62,23 +64,29 @@ export class LibraryQueue implements Served<QueueApi> {
    * A folder added again is synced (`folder-sync.ts`): its unchanged files are left out of the drop (not
    * read), the documents of files no longer in it are deleted, and what changed is said. Returns the files
    * to queue. A drop of loose files, or of a folder the library holds nothing from, is queued as it is.
+   * A folder of the same name that shares no file path with the one stored (another folder that happens to
+   * be called "Documents") is added beside it, never taken for it: nothing is deleted.
    */
   private async syncFolders(files: readonly IncomingFile[]): Promise<IncomingFile[]> {
     const { store, keeper, emit } = this.parts;
     const folders = new Set(files.map((f) => topFolder(joinPath(f.folder, f.name))).filter((f): f is string => f !== undefined));
     if (!folders.size) return [...files];
-    const docs = (await store.listDocuments()).filter((d) => folders.has(topFolder(d.path) ?? ''));
+    const paths = new Set(files.map((f) => joinPath(f.folder, f.name)));
+    const all = (await store.listDocuments()).filter((d) => folders.has(topFolder(d.path) ?? ''));
+    // Only folders the drop shares a path with are the same folder again.
+    const same = new Set(all.filter((d) => paths.has(d.path)).map((d) => topFolder(d.path)!));
+    const docs = all.filter((d) => same.has(topFolder(d.path)!));
     if (!docs.length) return [...files];
     const stored = new Map<string, Fingerprint>(docs.map((d) => [d.path, { size: d.size, ...(d.modified !== undefined && { modified: d.modified }) }]));
     const dropped = new Map<string, Fingerprint>(files.map((f) => [joinPath(f.folder, f.name), { size: f.blob.size, ...(f.modified !== undefined && { modified: f.modified }) }]));
-    const diff = folderDiff(stored, dropped);
+    // Files of the drop in other folders (or loose) are only added; the synced folders are compared.
+    const diff = folderDiff(stored, new Map([...dropped].filter(([p]) => same.has(topFolder(p) ?? ''))));
     const gone = new Set(diff.remove);
     for (const doc of docs.filter((d) => gone.has(d.path))) {
       const { removed, kept } = await store.deleteDocument(doc.id);
       if (!kept) await keeper.drop(doc.id, removed);
     }
-    const synced = [...folders].filter((f) => docs.some((d) => topFolder(d.path) === f));
-    emit({ type: 'folder-synced', folders: synced, summary: describeDiff(diff) });
+    emit({ type: 'folder-synced', folders: [...same], summary: describeDiff(diff) });
     const unchanged = new Set(diff.unchanged);
     return files.filter((f) => !unchanged.has(joinPath(f.folder, f.name)));
   }

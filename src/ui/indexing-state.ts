@@ -47,7 +47,8 @@ export async function addFiles(files: IncomingFile[]): Promise<void> {
   dropSeq++;
   activity.value = addNotes(activity.value, [addingNote(files.length)]);
   try {
-    await api.queue.add(files);
+    // A folder picked or dropped comes whole: one the library holds already is synced.
+    await api.queue.add(files, { syncFolders: true });
   } catch (err) {
     noteActivity(`The files could not be added: ${personalMessage(err)}`);
   }

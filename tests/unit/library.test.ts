@@ -276,4 +276,23 @@ describe('Library end to end (fake-indexeddb)', () => {
     const matches = events.flatMap((e) => (e.type === 'file-done' && e.outcome === 'already-in-library' ? [`${e.path} = ${e.matches}`] : []));
     expect(matches).toEqual(['copy.md = notes/original.md', 'elsewhere/again.md = notes/original.md']);
   });
+
+  it('syncs a folder added again only when the drop is that folder: another folder of the same name is added beside it', async () => {
+    const { library, events } = await openLibrary(freshName(), true);
+    const at = (name: string, text: string, modified: number): IncomingFile => ({ ...file(name, text, 'contracts'), modified });
+    await library.queue.add([at('lease.md', LEASE, 1), at('loan.md', LOAN, 1)], { syncFolders: true });
+    await library.processQueue();
+    const paths = async () => (await library.documents.list()).flatMap((i) => (i.kind === 'document' ? [i.path] : [])).sort();
+    // Another "contracts" folder, sharing no file with it: nothing deleted.
+    await library.queue.add([at('other.md', '# Other\n\nA different folder with the same name.\n', 5)], { syncFolders: true });
+    await library.processQueue();
+    expect(await paths()).toEqual(['contracts/lease.md', 'contracts/loan.md', 'contracts/other.md']);
+    expect(events.some((e) => e.type === 'folder-synced')).toBe(false);
+    // The folder again without loan.md and other.md, lease.md untouched: nothing is read, two documents go.
+    const before = events.length;
+    await library.queue.add([at('lease.md', LEASE, 1)], { syncFolders: true });
+    await library.processQueue();
+    expect(await paths()).toEqual(['contracts/lease.md']);
+    expect(events.slice(before).filter((e) => e.type === 'folder-synced' || e.type === 'file-done')).toEqual([{ type: 'folder-synced', folders: ['contracts'], summary: '2 removed, 1 unchanged' }]);
+  });
 });
