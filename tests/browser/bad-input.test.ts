@@ -39,7 +39,7 @@ describe('bad input: a clear per-file status, the rest proceeds', () => {
       'secret.pdf': 'secret.pdf: password-protected: remove the password and add it again',
       'scan.pdf': 'scan.pdf: no text found: the PDF has no text layer and no text was recognised on its pages',
       'broken.docx': expect.stringContaining('broken.docx: this Word file could not be read'),
-      'photo.png': 'photo.png: this image could not be read; it may be damaged, or not a PNG, JPEG or WebP image',
+      'photo.png': 'photo.png: this image could not be read; it may be damaged, or not a PNG, JPEG, WebP or TIFF image',
       'latin1.txt': 'Indexed',
       'תקציר.txt': 'Indexed',
       'big.txt': 'Indexed',
