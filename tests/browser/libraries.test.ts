@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askQuestion, dropFile, libraryStatus, statusWhenDone } from '../support/app-page.ts';
-import { useApp, type Page } from '../support/browser.ts';
+import { openSession, removeProfile, serveApp, useApp, type Page, type Served } from '../support/browser.ts';
 
 const md = (text: string) => new TextEncoder().encode(text);
 
@@ -66,5 +66,59 @@ describe('libraries', () => {
     expect(await dialog.getByRole('list', { name: 'Libraries' }).getByRole('listitem').count()).toBe(1);
     expect((await databases()).filter((n) => n?.startsWith('docqa-library-'))).toEqual([]);
     expect(await databases()).toContain('docqa');
+  });
+});
+
+/** Two tabs of one browser: each indexes and answers from the library it has open. */
+describe('two tabs with different libraries open', () => {
+  let served: Served;
+  let session: Awaited<ReturnType<typeof openSession>>;
+  let a: Page;
+  let b: Page;
+
+  beforeAll(async () => {
+    served = await serveApp();
+    session = await openSession();
+    a = await session.newPage();
+    b = await session.newPage();
+    await a.goto(served.url);
+    await b.goto(served.url);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await served?.close();
+    await removeProfile(session.profileDir);
+  });
+
+  it('index at the same time, each in its own library, and a library deleted in one tab is closed in the other', async () => {
+    await expect.poll(() => headerName(b)).toBe('My library');
+    const dialog = await openLibrariesDialog(b);
+    await dialog.getByLabel('New library name').fill('Course');
+    await dialog.getByRole('button', { name: 'Create and open' }).click();
+    await b.waitForEvent('load');
+    await expect.poll(() => headerName(b)).toBe('Course');
+    // Each tab is the writer of its own library: both drops are indexed at once.
+    await a.bringToFront();
+    await dropFile(a, 'boiler.md', md('# Boiler\n\nThe boiler was serviced in May by the plumber.\n'));
+    await b.bringToFront();
+    await dropFile(b, 'syllabus.md', md('# Syllabus\n\nThe exam on thermodynamics is held in week twelve.\n'));
+    expect(await statusWhenDone(a, 'boiler.md')).toBe('Indexed');
+    expect(await statusWhenDone(b, 'syllabus.md')).toBe('Indexed');
+    expect((await libraryStatus(a)).map((r) => r.name)).toEqual(['boiler.md']);
+    expect((await libraryStatus(b)).map((r) => r.name)).toEqual(['syllabus.md']);
+    expect(await askQuestion(a, 'When is the thermodynamics exam?')).not.toContain('week twelve');
+    expect(await askQuestion(b, 'When is the thermodynamics exam?')).toContain('week twelve');
+
+    // Tab A deletes the library tab B has open: B is told, A frees it.
+    await a.bringToFront();
+    const inA = await openLibrariesDialog(a);
+    await inA.getByRole('button', { name: 'Delete Course' }).click();
+    await inA.getByRole('button', { name: 'Yes, delete Course' }).click();
+    await expect.poll(() => inA.getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/^"Course" deleted with all its documents and conversations/);
+    await expect.poll(() => b.locator('body').textContent()).toContain('deleted');
+    // B, loaded again, opens the library that is left.
+    await b.reload();
+    await expect.poll(() => headerName(b), { timeout: 30_000 }).toBe('My library');
+    await expect.poll(async () => (await libraryStatus(b)).map((r) => r.name)).toEqual(['boiler.md']);
   });
 });
