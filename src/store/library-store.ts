@@ -163,14 +163,18 @@ export class LibraryStore extends QueueStore {
    * A queued file turned out to be stored already (document `docId`): its queue row goes and the
    * document records that it was added again now, in one transaction, so a Delete pressed before (still
    * inside its Undo window) keeps it. False, changing nothing, when the document is gone meanwhile (that
-   * Delete ran between the read and now): the file must then be read and committed after all.
+   * Delete ran between the read and now): the file must then be read and committed after all. The same
+   * file at the same path with a new time (touched, saved unchanged) takes that time, so the next folder
+   * sync knows it unchanged without reading it.
    */
   async settleDuplicate(queueId: QueueId, docId: DocId, now = Date.now()): Promise<boolean> {
     const tx = this.db.transaction(['documents', 'queue', 'entryStatus'], 'readwrite');
     try {
       const doc = await tx.objectStore('documents').get(docId);
       if (doc) {
-        await tx.objectStore('documents').put({ ...doc, addedAgainAt: now });
+        const entry = await tx.objectStore('queue').get(queueId);
+        const modified = entry?.path === doc.path && entry.modified !== undefined ? { modified: entry.modified } : {};
+        await tx.objectStore('documents').put({ ...doc, addedAgainAt: now, ...modified });
         await tx.objectStore('queue').delete(queueId);
         await tx.objectStore('entryStatus').delete(queueId);
       }

@@ -294,5 +294,12 @@ describe('Library end to end (fake-indexeddb)', () => {
     await library.processQueue();
     expect(await paths()).toEqual(['contracts/lease.md']);
     expect(events.slice(before).filter((e) => e.type === 'folder-synced' || e.type === 'file-done')).toEqual([{ type: 'folder-synced', folders: ['contracts'], summary: '2 removed, 1 unchanged' }]);
+    // Saved again unchanged (a new time, the same bytes): read once, then known unchanged by its new time.
+    await library.queue.add([at('lease.md', LEASE, 2)], { syncFolders: true });
+    await library.processQueue();
+    const mark = events.length;
+    await library.queue.add([at('lease.md', LEASE, 2)], { syncFolders: true });
+    await library.processQueue();
+    expect(events.slice(mark).filter((e) => e.type === 'folder-synced' || e.type === 'file-done')).toEqual([{ type: 'folder-synced', folders: ['contracts'], summary: 'nothing changed (1 unchanged, not read again)' }]);
   });
 });
