@@ -15,6 +15,7 @@
  *   npm run bench -- engines --gguf <file.gguf> --onnx <folder> [--dtype q4|q8|fp32]   llama.cpp vs transformers.js on the same model in Chromium
  *   npm run bench -- ui                    the Library list in Chromium: render and scroll at 1,000 and 5,000 documents, against 100
  *   npm run bench -- ocr                   scanned pages read by OCR: pages/s and peak memory in Node and in Chromium (1 and 2 parse workers)
+ *   npm run bench -- library               opening another library (1,000 documents, 10) against a reload of the same, in Chromium
  */
 import { parseArgs } from 'node:util';
 import { BenchContext } from './context.ts';
@@ -29,11 +30,12 @@ import { benchAnswer } from './answer.ts';
 import { benchAnswerGenerator } from './answer-generator.ts';
 import { benchUi } from './ui.ts';
 import { benchOcr } from './ocr.ts';
+import { benchLibrary } from './library.ts';
 import { benchEngines } from './engines.ts';
 import { report } from './report.ts';
 import { isMain, progress } from './util.ts';
 
-export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'engines', 'ui', 'ocr'] as const;
+export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'engines', 'ui', 'ocr', 'library'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** Options some operations read. */
@@ -92,6 +94,9 @@ async function runOperation(ctx: BenchContext, op: Operation, options: BenchOpti
         break;
       case 'ocr':
         await benchOcr(ctx);
+        break;
+      case 'library':
+        await benchLibrary(ctx);
         break;
     }
   } catch (err) {

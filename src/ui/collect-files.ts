@@ -26,14 +26,18 @@ async function inSlices<T>(items: readonly T[], each: (item: T) => void): Promis
 }
 
 /**
- * Reads each file's size, in slices; returns the same files. Reason: a file picked from disk does not
+ * Reads each file's size and last-modified time (folder sync compares them), in slices; returns the same
+ * files, with `modified` set. Reason: a file picked from disk does not
  * know its size and date until asked, and the browser asks for them synchronously, about half a
  * millisecond per file; sending the files to the library worker asks for all of them at once (3,000
  * files: over 2 s of a frozen page). Asked here, a slice at a time, they are known when the files are
  * sent, and sending them is quick.
  */
 export async function learnSizes(files: IncomingFile[]): Promise<IncomingFile[]> {
-  await inSlices(files, (f) => void f.blob.size);
+  await inSlices(files, (f) => {
+    void f.blob.size;
+    if (f.blob instanceof File) f.modified = f.blob.lastModified;
+  });
   return files;
 }
 
@@ -44,7 +48,7 @@ export async function learnSizes(files: IncomingFile[]): Promise<IncomingFile[]>
 export function filesFromInput(list: FileList | null): IncomingFile[] {
   return [...(list ?? [])].map((file) => {
     const { folder } = splitPath(file.webkitRelativePath || file.name);
-    return { name: file.name, folder, blob: file, modified: file.lastModified };
+    return { name: file.name, folder, blob: file };
   });
 }
 
@@ -68,7 +72,7 @@ async function walk(entry: FileSystemEntry, out: IncomingFile[]): Promise<void> 
   if (entry.isFile) {
     const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
     const { folder } = splitPath(entry.fullPath.replace(/^\//, ''));
-    out.push({ name: file.name, folder, blob: file, modified: file.lastModified });
+    out.push({ name: file.name, folder, blob: file });
   } else if (entry.isDirectory) {
     for (const child of await readAllEntries((entry as FileSystemDirectoryEntry).createReader())) await walk(child, out);
   }
@@ -95,7 +99,7 @@ export function filesFromDrop(transfer: DataTransfer): Promise<IncomingFile[]> {
     const out: IncomingFile[] = [];
     for (const { entry, file } of entries) {
       if (entry) await walk(entry, out);
-      else if (file) out.push({ name: file.name, folder: '', blob: file, modified: file.lastModified });
+      else if (file) out.push({ name: file.name, folder: '', blob: file });
     }
     return learnSizes(out);
   })();
