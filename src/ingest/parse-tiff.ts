@@ -13,8 +13,7 @@ import type { Block, PageReading, ParsedDoc, ReadProgress } from '../core/types.
 import { linesToParagraphs } from './clean.ts';
 import { leaseOcrEngine } from './ocr/engine-pool.ts';
 import { tiffPages } from './ocr/image-header.ts';
-import { turnPgm } from './ocr/orientation.ts';
-import { recogniseUpright } from './ocr/orientation.ts';
+import { recogniseUpright, turnPgm } from './ocr/orientation.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { LOW_CONFIDENCE, readingOf, toPgm } from './ocr/recognised-page.ts';
 import { MAX_OCR_PIXELS } from './ocr/render-page.ts';
