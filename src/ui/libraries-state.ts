@@ -26,15 +26,18 @@ export function openLibraries(): void {
 
 async function act(run: () => Promise<string | undefined>): Promise<boolean> {
   librariesNote.value = undefined;
+  let note: string | undefined;
+  let done = true;
   try {
-    librariesNote.value = await run();
-    return true;
+    note = await run();
   } catch (err) {
-    librariesNote.value = message(err);
-    return false;
-  } finally {
-    await refreshLibraries().catch(() => undefined);
+    note = message(err);
+    done = false;
   }
+  // The list is read again before the note is said, so the two agree at once.
+  await refreshLibraries().catch(() => undefined);
+  librariesNote.value = note;
+  return done;
 }
 
 /** Creates a library and opens it. Returns whether it was created (the name may be refused). */

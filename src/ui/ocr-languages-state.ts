@@ -33,14 +33,16 @@ export function openOcrLanguages(): void {
 async function act(busy: string, run: () => Promise<string>): Promise<void> {
   ocrLanguagesNote.value = undefined;
   ocrLanguageBusy.value = busy;
+  let note: string;
   try {
-    ocrLanguagesNote.value = await run();
+    note = await run();
   } catch (err) {
-    ocrLanguagesNote.value = message(err);
-  } finally {
-    ocrLanguageBusy.value = undefined;
-    await refreshOcrLanguages().catch(() => undefined);
+    note = message(err);
   }
+  // The list is read again before the note is said, so what the note says and the list agree at once.
+  await refreshOcrLanguages().catch(() => undefined);
+  ocrLanguageBusy.value = undefined;
+  ocrLanguagesNote.value = note;
 }
 
 const api = () => {
