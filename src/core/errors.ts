@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'no-readable-text'
   | 'ocr-failed'
   | 'ocr-language-refused'
+  | 'archive-refused'
   | 'invalid-encoding'
   | 'storage-full'
   | 'already-in-library'

@@ -15,6 +15,8 @@ const ZIP64_EOCD = 0x06064b50;
 const CENTRAL_ENTRY = 0x02014b50;
 /** The end record is 22 bytes plus a comment of at most 65,535. */
 const EOCD_SEARCH = 22 + 0xffff;
+/** The last bytes of a ZIP that hold its end record and, in ZIP64, the record and locator before it. */
+export const ZIP_TAIL_BYTES = EOCD_SEARCH + 56 + 20;
 
 function u64(view: DataView, at: number): number {
   return view.getUint32(at, true) + view.getUint32(at + 4, true) * 2 ** 32;
@@ -87,4 +89,22 @@ export function readZipDirectory(bytes: Uint8Array): ZipEntryInfo[] | undefined 
     at += 46 + nameLen + extraLen + commentLen;
   }
   return entries;
+}
+
+/**
+ * How many entries a ZIP declares, read from its last bytes only (`tail`, which starts at `tailStart` in
+ * the file): enough to refuse an archive of a million entries before its directory is read. Undefined
+ * when the tail holds no end record (not a ZIP, or cut short).
+ */
+export function zipEntryCount(tail: Uint8Array, tailStart: number): number | undefined {
+  const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
+  if (view.byteLength < 22) return undefined;
+  const eocd = findEndRecord(view);
+  if (eocd < 0) return undefined;
+  const count = view.getUint16(eocd + 10, true);
+  const locator = eocd - 20;
+  if (count !== 0xffff || locator < 0 || view.getUint32(locator, true) !== ZIP64_LOCATOR) return count;
+  const record = u64(view, locator + 8) - tailStart;
+  if (record < 0 || record + 56 > view.byteLength || view.getUint32(record, true) !== ZIP64_EOCD) return undefined;
+  return u64(view, record + 32);
 }

@@ -1,11 +1,6 @@
 import type { ReadingStage } from '../core/types.ts';
 
-/** "12.3 MB", "740 KB", "1.2 GB". */
-export function formatBytes(n: number): string {
-  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(1)} GB`;
-}
+export { formatBytes } from '../core/format-bytes.ts';
 
 /** "about 40 s left", "about 3 min left", "about 2 h left" (from 90 minutes). */
 export function formatEta(ms: number): string {

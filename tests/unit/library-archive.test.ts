@@ -1,0 +1,245 @@
+// The library file (export and import) in Node with fake-indexeddb: a library exported and imported into an
+// empty database holds the same records and answers the same question with the same passage; hostile files
+// (a `../` entry, a compression bomb, a file cut short, a tampered entry, a newer format, a million entries,
+// counts that lie) are refused with what is wrong, before anything is written; Cancel stops both ways.
+import { describe, expect, it } from 'vitest';
+import type { ChunkOptions } from '../../src/ingest/chunk.ts';
+import { prepareDocument } from '../../src/ingest/prepare-document.ts';
+import { asChunkId, asModelId } from '../../src/core/ids.ts';
+import { createLibrary } from '../../src/library/library.ts';
+import { ConversationStore } from '../../src/store/conversation-store.ts';
+import { ARCHIVE_VERSION, MANIFEST_ENTRY, type ArchiveManifest } from '../../src/store/library-archive-format.ts';
+import { exportLibrary, type ExportOptions } from '../../src/store/library-export.ts';
+import { checkLibraryArchive, writeLibraryArchive } from '../../src/store/library-import.ts';
+import { LibraryStore } from '../../src/store/library-store.ts';
+import { openLibraryDb, type LibraryDb } from '../../src/store/schema.ts';
+import { VectorStore } from '../../src/store/vector-store.ts';
+import { BlobReader, BlobWriter, Uint8ArrayReader, Uint8ArrayWriter, ZipReader, ZipWriter } from '../../src/store/zip.ts';
+import { sha256HexOfBytes } from '../../src/ingest/sha256.ts';
+
+const CHUNK: ChunkOptions = { maxChars: 200, overlapChars: 0, parentChars: 600 };
+const FILES: Record<string, string> = {
+  'lease.md': '# Lease\n\nThe tenant pays the rent on the first day of each month.\n\nThe deposit is returned within two months after the keys are handed back.\n',
+  'heating.md': '# Heating\n\nThe landlord repairs the boiler within three days of a written notice.\n',
+  'notes.txt': 'Meeting notes.\n\nThe guarantor is Ms Alvarez, who signed on 3 March.\n',
+};
+
+let dbCount = 0;
+const freshDb = () => openLibraryDb(`archive-test-${Date.now()}-${dbCount++}`);
+
+/** A library of three documents (one with its original), vectors of one model, a conversation and a setting. */
+async function sampleLibrary(): Promise<LibraryDb> {
+  const db = await freshDb();
+  const store = new LibraryStore(db);
+  for (const [name, text] of Object.entries(FILES)) {
+    const [entry] = await store.enqueue([{ name, folder: 'case', path: `case/${name}`, blob: new Blob([text]) }]);
+    const prepared = await prepareDocument({ name, folder: 'case', bytes: new TextEncoder().encode(text), addedAt: 1 }, CHUNK);
+    await store.commitDocument(prepared, entry!.id, [], name === 'lease.md' ? new Blob([text]) : undefined);
+  }
+  const chunkIds = (await db.getAllKeys('chunks')).map((k) => asChunkId(k));
+  await new VectorStore(db).put(asModelId('bge-small-en-v1.5'), chunkIds.map((chunkId, i) => ({ chunkId, vector: Float32Array.from({ length: 8 }, (_, d) => Math.sin(i + d)) })));
+  const conversations = new ConversationStore(db);
+  const c = await conversations.create('When is the rent paid?', 1000);
+  await conversations.appendTurn(c.id, { question: 'When is the rent paid?', standalone: 'When is the rent paid?', answer: { question: 'When is the rent paid?', found: true, segments: [{ text: 'On the first day.', cite: 1 }], citations: [] }, at: 1000 });
+  await db.put('settings', { model: 'bge-small-en-v1.5' }, 'semantic');
+  return db;
+}
+
+async function exportToBlob(db: LibraryDb, options: Partial<ExportOptions> = {}): Promise<{ blob: Blob; manifest: ArchiveManifest }> {
+  const pieces: Uint8Array<ArrayBuffer>[] = [];
+  const sink = new WritableStream<Uint8Array>({ write: (c) => void pieces.push(c.slice()) });
+  const manifest = await exportLibrary(db, sink, { libraryName: 'Case 12', partBytes: 300, ...options });
+  return { blob: new Blob(pieces), manifest };
+}
+
+/** Every store an export carries, as plain records, for comparison. */
+async function contents(db: LibraryDb) {
+  const all = async (store: 'documents' | 'manifests' | 'blocks' | 'chunks' | 'conversations' | 'conversationTurns') => db.getAll(store);
+  const documents = (await all('documents')).map(({ queueId: _q, ...d }) => d);
+  const vectors = (await db.getAll('vectors')).map((v) => ({ ...v, vector: [...v.vector] }));
+  const originals = await Promise.all((await db.getAllKeys('originals')).map(async (k) => [k, await (await db.get('originals', k))!.text()]));
+  return { documents, manifests: await all('manifests'), blocks: await all('blocks'), chunks: await all('chunks'), vectors, originals, conversations: await all('conversations'), turns: await all('conversationTurns'), semantic: await db.get('settings', 'semantic') };
+}
+
+async function importBlob(blob: Blob, options = {}): Promise<LibraryDb> {
+  const checked = await checkLibraryArchive(blob, options);
+  const db = await freshDb();
+  await writeLibraryArchive(checked, db, options);
+  return db;
+}
+
+/** The archive's entries, to be altered and written again. */
+async function unzip(blob: Blob): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  for (const e of await new ZipReader(new BlobReader(blob)).getEntries()) if (!e.directory) out.set(e.filename, await e.getData(new Uint8ArrayWriter()));
+  return out;
+}
+
+async function zip(entries: Map<string, Uint8Array>, level = 5): Promise<Blob> {
+  const writer = new ZipWriter(new BlobWriter());
+  for (const [name, bytes] of entries) await writer.add(name, new Uint8ArrayReader(bytes), { level });
+  return writer.close();
+}
+
+const manifestOf = (entries: Map<string, Uint8Array>) => JSON.parse(new TextDecoder().decode(entries.get(MANIFEST_ENTRY))) as ArchiveManifest;
+const withManifest = (entries: Map<string, Uint8Array>, manifest: ArchiveManifest) => new Map(entries).set(MANIFEST_ENTRY, new TextEncoder().encode(JSON.stringify(manifest)));
+
+/** Whether a database holds any record at all (a refused file must leave none). */
+async function isEmpty(db: LibraryDb): Promise<boolean> {
+  for (const store of db.objectStoreNames) if ((await db.count(store)) > 0) return false;
+  return true;
+}
+
+describe('library file', () => {
+  it('round trip: the imported library holds the same records and answers with the same passage', async () => {
+    const db = await sampleLibrary();
+    const progress: number[] = [];
+    const { blob, manifest } = await exportToBlob(db, { includeOriginals: true, onProgress: (p) => progress.push(p.done) });
+    expect(manifest.counts).toMatchObject({ documents: 3, conversations: 1, turns: 1, originals: 1, vectors: { 'bge-small-en-v1.5': expect.any(Number) } });
+    expect(progress).toEqual([1, 2, 3, 1]);
+    // Small parts: several of them, each with its vectors.
+    const names = manifest.entries.map((e) => e.name);
+    expect(names.filter((n) => /^documents\/\d{6}\.jsonl$/.test(n)).length).toBeGreaterThan(1);
+    expect(names).toContain('documents/000001.vectors');
+    expect(names).toContain('originals/000001');
+
+    const imported = await importBlob(blob);
+    expect(await contents(imported)).toEqual(await contents(db));
+
+    // The same question finds the same passage in both.
+    const ask = async (d: LibraryDb) => {
+      const library = createLibrary(new LibraryStore(d), () => undefined, { chunk: CHUNK, snapshotDelayMs: 60_000 });
+      await library.open();
+      const answer = await library.asking.ask('When is the deposit returned?');
+      await library.close('deleted');
+      return answer.citations.map((c) => [c.docId, c.text]);
+    };
+    const before = await ask(db);
+    expect(before.length).toBeGreaterThan(0);
+    expect(await ask(imported)).toEqual(before);
+  });
+
+  it('without originals, leaves them out and says so in its counts', async () => {
+    const { blob, manifest } = await exportToBlob(await sampleLibrary());
+    expect(manifest.counts.originals).toBe(0);
+    expect(manifest.entries.some((e) => e.name.startsWith('originals/'))).toBe(false);
+    expect(await (await importBlob(blob)).count('originals')).toBe(0);
+  });
+
+  describe('refuses a hostile or damaged file before writing anything', () => {
+    const refused = async (blob: Blob, message: RegExp) => {
+      await expect(checkLibraryArchive(blob)).rejects.toMatchObject({ code: 'archive-refused', message: expect.stringMatching(message) });
+    };
+
+    it('an entry named ../', async () => {
+      const entries = await unzip((await exportToBlob(await sampleLibrary())).blob);
+      entries.set('../../evil.js', new TextEncoder().encode('alert(1)'));
+      await refused(await zip(entries), /entry named "\.\.\/\.\.\/evil\.js", which this app never writes/);
+    });
+
+    it('a compression bomb', async () => {
+      const entries = await unzip((await exportToBlob(await sampleLibrary())).blob);
+      const zeros = new Uint8Array(4 * 2 ** 20);
+      const manifest = manifestOf(entries);
+      manifest.entries.push({ name: 'documents/000099.jsonl', bytes: zeros.byteLength, sha256: sha256HexOfBytes(zeros) });
+      await refused(await zip(withManifest(entries, manifest).set('documents/000099.jsonl', zeros), 9), /documents\/000099\.jsonl expands \d+ times \(to 4\.0 MB\): a compression bomb/);
+    });
+
+    it('a file cut short', async () => {
+      const { blob } = await exportToBlob(await sampleLibrary());
+      await refused(blob.slice(0, Math.floor(blob.size * 0.6)), /not a ZIP archive, or it was cut short/);
+    });
+
+    it('a tampered entry (its checksum no longer matches)', async () => {
+      const entries = await unzip((await exportToBlob(await sampleLibrary())).blob);
+      const [name, part] = [...entries].find(([, bytes]) => new TextDecoder().decode(bytes).includes('first day'))!;
+      expect(name).toMatch(/^documents\/\d{6}\.jsonl$/);
+      // The same length: only the checksum can tell.
+      entries.set(name, new TextEncoder().encode(new TextDecoder().decode(part).replace('first day', 'fifth day')));
+      await refused(await zip(entries), new RegExp(`${name.replace(/[/.]/g, '\\$&')} does not match its checksum: the file was altered or damaged`));
+    });
+
+    it('a newer format version, with "update first"', async () => {
+      const entries = await unzip((await exportToBlob(await sampleLibrary())).blob);
+      const manifest = manifestOf(entries);
+      manifest.formatVersion = ARCHIVE_VERSION + 1;
+      await refused(await zip(withManifest(entries, manifest)), /made by a newer version of the app .*update the app first/);
+    });
+
+    it('a million tiny entries (from the end record alone)', async () => {
+      await refused(millionEntryZip(), /it has 1,000,000 entries; a library file has at most 200,000/);
+    });
+
+    it('counts that do not match what it holds, found before the library is listed', async () => {
+      const entries = await unzip((await exportToBlob(await sampleLibrary())).blob);
+      const manifest = manifestOf(entries);
+      manifest.counts.documents += 1;
+      const checked = await checkLibraryArchive(await zip(withManifest(entries, manifest)));
+      await expect(writeLibraryArchive(checked, await freshDb())).rejects.toMatchObject({ code: 'archive-refused', message: expect.stringMatching(/it holds 3 documents, its manifest says 4/) });
+    });
+
+    it('a file that is not a library at all, and one that would not fit', async () => {
+      await refused(new Blob(['%PDF-1.7 not a zip']), /not a ZIP archive/);
+      await refused(await zip(new Map([['readme.txt', new Uint8Array(3)]])), /entry named "readme\.txt"/);
+      const { blob } = await exportToBlob(await sampleLibrary());
+      await expect(checkLibraryArchive(blob, { available: 100 })).rejects.toMatchObject({ code: 'storage-full', message: expect.stringMatching(/needs about \d+ KB and this browser lets the app store 0 KB more/) });
+    });
+  });
+
+  it('Cancel stops an export and an import', async () => {
+    const db = await sampleLibrary();
+    const stop = new AbortController();
+    await expect(exportToBlob(db, { signal: stop.signal, onProgress: (p) => p.done === 2 && stop.abort() })).rejects.toMatchObject({ code: 'cancelled' });
+    const { blob } = await exportToBlob(db);
+    const cancel = new AbortController();
+    const checked = await checkLibraryArchive(blob);
+    const target = await freshDb();
+    await expect(writeLibraryArchive(checked, target, { signal: cancel.signal, onProgress: () => cancel.abort() })).rejects.toMatchObject({ code: 'cancelled' });
+    expect(await target.count('documents')).toBeLessThan(3);
+    // A refused check wrote nothing anywhere: the database it would have used is not even created.
+    expect(await isEmpty(await freshDb())).toBe(true);
+  });
+});
+
+/** A ZIP of a million empty entries (ZIP64 end records), written by hand: no library would hold as many. */
+function millionEntryZip(): Blob {
+  const n = 1_000_000;
+  const name = (i: number) => `documents/${String(i).padStart(6, '0')}.jsonl`;
+  const local = 30 + 22;
+  const central = 46 + 22;
+  const bytes = new Uint8Array(n * (local + central) + 56 + 20 + 22);
+  const view = new DataView(bytes.buffer);
+  const enc = new TextEncoder();
+  for (let i = 0; i < n; i++) {
+    const at = i * local;
+    view.setUint32(at, 0x04034b50, true);
+    view.setUint16(at + 26, 22, true);
+    bytes.set(enc.encode(name(i)), at + 30);
+  }
+  const dir = n * local;
+  for (let i = 0; i < n; i++) {
+    const at = dir + i * central;
+    view.setUint32(at, 0x02014b50, true);
+    view.setUint16(at + 28, 22, true);
+    view.setUint32(at + 42, i * local, true);
+    bytes.set(enc.encode(name(i)), at + 46);
+  }
+  const z64 = dir + n * central;
+  view.setUint32(z64, 0x06064b50, true);
+  view.setBigUint64(z64 + 4, 44n, true);
+  view.setBigUint64(z64 + 24, BigInt(n), true);
+  view.setBigUint64(z64 + 32, BigInt(n), true);
+  view.setBigUint64(z64 + 40, BigInt(n * central), true);
+  view.setBigUint64(z64 + 48, BigInt(dir), true);
+  const locator = z64 + 56;
+  view.setUint32(locator, 0x07064b50, true);
+  view.setBigUint64(locator + 8, BigInt(z64), true);
+  view.setUint32(locator + 16, 1, true);
+  const eocd = locator + 20;
+  view.setUint32(eocd, 0x06054b50, true);
+  view.setUint16(eocd + 8, 0xffff, true);
+  view.setUint16(eocd + 10, 0xffff, true);
+  view.setUint32(eocd + 12, 0xffffffff, true);
+  view.setUint32(eocd + 16, 0xffffffff, true);
+  return new Blob([bytes]);
+}
