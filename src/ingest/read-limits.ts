@@ -1,5 +1,5 @@
 import { DocQaError } from '../core/errors.ts';
-import { readZipDirectory } from './zip-directory.ts';
+import { readZipDirectory } from '../core/zip-directory.ts';
 
 /**
  * Caps checked before a parser decompresses or walks a file, so a small hostile file (a ZIP bomb, a

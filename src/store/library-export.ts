@@ -8,7 +8,6 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { DocQaError } from '../core/errors.ts';
 import type { DocRecord } from '../core/types.ts';
-import { sha256HexOfBytes } from '../ingest/sha256.ts';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, MANIFEST_ENTRY, PART_BYTES, partName, type ArchiveCounts, type ArchiveEntry, type ArchiveManifest, type ConversationLine, type DocumentLine, type VectorRef } from './library-archive-format.ts';
 import type { LibraryDb } from './schema.ts';
 import { Uint8ArrayReader, ZipWriter } from './zip.ts';
@@ -114,7 +113,7 @@ export async function exportLibrary(db: LibraryDb, sink: WritableStream<Uint8Arr
   };
   const write = async (name: string, bytes: Uint8Array) => {
     stop();
-    entries.push({ name, bytes: bytes.byteLength, sha256: sha256HexOfBytes(bytes) });
+    entries.push({ name, bytes: bytes.byteLength, sha256: bytesToHex(sha256(bytes)) });
     // Vectors hardly compress; text does, well.
     await zip.add(name, new Uint8ArrayReader(bytes), { level: name.endsWith('.vectors') ? 0 : 5 });
   };

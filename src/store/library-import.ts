@@ -10,7 +10,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { DocQaError, isQuotaError, STORAGE_FULL_MESSAGE } from '../core/errors.ts';
 import type { DocId } from '../core/ids.ts';
-import { ZIP_TAIL_BYTES, zipEntryCount } from '../ingest/zip-directory.ts';
+import { ZIP_TAIL_BYTES, zipEntryCount } from '../core/zip-directory.ts';
 import { formatBytes } from '../core/format-bytes.ts';
 import { ARCHIVE_LIMITS, checkConversationLine, checkDocumentLine, checkManifest, isArchiveEntryName, MANIFEST_ENTRY, type ArchiveCounts, type ArchiveManifest, type DocumentLine } from './library-archive-format.ts';
 import type { ArchiveProgress } from './library-export.ts';

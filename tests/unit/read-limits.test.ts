@@ -2,7 +2,7 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { parseFile } from '../../src/ingest/parse.ts';
 import { DEFAULT_READ_LIMITS } from '../../src/ingest/read-limits.ts';
-import { readZipDirectory } from '../../src/ingest/zip-directory.ts';
+import { readZipDirectory } from '../../src/core/zip-directory.ts';
 import { makeDocx, makePdf } from '../support/fixtures.ts';
 import { makeDocxBomb } from '../support/hostile-fixtures.ts';
 
