@@ -264,6 +264,51 @@ export interface LibrariesApi {
   delete(id: string): Promise<{ freedBytes: number }>;
 }
 
+/** How far an export or import of a library file has got. */
+export interface ArchiveProgress {
+  /** Export: `documents`, then `conversations`; import: `checking` (bytes read), then `writing` (documents written). */
+  stage: 'documents' | 'conversations' | 'checking' | 'writing';
+  done: number;
+  total: number;
+}
+
+/** What an export wrote. */
+export interface ExportedLibrary {
+  file: Blob;
+  /** The name to save it under: the library's name, made safe for a file name, and `.docqa.zip`. */
+  fileName: string;
+  documents: number;
+  conversations: number;
+  originals: number;
+}
+
+/** What an import created. */
+export interface ImportedLibrary {
+  library: LibraryEntryView;
+  documents: number;
+  conversations: number;
+  /** Vectors brought with the documents, of all models. */
+  vectors: number;
+}
+
+/**
+ * A library as one file (decision 0034): exported to move or back it up, imported as a new library (never
+ * over an existing one). One export or import at a time per tab.
+ */
+export interface LibraryArchiveApi {
+  /** Writes the library this tab has open to one file, with each document's original file when asked. */
+  export(options: { includeOriginals: boolean }, onProgress?: (progress: ArchiveProgress) => void): Promise<ExportedLibrary>;
+  /**
+   * Creates a new library from a library file, checked whole before anything is written; it is listed only
+   * once complete. Refused files fail with 'archive-refused' and what is wrong.
+   */
+  import(file: Blob, onProgress?: (progress: ArchiveProgress) => void): Promise<ImportedLibrary>;
+  /** Stops the export or import running in this tab ('cancelled'): nothing is saved or created. */
+  cancel(): Promise<void>;
+  /** Removes imports that a closed tab or a crash left unfinished; says what was removed. */
+  sweepUnfinishedImports(): Promise<string[]>;
+}
+
 /** A language scanned pages can be read in (the scan languages setting). */
 export interface OcrLanguageEntry {
   code: string;
@@ -317,4 +362,5 @@ export interface LibraryApi {
   answerModels: AnswerModelsApi;
   ocrLanguages: OcrLanguagesApi;
   libraries: LibrariesApi;
+  archive: LibraryArchiveApi;
 }

@@ -1,6 +1,7 @@
 import { DEFAULT_LIBRARY_ID, EVENTS_CHANNEL, libraryScoped, type LibraryApi, type PageLink } from '../core/library-api.ts';
 import { isLibraryId, libraryDbName, LibraryRegistry } from '../store/library-registry.ts';
 import { librariesPart } from './libraries-part.ts';
+import { archivePart } from './archive-part.ts';
 import type { LibraryEvent } from '../core/types.ts';
 import { EmbedWorkerClient } from '../models/encoder/embed-worker-client.ts';
 import { deleteCachedModel, listCachedModels, MODEL_CACHE_NAME } from '../models/model-cache.ts';
@@ -129,7 +130,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
       onStatus: (status) => notifyPage({ type: 'answer-model', status }),
     });
     void answers.start().catch((err: unknown) => console.warn('answer model not started', err));
-    return { library, semantic, answers };
+    return { library, semantic, answers, db };
   })();
   // A library that cannot open (a database from a newer app version, storage disabled) fails every call
   // with that error, which the page shows; nothing else is attempted.
@@ -166,6 +167,17 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
     ...serveParts(open),
     // Not a part of the library: the languages are kept once for the browser profile.
     libraries: librariesPart(libraryId, libraries, async () => (await navigator.storage.estimate()).usage ?? 0),
+    archive: archivePart({
+      libraryId,
+      db: async () => (await open()).db,
+      registry: libraries,
+      openDb: (name) => openLibraryDb(name),
+      available: async () => {
+        const { usage, quota } = await navigator.storage.estimate();
+        return quota === undefined ? undefined : Math.max(0, quota - (usage ?? 0));
+      },
+      locks: navigator.locks,
+    }),
     ocrLanguages: ocrLanguageSettings({ open: () => caches.open(OCR_LANGUAGE_CACHE_NAME), langPath: locateOcrAssets().langPath }),
   };
 }

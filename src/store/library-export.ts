@@ -7,17 +7,12 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { DocQaError } from '../core/errors.ts';
+import type { ArchiveProgress } from '../core/library-api.ts';
 import type { DocRecord } from '../core/types.ts';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, MANIFEST_ENTRY, PART_BYTES, partName, type ArchiveCounts, type ArchiveEntry, type ArchiveManifest, type ConversationLine, type DocumentLine, type VectorRef } from './library-archive-format.ts';
 import type { LibraryDb } from './schema.ts';
 import { Uint8ArrayReader, ZipWriter } from './zip.ts';
 
-/** How far an export or import has got, for its progress bar. */
-export interface ArchiveProgress {
-  stage: 'documents' | 'conversations' | 'checking' | 'writing';
-  done: number;
-  total: number;
-}
 
 export interface ExportOptions {
   /** The name written into the file (the importer names the new library after it). */

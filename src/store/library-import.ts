@@ -13,7 +13,7 @@ import type { DocId } from '../core/ids.ts';
 import { ZIP_TAIL_BYTES, zipEntryCount } from '../core/zip-directory.ts';
 import { formatBytes } from '../core/format-bytes.ts';
 import { ARCHIVE_LIMITS, checkConversationLine, checkDocumentLine, checkManifest, isArchiveEntryName, MANIFEST_ENTRY, type ArchiveCounts, type ArchiveManifest, type DocumentLine } from './library-archive-format.ts';
-import type { ArchiveProgress } from './library-export.ts';
+import type { ArchiveProgress } from '../core/library-api.ts';
 import type { LibraryDb } from './schema.ts';
 import { abortQuietly, settle } from './transactions.ts';
 import { BlobReader, ZipReader, type FileEntry } from './zip.ts';

@@ -19,6 +19,11 @@ export interface LibraryEntry {
   id: string;
   name: string;
   createdAt: number;
+  /**
+   * Set while the library is being imported from a file: such an entry is not listed and cannot be opened,
+   * so a crash mid-import leaves no half library in the list (the next start removes it).
+   */
+  importing?: { startedAt: number };
 }
 
 interface RegistrySchema extends DBSchema {
@@ -55,12 +60,48 @@ export class LibraryRegistry {
     return new LibraryRegistry(db);
   }
 
+  /** The libraries that can be opened (not those being imported), oldest first. */
   async list(): Promise<LibraryEntry[]> {
-    return (await this.db.getAll('libraries')).sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name));
+    return (await this.db.getAll('libraries')).filter((l) => !l.importing).sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name));
   }
 
+  /** A library that can be opened (not one being imported). */
   async get(id: string): Promise<LibraryEntry | undefined> {
-    return this.db.get('libraries', id);
+    const entry = await this.db.get('libraries', id);
+    return entry?.importing ? undefined : entry;
+  }
+
+  /**
+   * Starts importing a library: an entry that is not listed until {@link finishImport}, named after
+   * `name` (with " (2)", " (3)"… when a library already has that name).
+   */
+  async beginImport(name: string, id: string = crypto.randomUUID(), now = Date.now()): Promise<LibraryEntry> {
+    const entry: LibraryEntry = { id, name: await this.freeName(name), createdAt: now, importing: { startedAt: now } };
+    await this.db.put('libraries', entry);
+    return entry;
+  }
+
+  /** Lists an imported library, now complete (renamed if a library took its name meanwhile). */
+  async finishImport(id: string): Promise<LibraryEntry> {
+    const entry = await this.db.get('libraries', id);
+    if (!entry?.importing) throw new DocQaError('internal', 'the library being imported is no longer known');
+    const { importing: _done, ...listed } = entry;
+    const finished = { ...listed, name: await this.freeName(entry.name) };
+    await this.db.put('libraries', finished);
+    return finished;
+  }
+
+  /** Imports that never finished (a crash, a closed tab), or that are running now in some tab. */
+  async unfinishedImports(): Promise<LibraryEntry[]> {
+    return (await this.db.getAll('libraries')).filter((l) => l.importing);
+  }
+
+  /** Removes an unfinished import: its entry first, so it is never listed, then its database. */
+  async abandonImport(id: string): Promise<void> {
+    const entry = await this.db.get('libraries', id);
+    if (!entry?.importing) return;
+    await this.db.delete('libraries', id);
+    await deleteDatabase(libraryDbName(id), entry.name);
   }
 
   async create(name: string, now = Date.now()): Promise<LibraryEntry> {
@@ -80,13 +121,9 @@ export class LibraryRegistry {
    */
   async delete(id: string): Promise<void> {
     const entry = await this.known(id);
-    if ((await this.db.count('libraries')) <= 1) throw new DocQaError('invalid-setting', `"${entry.name}" is the only library: create another one before deleting it`);
+    if ((await this.list()).length <= 1) throw new DocQaError('invalid-setting', `"${entry.name}" is the only library: create another one before deleting it`);
     await this.db.delete('libraries', id);
-    await new Promise<void>((resolve, reject) => {
-      const request = indexedDB.deleteDatabase(libraryDbName(id));
-      request.onsuccess = () => resolve();
-      request.onerror = () => reject(new DocQaError('internal', `the data of "${entry.name}" could not be deleted: ${request.error?.message ?? 'unknown error'}`));
-    });
+    await deleteDatabase(libraryDbName(id), entry.name);
   }
 
   close(): void {
@@ -99,6 +136,15 @@ export class LibraryRegistry {
     return entry;
   }
 
+  /** `name` trimmed (a default when empty), with " (2)", " (3)"… when a listed library has it. */
+  private async freeName(name: string): Promise<string> {
+    const base = name.replace(/\s+/g, ' ').trim().slice(0, MAX_LIBRARY_NAME - 6) || 'Imported library';
+    const taken = new Set((await this.list()).map((l) => l.name.toLocaleLowerCase()));
+    let candidate = base;
+    for (let n = 2; taken.has(candidate.toLocaleLowerCase()); n++) candidate = `${base} (${n})`;
+    return candidate;
+  }
+
   /** The name trimmed; refused when empty, too long, or another library's (in any case). */
   private async checkName(name: string, id?: string): Promise<string> {
     const trimmed = name.replace(/\s+/g, ' ').trim();
@@ -108,4 +154,12 @@ export class LibraryRegistry {
     if (clash) throw new DocQaError('invalid-setting', `a library named "${clash.name}" already exists: choose another name`);
     return trimmed;
   }
+}
+
+function deleteDatabase(name: string, libraryName: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(new DocQaError('internal', `the data of "${libraryName}" could not be deleted: ${request.error?.message ?? 'unknown error'}`));
+  });
 }

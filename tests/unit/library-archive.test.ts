@@ -2,7 +2,10 @@
 // empty database holds the same records and answers the same question with the same passage; hostile files
 // (a `../` entry, a compression bomb, a file cut short, a tampered entry, a newer format, a million entries,
 // counts that lie) are refused with what is wrong, before anything is written; Cancel stops both ways.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IDBFactory } from 'fake-indexeddb';
+import { archiveFileName, archivePart } from '../../src/library/archive-part.ts';
+import { libraryDbName, LibraryRegistry } from '../../src/store/library-registry.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
 import { asChunkId, asModelId } from '../../src/core/ids.ts';
@@ -199,6 +202,74 @@ describe('library file', () => {
     expect(await target.count('documents')).toBeLessThan(3);
     // A refused check wrote nothing anywhere: the database it would have used is not even created.
     expect(await isEmpty(await freshDb())).toBe(true);
+  });
+});
+
+describe('importing as a new library', () => {
+  afterEach(() => {
+    // A fresh browser profile for each test.
+    globalThis.indexedDB = new IDBFactory();
+  });
+  const databases = async () => (await indexedDB.databases()).map((d) => d.name).sort();
+  const part = (locks?: LockManager) => {
+    let registry: Promise<LibraryRegistry> | undefined;
+    return archivePart({ libraryId: 'default', db: () => sampleLibrary(), registry: () => (registry ??= LibraryRegistry.open()), openDb: (name) => openLibraryDb(name), available: async () => undefined, locks });
+  };
+
+  it('is listed only once complete, under the name it was exported with (numbered when taken), never over another', async () => {
+    const archive = part();
+    const exported = await archive.export({ includeOriginals: false });
+    expect(exported.fileName).toBe('My library.docqa.zip');
+    const first = await archive.import(exported.file);
+    expect(first).toMatchObject({ library: { name: 'My library (2)', current: false }, documents: 3, conversations: 1 });
+    expect(first.vectors).toBeGreaterThan(0);
+    const second = await archive.import(exported.file);
+    expect(second.library.name).toBe('My library (3)');
+    const registry = await LibraryRegistry.open();
+    expect((await registry.list()).map((l) => l.name)).toEqual(['My library', 'My library (2)', 'My library (3)']);
+    const db = await openLibraryDb(libraryDbName(second.library.id));
+    expect(await db.count('documents')).toBe(3);
+    db.close();
+    registry.close();
+  });
+
+  it('a file refused mid-write leaves no library listed and no database behind', async () => {
+    const archive = part();
+    const entries = await unzip((await archive.export({ includeOriginals: false })).file);
+    const manifest = manifestOf(entries);
+    manifest.counts.turns += 2;
+    const before = await databases();
+    await expect(archive.import(await zip(withManifest(entries, manifest)))).rejects.toMatchObject({ code: 'archive-refused', message: expect.stringMatching(/it holds 1 turns, its manifest says 3/) });
+    const registry = await LibraryRegistry.open();
+    expect((await registry.list()).map((l) => l.name)).toEqual(['My library']);
+    expect(await registry.unfinishedImports()).toEqual([]);
+    expect(await databases()).toEqual(before);
+    registry.close();
+  });
+
+  it('an import cut short (a crash, a closed tab) is removed at the next start, and said; one still running is left alone', async () => {
+    const registry = await LibraryRegistry.open();
+    const crashed = await registry.beginImport('Case 7');
+    const running = await registry.beginImport('Case 8');
+    for (const { id } of [crashed, running]) {
+      const db = await openLibraryDb(libraryDbName(id));
+      await db.put('settings', 'half', 'probe');
+      db.close();
+    }
+    expect((await registry.list()).map((l) => l.name)).toEqual(['My library']);
+    await expect(registry.get(crashed.id)).resolves.toBeUndefined();
+    // Another tab holds the lock of the import it is running.
+    const locks = { query: async () => ({ held: [{ name: `docqa-import:${running.id}` }], pending: [] }) } as unknown as LockManager;
+    expect(await part(locks).sweepUnfinishedImports()).toEqual(['The import of "Case 7" was cut short (the tab was closed or the browser stopped) and what it had written was removed: import the file again.']);
+    expect(await databases()).toEqual(['docqa-libraries', `docqa-library-${running.id}`]);
+    expect((await registry.unfinishedImports()).map((l) => l.name)).toEqual(['Case 8']);
+    registry.close();
+  });
+
+  it('names the file after the library, safely', () => {
+    expect(archiveFileName('Case 12: Smith v. Jones/2024')).toBe('Case 12 Smith v. Jones 2024.docqa.zip');
+    expect(archiveFileName('../..')).toBe('library.docqa.zip');
+    expect(archiveFileName('Dossier été')).toBe('Dossier été.docqa.zip');
   });
 });
 
