@@ -16,6 +16,7 @@
  *   npm run bench -- ui                    the Library list in Chromium: render and scroll at 1,000 and 5,000 documents, against 100
  *   npm run bench -- ocr                   scanned pages read by OCR: pages/s and peak memory in Node and in Chromium (1 and 2 parse workers)
  *   npm run bench -- library               opening another library (1,000 documents, 10) against a reload of the same, in Chromium
+ *   npm run bench -- library-file          export and import of library files of 1,000 and 10,000 documents: MB/s and peak memory (Node)
  */
 import { parseArgs } from 'node:util';
 import { BenchContext } from './context.ts';
@@ -31,11 +32,12 @@ import { benchAnswerGenerator } from './answer-generator.ts';
 import { benchUi } from './ui.ts';
 import { benchOcr } from './ocr.ts';
 import { benchLibrary } from './library.ts';
+import { benchLibraryFile } from './library-file.ts';
 import { benchEngines } from './engines.ts';
 import { report } from './report.ts';
 import { isMain, progress } from './util.ts';
 
-export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'engines', 'ui', 'ocr', 'library'] as const;
+export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'engines', 'ui', 'ocr', 'library', 'library-file'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** Options some operations read. */
@@ -97,6 +99,9 @@ async function runOperation(ctx: BenchContext, op: Operation, options: BenchOpti
         break;
       case 'library':
         await benchLibrary(ctx);
+        break;
+      case 'library-file':
+        await benchLibraryFile(ctx);
         break;
     }
   } catch (err) {

@@ -3,6 +3,7 @@ import type { LibraryEntryView } from '../core/library-api.ts';
 import { openLibrary } from './current-library.ts';
 import { createLibrary, deleteLibrary, libraries, librariesNote, librariesOpen, renameLibrary } from './libraries-state.ts';
 import { useModal } from './modal.ts';
+import { cancelLibraryFile, exportLibraryFile, importLibraryFile, lastImported, libraryFileBusy, libraryFileNote, progressLine } from './library-file-state.ts';
 
 /** The library this tab has open, by name ("My library" until the list is read). */
 export function currentLibraryName(): string {
@@ -108,6 +109,65 @@ export function LibrariesDialog() {
         </label>
         <button type="submit">Create and open</button>
       </form>
+      <LibraryFile />
     </dialog>
+  );
+}
+
+/** Export this library to one file, or import one as a new library: to move it to another browser or keep a backup. */
+function LibraryFile() {
+  const [originals, setOriginals] = useState(false);
+  const busy = libraryFileBusy.value;
+  const imported = lastImported.value;
+  return (
+    <section aria-label="Library file">
+      <h3>Move or back up</h3>
+      <p>
+        A library file holds this library's documents, passages, search vectors and conversations, to open in another browser or on another device, or to
+        keep as a backup. Importing one creates a new library; nothing you have is changed.
+      </p>
+      {busy ? (
+        <p role="status" class="model-actions">
+          {progressLine(busy)}{' '}
+          <progress max={busy.progress?.total || 1} value={busy.progress?.done ?? 0} aria-label={busy.kind === 'export' ? 'Export progress' : 'Import progress'} />{' '}
+          <button type="button" onClick={cancelLibraryFile}>
+            Cancel
+          </button>
+        </p>
+      ) : (
+        libraryFileNote.value && (
+          <p role="status" class="models-note">
+            {libraryFileNote.value}
+            {imported && ' '}
+            {imported && (
+              <button type="button" aria-label={`Open ${imported.library.name}`} onClick={() => openLibrary(imported.library.id)}>
+                Open it
+              </button>
+            )}
+          </p>
+        )
+      )}
+      <p class="model-actions">
+        <label>
+          <input type="checkbox" checked={originals} disabled={!!busy} onChange={(e) => setOriginals(e.currentTarget.checked)} /> Include original files (where kept)
+        </label>{' '}
+        <button type="button" disabled={!!busy} onClick={() => void exportLibraryFile(originals)}>
+          Export this library
+        </button>{' '}
+        <label class="button">
+          Import a library
+          <input
+            type="file"
+            accept=".zip,application/zip"
+            disabled={!!busy}
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              e.currentTarget.value = '';
+              if (file) void importLibraryFile(file);
+            }}
+          />
+        </label>
+      </p>
+    </section>
   );
 }

@@ -11,6 +11,7 @@ import { watchReaderMemory } from './memory-watch.ts';
 import { semantic } from './models-state.ts';
 import { refreshOcrLanguages } from './ocr-languages-state.ts';
 import { refreshLibraries } from './libraries-state.ts';
+import { sweepUnfinishedImports } from './library-file-state.ts';
 import { currentLibraryId, openLibrary } from './current-library.ts';
 import { keepOriginals } from './preferences.ts';
 import { fatal, ready, waiting } from './storage-state.ts';
@@ -38,6 +39,8 @@ export async function startLibrary(): Promise<void> {
   answerModelStatus.value ??= await api.answerModels.status().catch(() => undefined);
   void refreshOcrLanguages().catch(() => undefined);
   void refreshLibraries().catch(() => undefined);
+  // An import a closed tab or a crash left unfinished is removed, and said.
+  void sweepUnfinishedImports().catch(() => undefined);
   addEventListener('pagehide', () => {
     // A reload or a closed tab, not a crash: a read this tab's library leaves unfinished is read again without blame.
     recordUnload(globalThis.localStorage, session);

@@ -1,5 +1,6 @@
 import { dismissLost, lost } from './library-state.ts';
 import { closedReason, fatal, storage, waiting } from './storage-state.ts';
+import { unfinishedImportNotes } from './library-file-state.ts';
 
 /** "3 December 2026, 14:02": when the library was last seen. */
 function formatWhen(ms: number): string {
@@ -35,6 +36,16 @@ export function StorageNotices() {
             {s && !s.persisted && ' Storage for this site is not persistent, so the browser may clear it again when space runs low; installing the app or bookmarking the site makes that less likely.'}
           </p>
           <button type="button" onClick={dismissLost}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {unfinishedImportNotes.value.length > 0 && (
+        <div role="status" class="fatal lost">
+          {unfinishedImportNotes.value.map((note) => (
+            <p key={note}>{note}</p>
+          ))}
+          <button type="button" onClick={() => (unfinishedImportNotes.value = [])}>
             Dismiss
           </button>
         </div>
