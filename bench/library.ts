@@ -5,9 +5,10 @@
  * a switch should cost what a reload costs). The app as built, a real profile, real IndexedDB; the rounds
  * alternate which side goes first; a figure is the median of the rounds, with min and max.
  * Standalone: `npx tsx bench/library.ts`; in the suite: `npm run bench -- library`.
- * Export and import (MB/s, memory) come with the export slice of issue 19.
+ * Then export and import of the big library through the Libraries dialog (from the click to the file
+ * saved; from the file chosen to the library listed), in MB/s of the file; memory: `bench/library-file.ts`.
  */
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
@@ -20,6 +21,7 @@ import { isMain, median, progress, REPO_ROOT, round } from './util.ts';
 const BIG = 1000;
 const SMALL = 10;
 const ROUNDS = 5;
+const FILE_ROUNDS = 3;
 
 /** `count` short Markdown notes in a folder `name`. */
 async function folderOf(name: string, count: number): Promise<string> {
@@ -87,6 +89,32 @@ export async function benchLibrary(ctx: BenchContext): Promise<void> {
       ratios.push(got.to_big! / got.reload_big!);
       progress(`library: round ${r + 1} of ${ROUNDS}`);
     }
+    // Export and import of the big library through the Libraries dialog, as a person does it: from the
+    // click to the file saved, and from the file chosen to the new library listed.
+    await open('My library')();
+    await shown(page, 'My library', BIG);
+    await page.getByRole('button', { name: 'Libraries' }).click();
+    const section = page.getByRole('region', { name: 'Library file' });
+    const exportMs: number[] = [];
+    const importMs: number[] = [];
+    let file: Buffer | undefined;
+    for (let r = 0; r < FILE_ROUNDS; r++) {
+      const t0 = performance.now();
+      const download = page.waitForEvent('download', { timeout: 300_000 });
+      await section.getByRole('button', { name: 'Export this library' }).click();
+      file = await readFile((await (await download).path())!);
+      exportMs.push(performance.now() - t0);
+      const t1 = performance.now();
+      await section.getByLabel('Import a library').setInputFiles({ name: 'big.docqa.zip', mimeType: 'application/zip', buffer: file });
+      await page.waitForFunction(() => /^Imported "/.test(document.querySelector('section[aria-label="Library file"] [role="status"]')?.textContent ?? ''), undefined, { timeout: 300_000, polling: 10 });
+      importMs.push(performance.now() - t1);
+      progress(`library: export ${Math.round(exportMs[r]!)} ms, import ${Math.round(importMs[r]!)} ms (${file.length} bytes)`);
+    }
+    const fileMb = (file?.length ?? 0) / 1e6;
+    const rate = (key: string, values: number[]) => {
+      const mbps = values.map((ms) => fileMb / (ms / 1000));
+      return { [`${key}_mb_per_s`]: round(median(mbps), 1), [`${key}_mb_per_s_min`]: round(Math.min(...mbps), 1), [`${key}_mb_per_s_max`]: round(Math.max(...mbps), 1) };
+    };
     const stats = (key: string, values: number[]) => ({ [`${key}_ms`]: round(median(values), 0), [`${key}_ms_min`]: round(Math.min(...values), 0), [`${key}_ms_max`]: round(Math.max(...values), 0) });
     ctx.record({
       library_switch_big_docs: BIG,
@@ -97,6 +125,11 @@ export async function benchLibrary(ctx: BenchContext): Promise<void> {
       library_switch_vs_reload: round(median(ratios), 2),
       library_switch_vs_reload_min: round(Math.min(...ratios), 2),
       library_switch_vs_reload_max: round(Math.max(...ratios), 2),
+      [`library_file_chromium_${BIG}_docs_mb`]: round(fileMb, 2),
+      ...stats(`library_file_chromium_export_${BIG}_docs`, exportMs),
+      ...rate(`library_file_chromium_export_${BIG}_docs`, exportMs),
+      ...stats(`library_file_chromium_import_${BIG}_docs`, importMs),
+      ...rate(`library_file_chromium_import_${BIG}_docs`, importMs),
     });
   } finally {
     await session.close();
