@@ -6,6 +6,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
+import { concatBytes } from '../core/bytes.ts';
 import { DocQaError } from '../core/errors.ts';
 import type { ArchiveProgress } from '../core/library-api.ts';
 import type { DocRecord } from '../core/types.ts';
@@ -30,16 +31,6 @@ export interface ExportOptions {
 /** Documents read per transaction. */
 const BATCH = 32;
 const encoder = new TextEncoder();
-
-function concat(pieces: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
-}
 
 /** Gathers lines (and their vectors) into parts, writing a part once it is full. */
 class PartWriter {
@@ -69,8 +60,8 @@ class PartWriter {
   async flush(): Promise<void> {
     if (!this.lines.length) return;
     this.parts++;
-    await this.write(partName(this.kind, this.parts, '.jsonl'), concat(this.lines, this.lineBytes));
-    if (this.floats.length) await this.write(partName(this.kind, this.parts, '.vectors'), concat(this.floats, this.floatBytes));
+    await this.write(partName(this.kind, this.parts, '.jsonl'), concatBytes(this.lines));
+    if (this.floats.length) await this.write(partName(this.kind, this.parts, '.vectors'), concatBytes(this.floats));
     this.lines = [];
     this.floats = [];
     this.lineBytes = this.floatBytes = 0;

@@ -8,6 +8,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
+import { concatBytes } from '../core/bytes.ts';
 import { DocQaError, isQuotaError, STORAGE_FULL_MESSAGE } from '../core/errors.ts';
 import type { DocId } from '../core/ids.ts';
 import { ZIP_TAIL_BYTES, zipEntryCount } from '../core/zip-directory.ts';
@@ -60,14 +61,8 @@ async function readEntry(entry: FileEntry, limit: number, signal: AbortSignal | 
 
 async function readBytes(entry: FileEntry, limit: number, signal?: AbortSignal): Promise<Uint8Array> {
   const pieces: Uint8Array[] = [];
-  const length = await readEntry(entry, limit, signal, (c) => pieces.push(c));
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  await readEntry(entry, limit, signal, (c) => pieces.push(c));
+  return concatBytes(pieces);
 }
 
 const entryNotOurs = (name: string) =>

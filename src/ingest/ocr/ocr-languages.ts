@@ -12,6 +12,7 @@
  * → 0.04 %). So the engine reads in the added languages, in the order they were added, then English.
  * Pure: shared by the parse worker, the page and Node tools.
  */
+import { concatBytes } from '../../core/bytes.ts';
 import { DocQaError } from '../../core/errors.ts';
 
 /** A language offered in the setting: Tesseract's code, its name, and the download's size. */
@@ -120,13 +121,7 @@ async function gunzipWithin(bytes: Uint8Array, limit: number, name: string): Pro
     if (err instanceof DocQaError) throw err;
     throw refuse(name, 'the file is not whole (its compressed data ends early or is damaged)');
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /**
