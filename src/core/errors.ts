@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'ocr-failed'
   | 'ocr-language-refused'
   | 'archive-refused'
+  | 'folder-refused'
   | 'invalid-encoding'
   | 'storage-full'
   | 'already-in-library'

@@ -114,6 +114,46 @@ export interface DocumentsApi {
   setKeepOriginals(keep: boolean): Promise<void>;
 }
 
+/** How files handed over are taken (see {@link QueueApi.add}). */
+export interface AddOptions {
+  /** The files with a folder are each folder whole: a folder the library holds files of is synced. */
+  syncFolders?: boolean;
+  /**
+   * Top folders known to be the very folder the library holds files of (a linked folder, read through its
+   * handle): synced even when no path is shared, and an empty one removes what the library holds of it.
+   */
+  wholeFolders?: string[];
+}
+
+/**
+ * A folder kept linked to the library through the File System Access API: its directory handle is kept in
+ * the library's database (in this browser profile only: a handle does not travel in a library file), so
+ * Sync reads it again without the picker.
+ */
+export interface FolderLink {
+  /** The folder's name: the top folder of its documents' paths ("Contracts" → "Contracts/2024/lease.pdf"). */
+  name: string;
+  handle: FileSystemDirectoryHandle;
+  /** When it was linked (ms since the epoch). */
+  linkedAt: number;
+  /** When it was last read through (ms since the epoch). */
+  syncedAt?: number;
+}
+
+/** The library's linked folders. */
+export interface FolderLinksApi {
+  list(): Promise<FolderLink[]>;
+  /**
+   * Keeps a picked folder linked. The same folder picked again keeps its link; another folder of the same
+   * name is refused ('folder-refused'): its documents' paths would be taken for the first one's.
+   */
+  link(handle: FileSystemDirectoryHandle, now: number): Promise<FolderLink>;
+  /** Forgets the link; the documents read from the folder stay. */
+  unlink(name: string): Promise<void>;
+  /** Records that the folder was read through (after its files were handed to the queue). */
+  synced(name: string, now: number): Promise<void>;
+}
+
 /** Files waiting to be read, being read, or failed. */
 export interface QueueApi {
   /**
@@ -121,7 +161,7 @@ export interface QueueApi {
    * a folder are each folder whole, as picked or dropped, so a folder the library already holds files of is
    * synced: unchanged files are not read, files no longer in it are deleted (`folder-sync.ts`).
    */
-  add(files: IncomingFile[], options?: { syncFolders?: boolean }): Promise<void>;
+  add(files: IncomingFile[], options?: AddOptions): Promise<void>;
   /** Removes a queue row at whatever stage its file is; says what that did. */
   dismiss(id: QueueId): Promise<DequeueOutcome>;
   /** Queues a failed file again with relaxed limits; false when its contents were not kept (add it again). */
@@ -363,4 +403,5 @@ export interface LibraryApi {
   ocrLanguages: OcrLanguagesApi;
   libraries: LibrariesApi;
   archive: LibraryArchiveApi;
+  folders: FolderLinksApi;
 }

@@ -31,10 +31,11 @@ const same = (a: Fingerprint, b: Fingerprint) => a.size === b.size && a.modified
 
 /**
  * The difference between the stored documents (path → fingerprint; several documents may share a path when
- * loose files of the same name were added, a path counts once) and a drop (path → fingerprint).
+ * loose files of the same name were added, a path counts once) and a drop (path → fingerprint). The
+ * folders compared are those of the drop's paths, and `whole` (a folder read whole that may be empty now).
  */
-export function folderDiff(stored: ReadonlyMap<string, Fingerprint>, dropped: ReadonlyMap<string, Fingerprint>): FolderDiff {
-  const folders = new Set([...dropped.keys()].map(topFolder).filter((f): f is string => f !== undefined));
+export function folderDiff(stored: ReadonlyMap<string, Fingerprint>, dropped: ReadonlyMap<string, Fingerprint>, whole: Iterable<string> = []): FolderDiff {
+  const folders = new Set([...[...dropped.keys()].map(topFolder).filter((f): f is string => f !== undefined), ...whole]);
   const diff: FolderDiff = { add: [], change: [], unchanged: [], remove: [] };
   for (const [path, print] of dropped) {
     const before = stored.get(path);

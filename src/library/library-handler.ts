@@ -8,6 +8,7 @@ import { deleteCachedModel, listCachedModels, MODEL_CACHE_NAME } from '../models
 import { LibraryStore } from '../store/library-store.ts';
 import { openLibraryDb } from '../store/schema.ts';
 import { SettingsStore } from '../store/settings-store.ts';
+import { folderLinksPart } from './folder-links.ts';
 import { VectorStore } from '../store/vector-store.ts';
 import { DocQaError } from '../core/errors.ts';
 import type { ClosedReason } from '../core/types.ts';
@@ -178,6 +179,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
       },
       locks: navigator.locks,
     }),
+    folders: folderLinksPart(async () => new SettingsStore((await open()).db)),
     ocrLanguages: ocrLanguageSettings({ open: () => caches.open(OCR_LANGUAGE_CACHE_NAME), langPath: locateOcrAssets().langPath }),
   };
 }

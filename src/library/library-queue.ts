@@ -1,5 +1,5 @@
 import type { QueueId } from '../core/ids.ts';
-import type { IncomingFile, QueueApi, Served } from '../core/library-api.ts';
+import type { AddOptions, IncomingFile, QueueApi, Served } from '../core/library-api.ts';
 import type { DequeueOutcome, LibraryEvent } from '../core/types.ts';
 import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
 import { describeDiff, folderDiff, topFolder, type Fingerprint } from './folder-sync.ts';
@@ -32,18 +32,19 @@ export class LibraryQueue implements Served<QueueApi> {
   constructor(private readonly parts: QueueParts) {}
 
   /** Adds files to the persisted queue (system files such as .DS_Store skipped); the writer tab indexes them. */
-  async add(dropped: readonly IncomingFile[], options: { syncFolders?: boolean } = {}): Promise<void> {
-    await this.enqueue(dropped, options.syncFolders ?? false);
+  async add(dropped: readonly IncomingFile[], options: AddOptions = {}): Promise<void> {
+    await this.enqueue(dropped, options);
     this.parts.onQueued?.();
   }
 
-  private async enqueue(dropped: readonly IncomingFile[], syncFolders: boolean): Promise<void> {
+  private async enqueue(dropped: readonly IncomingFile[], { syncFolders = false, wholeFolders = [] }: AddOptions): Promise<void> {
     const { store, ingest, emit } = this.parts;
     let files = dropped.filter((f) => !isSystemFile(joinPath(f.folder, f.name)));
-    if (!files.length) return;
+    // A linked folder read through is synced even when it is empty now (its documents are removed).
+    if (!files.length && !wholeFolders.length) return;
     try {
-      if (syncFolders) {
-        files = await this.syncFolders(files);
+      if (syncFolders || wholeFolders.length) {
+        files = await this.syncFolders(files, new Set(wholeFolders));
         if (!files.length) return;
       }
       const items = files.map((f) => ({ name: f.name, folder: f.folder, path: joinPath(f.folder, f.name), blob: f.blob, ...(f.modified !== undefined && { modified: f.modified }) }));
@@ -65,22 +66,30 @@ export class LibraryQueue implements Served<QueueApi> {
    * read), the documents of files no longer in it are deleted, and what changed is said. Returns the files
    * to queue. A drop of loose files, or of a folder the library holds nothing from, is queued as it is.
    * A folder of the same name that shares no file path with the one stored (another folder that happens to
-   * be called "Documents") is added beside it, never taken for it: nothing is deleted.
+   * be called "Documents") is added beside it, never taken for it: nothing is deleted. `whole`: folders
+   * known to be the stored one (a linked folder read through its handle), synced whatever they share.
+   *
+   * A file already waiting in the queue in the same version (a sync repeated before the first was read,
+   * or started by two tabs) is not queued twice.
    */
-  private async syncFolders(files: readonly IncomingFile[]): Promise<IncomingFile[]> {
+  private async syncFolders(files: readonly IncomingFile[], whole: ReadonlySet<string>): Promise<IncomingFile[]> {
     const { store, keeper, emit } = this.parts;
-    const folders = new Set(files.map((f) => topFolder(joinPath(f.folder, f.name))).filter((f): f is string => f !== undefined));
+    const folders = new Set([...files.map((f) => topFolder(joinPath(f.folder, f.name))).filter((f): f is string => f !== undefined), ...whole]);
     if (!folders.size) return [...files];
     const paths = new Set(files.map((f) => joinPath(f.folder, f.name)));
     const all = (await store.listDocuments()).filter((d) => folders.has(topFolder(d.path) ?? ''));
-    // Only folders the drop shares a path with are the same folder again.
-    const same = new Set(all.filter((d) => paths.has(d.path)).map((d) => topFolder(d.path)!));
+    const waiting = (await store.listQueue()).filter((e) => e.state === 'queued' && paths.has(e.path));
+    // Only folders the drop shares a path with are the same folder again (or those known to be).
+    const same = new Set([...[...all, ...waiting].filter((d) => paths.has(d.path)).map((d) => topFolder(d.path)!), ...whole]);
     const docs = all.filter((d) => same.has(topFolder(d.path)!));
-    if (!docs.length) return [...files];
-    const stored = new Map<string, Fingerprint>(docs.map((d) => [d.path, { size: d.size, ...(d.modified !== undefined && { modified: d.modified }) }]));
+    const queued = waiting.filter((e) => same.has(topFolder(e.path)!));
+    if (!docs.length && !queued.length && !whole.size) return [...files];
+    const print = (r: { size: number; modified?: number }): Fingerprint => ({ size: r.size, ...(r.modified !== undefined && { modified: r.modified }) });
+    // The version waiting to be read is newer than the stored one.
+    const stored = new Map<string, Fingerprint>([...docs, ...queued].map((r) => [r.path, print(r)]));
     const dropped = new Map<string, Fingerprint>(files.map((f) => [joinPath(f.folder, f.name), { size: f.blob.size, ...(f.modified !== undefined && { modified: f.modified }) }]));
     // Files of the drop in other folders (or loose) are only added; the synced folders are compared.
-    const diff = folderDiff(stored, new Map([...dropped].filter(([p]) => same.has(topFolder(p) ?? ''))));
+    const diff = folderDiff(stored, new Map([...dropped].filter(([p]) => same.has(topFolder(p) ?? ''))), whole);
     const gone = new Set(diff.remove);
     for (const doc of docs.filter((d) => gone.has(d.path))) {
       const { removed, kept } = await store.deleteDocument(doc.id);

@@ -73,7 +73,7 @@ function answerModelsPart(answers: AnswerSetup): Served<AnswerModelsApi> {
  * documents, queue and conversations as they are; asking and the two model set-ups through the few lines
  * above), reached once `open` resolves.
  */
-export function serveParts(open: () => Promise<OpenedLibrary>): Omit<LibraryApi, 'ready' | 'storageEstimate' | 'ocrLanguages' | 'libraries' | 'archive'> {
+export function serveParts(open: () => Promise<OpenedLibrary>): Omit<LibraryApi, 'ready' | 'storageEstimate' | 'ocrLanguages' | 'libraries' | 'archive' | 'folders'> {
   return {
     documents: whenOpen<DocumentsApi>(async () => (await open()).library.documents),
     queue: whenOpen<QueueApi>(async () => (await open()).library.queue),

@@ -15,4 +15,15 @@ export class SettingsStore {
   async put(key: string, value: unknown): Promise<void> {
     await this.db.put('settings', value, key);
   }
+
+  /**
+   * Reads and rewrites one value in a single transaction (`change` is synchronous), so two tabs changing
+   * the same value at once each see the other's change. Returns what `change` returned.
+   */
+  async update(key: string, change: (value: unknown) => unknown): Promise<unknown> {
+    const tx = this.db.transaction('settings', 'readwrite');
+    const next = change(await tx.store.get(key));
+    await Promise.all([tx.store.put(next, key), tx.done]);
+    return next;
+  }
 }

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { filesFromDrop, filesFromInput, learnSizes } from './collect-files.ts';
+import { canLinkFolders, pickAndLinkFolder } from './folder-links-state.ts';
 import { formatEta } from './format.ts';
+import { LinkedFolders } from './linked-folders.tsx';
 import { fileNameOf, PrefixIsolated } from './isolate.tsx';
 import { activity, addFiles, queue, type QueueStatus } from './indexing-state.ts';
 import { items, loaded } from './library-state.ts';
@@ -63,6 +65,12 @@ export function DropZone() {
             multiple
             aria-label="Add a folder"
             {...{ webkitdirectory: true }}
+            onClick={(e) => {
+              // Where the browser links folders, its folder picker replaces the input's: the folder stays linked.
+              if (!canLinkFolders()) return;
+              e.preventDefault();
+              void pickAndLinkFolder();
+            }}
             onChange={(e) => {
               const input = e.currentTarget;
               void learnSizes(filesFromInput(input.files))
@@ -72,6 +80,7 @@ export function DropZone() {
           />
         </label>
       </div>
+      <LinkedFolders />
       <p role="status" class="progress">
         {progressText(q)}
       </p>

@@ -40,17 +40,23 @@ export function noteActivity(text: string, path?: string): void {
   activity.value = addNotes(activity.value, [{ text, path }]);
 }
 
-/** Adds dropped or picked files to the library's queue, saying so in the Activity list. */
-export async function addFiles(files: IncomingFile[]): Promise<void> {
+/**
+ * Adds dropped or picked files to the library's queue, saying so in the Activity list. `wholeFolders`: the
+ * files are these linked folders read through whole (see `AddOptions`). False when they could not be added.
+ */
+export async function addFiles(files: IncomingFile[], wholeFolders: string[] = []): Promise<boolean> {
   const api = libraryApi();
-  if (!api || !files.length) return;
+  if (!api || (!files.length && !wholeFolders.length)) return false;
   dropSeq++;
-  activity.value = addNotes(activity.value, [addingNote(files.length)]);
+  // A linked folder's sync says what it changed instead ("Contracts: 1 added, 40 unchanged").
+  if (files.length && !wholeFolders.length) activity.value = addNotes(activity.value, [addingNote(files.length)]);
   try {
     // A folder picked or dropped comes whole: one the library holds already is synced.
-    await api.queue.add(files, { syncFolders: true });
+    await api.queue.add(files, { syncFolders: true, wholeFolders });
+    return true;
   } catch (err) {
     noteActivity(`The files could not be added: ${personalMessage(err)}`);
+    return false;
   }
 }
 

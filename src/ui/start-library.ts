@@ -12,6 +12,7 @@ import { semantic } from './models-state.ts';
 import { refreshOcrLanguages } from './ocr-languages-state.ts';
 import { refreshLibraries } from './libraries-state.ts';
 import { sweepUnfinishedImports } from './library-file-state.ts';
+import { startFolderLinks } from './folder-links-state.ts';
 import { currentLibraryId, openLibrary } from './current-library.ts';
 import { keepOriginals } from './preferences.ts';
 import { fatal, ready, waiting } from './storage-state.ts';
@@ -41,6 +42,8 @@ export async function startLibrary(): Promise<void> {
   void refreshLibraries().catch(() => undefined);
   // An import a closed tab or a crash left unfinished is removed, and said.
   void sweepUnfinishedImports().catch(() => undefined);
+  // Linked folders are listed, and those the page may still read are synced (when the person wants that).
+  void startFolderLinks().catch((err: unknown) => console.warn('linked folders not synced', err));
   addEventListener('pagehide', () => {
     // A reload or a closed tab, not a crash: a read this tab's library leaves unfinished is read again without blame.
     recordUnload(globalThis.localStorage, session);

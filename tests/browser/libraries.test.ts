@@ -25,9 +25,9 @@ describe('libraries', () => {
 
     let dialog = await openLibrariesDialog(page);
     await dialog.getByLabel('New library name').fill('Case 2041');
-    await dialog.getByRole('button', { name: 'Create and open' }).click();
     // The new library opens, empty; its name is in the header.
-    await page.waitForEvent('load');
+    // The load is awaited from before the click: a quick reload could end before a wait set up after it.
+    await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: 'Create and open' }).click()]);
     await expect.poll(() => headerName(page)).toBe('Case 2041');
     await page.waitForFunction(() => document.body.textContent?.includes('No documents yet'));
     await dropFile(page, 'lease.md', md('# Lease\n\nThe deposit is returned within thirty days after the keys are handed back.\n'));
@@ -49,8 +49,8 @@ describe('libraries', () => {
     await page.screenshot({ path: '/tmp/libraries.png' });
 
     // Back to "My library": its own documents, not the other's.
-    await dialog.getByRole('button', { name: 'Open My library' }).click();
-    await page.waitForEvent('load');
+    // The load is awaited from before the click: a quick reload could end before a wait set up after it.
+    await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: 'Open My library' }).click()]);
     await expect.poll(() => headerName(page)).toBe('My library');
     await expect.poll(async () => (await libraryStatus(page)).map((r) => r.name)).toEqual(['boiler.md']);
     expect(await askQuestion(page, 'When is the deposit returned?')).not.toContain('thirty days');
@@ -94,8 +94,8 @@ describe('two tabs with different libraries open', () => {
     await expect.poll(() => headerName(b)).toBe('My library');
     const dialog = await openLibrariesDialog(b);
     await dialog.getByLabel('New library name').fill('Course');
-    await dialog.getByRole('button', { name: 'Create and open' }).click();
-    await b.waitForEvent('load');
+    // The load is awaited from before the click: a quick reload could end before a wait set up after it.
+    await Promise.all([b.waitForEvent('load'), dialog.getByRole('button', { name: 'Create and open' }).click()]);
     await expect.poll(() => headerName(b)).toBe('Course');
     // Each tab is the writer of its own library: both drops are indexed at once.
     await a.bringToFront();

@@ -65,8 +65,8 @@ describe('library file', () => {
     await expect.poll(() => fileSection(b).getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/^Imported "My library \(2\)" from My library\.docqa\.zip: 2 documents, 1 conversation\./);
     expect(await listed(b)).toEqual(['My library', 'My library (2)']);
     await b.screenshot({ path: '/tmp/library-file.png' });
-    await fileSection(b).getByRole('button', { name: 'Open My library (2)' }).click();
-    await b.waitForEvent('load');
+    // The load is awaited from before the click: a quick reload could end before a wait set up after it.
+    await Promise.all([b.waitForEvent('load'), fileSection(b).getByRole('button', { name: 'Open My library (2)' }).click()]);
     await expect.poll(() => headerName(b)).toBe('My library (2)');
     await expect.poll(async () => (await libraryStatus(b)).map((r) => [r.name, r.status]).sort()).toEqual([
       ['heating.md', 'Indexed'],

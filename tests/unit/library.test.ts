@@ -302,4 +302,29 @@ describe('Library end to end (fake-indexeddb)', () => {
     await library.processQueue();
     expect(events.slice(mark).filter((e) => e.type === 'folder-synced' || e.type === 'file-done')).toEqual([{ type: 'folder-synced', folders: ['contracts'], summary: 'nothing changed (1 unchanged, not read again)' }]);
   });
+
+  it('syncs a linked folder read whole even when it shares no file or is empty, and queues a file waiting to be read only once', async () => {
+    const { library, events } = await openLibrary(freshName(), true);
+    const at = (name: string, text: string, modified: number): IncomingFile => ({ ...file(name, text, 'contracts'), modified });
+    const paths = async () => (await library.documents.list()).flatMap((i) => (i.kind === 'document' ? [i.path] : [])).sort();
+    const queued = async () => (await library.documents.list()).filter((i) => i.kind === 'queued').length;
+    await library.queue.add([at('lease.md', LEASE, 1), at('loan.md', LOAN, 1)], { wholeFolders: ['contracts'] });
+    // Synced again before the first was read (a second tab, a second press): nothing is queued twice.
+    await library.queue.add([at('lease.md', LEASE, 1), at('loan.md', LOAN, 1)], { wholeFolders: ['contracts'] });
+    expect(await queued()).toBe(2);
+    await library.processQueue();
+    expect(await paths()).toEqual(['contracts/lease.md', 'contracts/loan.md']);
+    // Every file renamed: the linked folder is the same folder though no path is shared.
+    const mark = events.length;
+    await library.queue.add([at('lease-2024.md', LEASE_V2, 3)], { wholeFolders: ['contracts'] });
+    await library.processQueue();
+    expect(await paths()).toEqual(['contracts/lease-2024.md']);
+    expect(events.slice(mark).find((e) => e.type === 'folder-synced')).toEqual({ type: 'folder-synced', folders: ['contracts'], summary: '1 added, 2 removed' });
+    // The folder emptied: what the library held of it goes; a loose file of the same library stays.
+    await library.queue.add([file('notes.md', LOAN)]);
+    await library.processQueue();
+    await library.queue.add([], { wholeFolders: ['contracts'] });
+    await library.processQueue();
+    expect(await paths()).toEqual(['notes.md']);
+  });
 });
