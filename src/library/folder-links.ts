@@ -1,5 +1,5 @@
 import { DocQaError } from '../core/errors.ts';
-import type { FolderLink, FolderLinksApi } from '../core/library-api.ts';
+import type { FolderLink, FolderLinksApi } from '../core/folder-links-api.ts';
 
 /** Where the links are kept: the library database's settings store. */
 interface LinkSettings {

@@ -87,7 +87,7 @@ export class LibraryQueue implements Served<QueueApi> {
     const print = (r: { size: number; modified?: number }): Fingerprint => ({ size: r.size, ...(r.modified !== undefined && { modified: r.modified }) });
     // The version waiting to be read is newer than the stored one.
     const stored = new Map<string, Fingerprint>([...docs, ...queued].map((r) => [r.path, print(r)]));
-    const dropped = new Map<string, Fingerprint>(files.map((f) => [joinPath(f.folder, f.name), { size: f.blob.size, ...(f.modified !== undefined && { modified: f.modified }) }]));
+    const dropped = new Map<string, Fingerprint>(files.map((f) => [joinPath(f.folder, f.name), print({ size: f.blob.size, modified: f.modified })]));
     // Files of the drop in other folders (or loose) are only added; the synced folders are compared.
     const diff = folderDiff(stored, new Map([...dropped].filter(([p]) => same.has(topFolder(p) ?? ''))), whole);
     const gone = new Set(diff.remove);

@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { personalMessage } from '../core/errors.ts';
-import type { FolderLink } from '../core/library-api.ts';
+import type { FolderLink } from '../core/folder-links-api.ts';
 import { askReadAccess, directoryPicker, filesFromDirectory, FolderReadError, readAccess } from './file-system-access.ts';
 import { addFiles, noteActivity } from './indexing-state.ts';
 import { currentLibraryId } from './current-library.ts';
