@@ -35,7 +35,8 @@ const ROUNDS = 3;
 const DIMENSIONS = 384;
 let dbs = 0;
 
-async function buildLibrary(size: number): Promise<LibraryDb> {
+/** A library of `size` SciFact documents, each chunk with a random 384-dimension vector, in fake-indexeddb. */
+export async function sciFactLibrary(size: number): Promise<LibraryDb> {
   const { docs } = await loadSciFact(scifactDir());
   const db = await openLibraryDb(`bench-library-file-${size}-${dbs++}`);
   const store = new LibraryStore(db);
@@ -121,7 +122,7 @@ export async function benchLibraryFile(ctx: BenchContext): Promise<void> {
   try {
     for (const size of SIZES) {
       progress(`library-file: building a library of ${size} documents`);
-      const db = await buildLibrary(size);
+      const db = await sciFactLibrary(size);
       const file = join(dir, `library-${size}.docqa.zip`);
       const exportMs: number[] = [];
       const readMs: number[] = [];

@@ -1,31 +1,43 @@
 /**
- * Several libraries in Chromium (decision 0033): the time to open another library (the page loads again
- * with that library's worker) until its list is shown, from a library of {@link BIG} documents to one of
- * {@link SMALL} and back, against a reload of the same library measured in the same rounds (the baseline:
- * a switch should cost what a reload costs). The app as built, a real profile, real IndexedDB; the rounds
- * alternate which side goes first; a figure is the median of the rounds, with min and max.
- * Standalone: `npx tsx bench/library.ts`; in the suite: `npm run bench -- library`.
- * Then export and import of the big library through the Libraries dialog (from the click to the file
- * saved; from the file chosen to the library listed), in MB/s of the file; memory: `bench/library-file.ts`.
+ * Several libraries and library files in Chromium (decisions 0033, 0034): the app as built, a real profile,
+ * real IndexedDB, driven through the Libraries dialog as a person uses it.
+ * - Import: library files of {@link SIZES} SciFact documents (made in Node by `bench/library-file.ts`'s
+ *   library, each chunk with a 384-dimension vector), from the file chosen to the new library listed, in
+ *   MB/s of the file, and the peak resident memory of the whole browser (every Chromium process) above its
+ *   level before, sampled every {@link SAMPLE_MS} ms.
+ * - Switch: the time to open another library (the page loads again with that library's worker) until its
+ *   list is shown, to each imported library and back to one of {@link SMALL} notes, against a reload of the
+ *   same library in the same round (the baseline: a switch should cost what a reload costs). The first
+ *   open of an imported library (its index built) is reported apart.
+ * - Export: from the click to the file saved, in MB/s, and its peak memory as for import.
+ * Rounds alternate which side goes first where there are two; a figure is the median, with min and max.
+ * Standalone: `npx tsx bench/library.ts`; in the suite: `npm run bench -- library`. Node figures and
+ * their baseline: `bench/library-file.ts`.
  */
-import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { build } from 'vite';
 import type { Page } from 'playwright-core';
+import { exportLibrary } from '../src/store/library-export.ts';
 import { waitForQueueEmpty } from '../tests/support/app-page.ts';
 import { openSession, removeProfile, serveApp } from '../tests/support/browser.ts';
 import type { BenchContext } from './context.ts';
-import { isMain, median, progress, REPO_ROOT, round } from './util.ts';
+import { sciFactLibrary } from './library-file.ts';
+import { browserPid, peakAbove, treeRss } from './process-memory.ts';
+import { isMain, MB, median, progress, REPO_ROOT, round } from './util.ts';
 
-const BIG = 1000;
+const SIZES = [1000, 10_000];
 const SMALL = 10;
 const ROUNDS = 5;
 const FILE_ROUNDS = 3;
+const SAMPLE_MS = 50;
 
 /** `count` short Markdown notes in a folder `name`. */
-async function folderOf(name: string, count: number): Promise<string> {
-  const root = join(await mkdtemp(join(tmpdir(), 'docqa-bench-')), name);
+async function folderOf(dir: string, name: string, count: number): Promise<string> {
+  const root = join(dir, name);
   await mkdir(root, { recursive: true });
   for (let i = 0; i < count; i++) {
     await writeFile(join(root, `note-${i}.md`), `# Note ${i} of ${name}\n\nThe inspection of unit ${i} found the ${['roof', 'boiler', 'fence', 'drain'][i % 4]} in order on day ${i % 28}.\n`);
@@ -33,12 +45,21 @@ async function folderOf(name: string, count: number): Promise<string> {
   return root;
 }
 
+/** A library file of `size` SciFact documents, written by the app's export in Node. */
+async function libraryFile(dir: string, size: number): Promise<string> {
+  const db = await sciFactLibrary(size);
+  const path = join(dir, `bench-${size}.docqa.zip`);
+  await exportLibrary(db, Writable.toWeb(createWriteStream(path)) as WritableStream<Uint8Array>, { libraryName: `bench ${size}` });
+  db.close();
+  return path;
+}
+
 /** Waits until the page shows library `name` with `docs` documents listed. */
 async function shown(page: Page, name: string, docs: number): Promise<void> {
   await page.waitForFunction(
     ([n, d]) => document.querySelector('.current-library strong')?.textContent === n && document.querySelector('main[aria-busy="false"] .count')?.textContent === `(${d.toLocaleString('en')} document${d === 1 ? '' : 's'})`,
     [name, docs] as const,
-    { timeout: 120_000, polling: 10 },
+    { timeout: 600_000, polling: 10 },
   );
 }
 
@@ -49,92 +70,157 @@ async function timed(run: () => Promise<unknown>, until: () => Promise<void>): P
   return performance.now() - t0;
 }
 
+const stats = (key: string, values: number[], digits = 0) => ({
+  [key]: round(median(values), digits),
+  [`${key}_min`]: round(Math.min(...values), digits),
+  [`${key}_max`]: round(Math.max(...values), digits),
+});
+
 export async function benchLibrary(ctx: BenchContext): Promise<void> {
   await build({ root: REPO_ROOT, logLevel: 'error' });
+  const dir = await mkdtemp(join(tmpdir(), 'docqa-bench-library-'));
   const served = await serveApp();
   const session = await openSession();
   try {
+    const files = new Map<number, { path: string; mb: number }>();
+    for (const size of SIZES) {
+      progress(`library: writing a library file of ${size} documents (Node)`);
+      const path = await libraryFile(dir, size);
+      files.set(size, { path, mb: (await stat(path)).size / MB });
+    }
     const page = await session.newPage();
     await page.goto(served.url);
-    progress(`library: indexing ${BIG} notes in "My library"`);
-    await page.getByLabel('Add a folder').setInputFiles(await folderOf('big', BIG));
-    await waitForQueueEmpty(page, 900_000);
-    await shown(page, 'My library', BIG);
-    await page.getByRole('button', { name: 'Libraries' }).click();
-    await page.getByLabel('New library name').fill('Small');
-    await page.getByRole('button', { name: 'Create and open' }).click();
-    await shown(page, 'Small', 0);
-    await page.getByLabel('Add a folder').setInputFiles(await folderOf('small', SMALL));
+    await page.getByLabel('Add a folder').setInputFiles(await folderOf(dir, 'small', SMALL));
     await waitForQueueEmpty(page);
-    await shown(page, 'Small', SMALL);
-
+    await shown(page, 'My library', SMALL);
+    const pid = browserPid(session.profileDir);
+    const dialog = page.getByRole('dialog', { name: 'Libraries' });
+    const section = dialog.getByRole('region', { name: 'Library file' });
+    const statusText = () => section.getByRole('status').textContent().then((t) => t ?? '', () => '');
+    const openDialog = async () => {
+      if (!(await dialog.isVisible())) await page.getByRole('button', { name: 'Libraries' }).click();
+    };
     const open = (name: string) => async () => {
-      await page.getByRole('button', { name: 'Libraries' }).click();
-      await page.getByRole('button', { name: `Open ${name}` }).click();
+      await openDialog();
+      await dialog.getByRole('list', { name: 'Libraries' }).getByRole('button', { name: `Open ${name}`, exact: true }).click();
     };
-    const times: Record<'reload_big' | 'to_big' | 'to_small', number[]> = { reload_big: [], to_big: [], to_small: [] };
-    const ratios: number[] = [];
+    const figures: Record<string, number> = {};
+
+    // Import: each file FILE_ROUNDS times (each a new library: "bench 1000", "bench 1000 (2)"...).
+    for (const size of SIZES) {
+      const { path, mb } = files.get(size)!;
+      const ms: number[] = [];
+      const peaks: number[] = [];
+      for (let r = 0; r < FILE_ROUNDS; r++) {
+        await openDialog();
+        const before = await statusText();
+        const { value, peak } = await peakAbove(
+          () => treeRss(pid),
+          () =>
+            timed(
+              () => section.getByLabel('Import a library').setInputFiles(path),
+              async () => {
+                await page.waitForFunction((b) => {
+                  const t = document.querySelector('section[aria-label="Library file"] [role="status"]')?.textContent ?? '';
+                  return t !== b && /^(Imported "|This file was not imported)/.test(t);
+                }, before, { timeout: 600_000, polling: 10 });
+              },
+            ),
+          SAMPLE_MS,
+        );
+        const said = await statusText();
+        if (!said.startsWith('Imported "')) throw new Error(`the import of ${size} documents failed: ${said}`);
+        ms.push(value);
+        peaks.push(peak / MB);
+        progress(`library: import of ${size} documents (${round(mb, 1)} MB), round ${r + 1}: ${Math.round(value)} ms, peak +${Math.round(peak / MB)} MB`);
+      }
+      figures[`library_file_chromium_${size}_docs_mb`] = round(mb, 2);
+      Object.assign(figures, stats(`library_file_chromium_import_${size}_ms`, ms));
+      Object.assign(figures, stats(`library_file_chromium_import_${size}_mb_per_s`, ms.map((t) => mb / (t / 1000)), 1));
+      Object.assign(figures, stats(`library_file_chromium_import_${size}_peak_mb`, peaks, 1));
+      // The first open of an imported library: its index is built from its passages.
+      figures[`library_first_open_${size}_ms`] = round(await timed(open(`bench ${size}`), () => shown(page, `bench ${size}`, size)), 0);
+      progress(`library: first open of ${size} documents: ${figures[`library_first_open_${size}_ms`]} ms`);
+      await open('My library')();
+      await shown(page, 'My library', SMALL);
+    }
+
+    // Switch: from the small library to each imported one, against a reload of that one, and back.
+    const toSize = new Map<number, number[]>(SIZES.map((s) => [s, []]));
+    const reloadSize = new Map<number, number[]>(SIZES.map((s) => [s, []]));
+    const ratios = new Map<number, number[]>(SIZES.map((s) => [s, []]));
+    const toSmall: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      // The page is on "Small": to the big one, a reload of it, back to the small one (the order rotates).
-      const steps: Array<[keyof typeof times, () => Promise<number>]> = [
-        ['to_big', () => timed(open('My library'), () => shown(page, 'My library', BIG))],
-        ['reload_big', () => timed(() => page.reload(), () => shown(page, 'My library', BIG))],
-      ];
-      if (r % 2) steps.reverse();
-      // A reload first needs the big library open.
-      if (steps[0]![0] === 'reload_big') await timed(open('My library'), () => shown(page, 'My library', BIG));
-      const got: Partial<Record<keyof typeof times, number>> = {};
-      for (const [key, run] of steps) times[key].push((got[key] = await run()));
-      times.to_small.push(await timed(open('Small'), () => shown(page, 'Small', SMALL)));
-      ratios.push(got.to_big! / got.reload_big!);
-      progress(`library: round ${r + 1} of ${ROUNDS}`);
+      for (const size of SIZES) {
+        const name = `bench ${size}`;
+        const to = () => timed(open(name), () => shown(page, name, size));
+        const reload = () => timed(() => page.reload(), () => shown(page, name, size));
+        let switched: number;
+        let reloaded: number;
+        if (r % 2 === 0) {
+          switched = await to();
+          reloaded = await reload();
+        } else {
+          // A reload first needs the library open.
+          await to();
+          reloaded = await reload();
+          await open('My library')();
+          await shown(page, 'My library', SMALL);
+          switched = await to();
+        }
+        toSize.get(size)!.push(switched);
+        reloadSize.get(size)!.push(reloaded);
+        ratios.get(size)!.push(switched / reloaded);
+        toSmall.push(await timed(open('My library'), () => shown(page, 'My library', SMALL)));
+      }
+      progress(`library: switch round ${r + 1} of ${ROUNDS}`);
     }
-    // Export and import of the big library through the Libraries dialog, as a person does it: from the
-    // click to the file saved, and from the file chosen to the new library listed.
-    await open('My library')();
-    await shown(page, 'My library', BIG);
-    await page.getByRole('button', { name: 'Libraries' }).click();
-    const section = page.getByRole('region', { name: 'Library file' });
-    const exportMs: number[] = [];
-    const importMs: number[] = [];
-    let file: Buffer | undefined;
-    for (let r = 0; r < FILE_ROUNDS; r++) {
-      const t0 = performance.now();
-      const download = page.waitForEvent('download', { timeout: 300_000 });
-      await section.getByRole('button', { name: 'Export this library' }).click();
-      file = await readFile((await (await download).path())!);
-      exportMs.push(performance.now() - t0);
-      const t1 = performance.now();
-      await section.getByLabel('Import a library').setInputFiles({ name: 'big.docqa.zip', mimeType: 'application/zip', buffer: file });
-      await page.waitForFunction(() => /^Imported "/.test(document.querySelector('section[aria-label="Library file"] [role="status"]')?.textContent ?? ''), undefined, { timeout: 300_000, polling: 10 });
-      importMs.push(performance.now() - t1);
-      progress(`library: export ${Math.round(exportMs[r]!)} ms, import ${Math.round(importMs[r]!)} ms (${file.length} bytes)`);
+    figures.library_switch_small_docs = SMALL;
+    for (const size of SIZES) {
+      Object.assign(figures, stats(`library_switch_to_${size}_docs_ms`, toSize.get(size)!));
+      Object.assign(figures, stats(`library_reload_${size}_docs_ms`, reloadSize.get(size)!));
+      Object.assign(figures, stats(`library_switch_vs_reload_${size}`, ratios.get(size)!, 2));
     }
-    const fileMb = (file?.length ?? 0) / 1e6;
-    const rate = (key: string, values: number[]) => {
-      const mbps = values.map((ms) => fileMb / (ms / 1000));
-      return { [`${key}_mb_per_s`]: round(median(mbps), 1), [`${key}_mb_per_s_min`]: round(Math.min(...mbps), 1), [`${key}_mb_per_s_max`]: round(Math.max(...mbps), 1) };
-    };
-    const stats = (key: string, values: number[]) => ({ [`${key}_ms`]: round(median(values), 0), [`${key}_ms_min`]: round(Math.min(...values), 0), [`${key}_ms_max`]: round(Math.max(...values), 0) });
-    ctx.record({
-      library_switch_big_docs: BIG,
-      library_switch_small_docs: SMALL,
-      ...stats(`library_switch_to_${BIG}_docs`, times.to_big),
-      ...stats(`library_reload_${BIG}_docs`, times.reload_big),
-      ...stats(`library_switch_to_${SMALL}_docs`, times.to_small),
-      library_switch_vs_reload: round(median(ratios), 2),
-      library_switch_vs_reload_min: round(Math.min(...ratios), 2),
-      library_switch_vs_reload_max: round(Math.max(...ratios), 2),
-      [`library_file_chromium_${BIG}_docs_mb`]: round(fileMb, 2),
-      ...stats(`library_file_chromium_export_${BIG}_docs`, exportMs),
-      ...rate(`library_file_chromium_export_${BIG}_docs`, exportMs),
-      ...stats(`library_file_chromium_import_${BIG}_docs`, importMs),
-      ...rate(`library_file_chromium_import_${BIG}_docs`, importMs),
-    });
+    Object.assign(figures, stats(`library_switch_to_${SMALL}_docs_ms`, toSmall));
+
+    // Export: each imported library, opened, FILE_ROUNDS times.
+    for (const size of SIZES) {
+      const { mb: importedMb } = files.get(size)!;
+      await open(`bench ${size}`)();
+      await shown(page, `bench ${size}`, size);
+      const ms: number[] = [];
+      const peaks: number[] = [];
+      let fileMb = importedMb;
+      for (let r = 0; r < FILE_ROUNDS; r++) {
+        await openDialog();
+        const { value, peak } = await peakAbove(
+          () => treeRss(pid),
+          async () => {
+            const t0 = performance.now();
+            const download = page.waitForEvent('download', { timeout: 600_000 });
+            await section.getByRole('button', { name: 'Export this library' }).click();
+            const saved = await (await download).path();
+            const took = performance.now() - t0;
+            fileMb = (await readFile(saved!)).length / MB;
+            return took;
+          },
+          SAMPLE_MS,
+        );
+        ms.push(value);
+        peaks.push(peak / MB);
+        progress(`library: export of ${size} documents (${round(fileMb, 1)} MB), round ${r + 1}: ${Math.round(value)} ms, peak +${Math.round(peak / MB)} MB`);
+      }
+      Object.assign(figures, stats(`library_file_chromium_export_${size}_ms`, ms));
+      Object.assign(figures, stats(`library_file_chromium_export_${size}_mb_per_s`, ms.map((t) => fileMb / (t / 1000)), 1));
+      Object.assign(figures, stats(`library_file_chromium_export_${size}_peak_mb`, peaks, 1));
+      await page.keyboard.press('Escape');
+    }
+    ctx.record(figures);
   } finally {
     await session.close();
     await served.close();
     await removeProfile(session.profileDir);
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -7,7 +7,7 @@
  * over ROUNDS rounds (which goes first alternates too); a figure is the median of the rounds, with min and
  * max. Standalone: `npx tsx bench/ocr.ts`; in the suite: `npm run bench -- ocr`.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { prepareDocument } from '../src/ingest/prepare-document.ts';
@@ -15,6 +15,7 @@ import { buildHarness, openHarness, type OpenHarness } from '../tests/support/ha
 import { renderPageImage } from '../tests/support/fixtures.ts';
 import type { BenchContext } from './context.ts';
 import { runOne } from './report.ts';
+import { browserPid, peakAbove, treeRss } from './process-memory.ts';
 import { isMain, median, MB, progress, round, scifactDir } from './util.ts';
 
 const ROUNDS = 3;
@@ -23,7 +24,6 @@ const FILES = 4;
 const PAGES_PER_FILE = 2;
 /** Longest abstract text kept on a page (11 pt serif, 1-inch margins hold about 4,000 characters). */
 const PAGE_CHARS = 2800;
-const SAMPLE_MS = 200;
 
 interface Run {
   pagesPerS: number;
@@ -44,62 +44,6 @@ async function scannedFiles(): Promise<Array<{ name: string; bytes: Uint8Array }
     files.push({ name: `scan-${f + 1}.pdf`, bytes: await pdf.save() });
   }
   return files;
-}
-
-/** Samples `read()` every SAMPLE_MS while `during` runs; returns the highest value less the one before it. */
-async function peakAbove<T>(read: () => number, during: () => Promise<T>): Promise<{ value: T; peak: number }> {
-  const base = read();
-  let peak = base;
-  const timer = setInterval(() => (peak = Math.max(peak, read())), SAMPLE_MS);
-  try {
-    const value = await during();
-    peak = Math.max(peak, read());
-    return { value, peak: peak - base };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-/** Resident memory of process `pid` and all its descendants, in bytes (Linux /proc). */
-function treeRss(pid: number): number {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // The process ended while listed.
-    }
-  }
-  let total = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const p = stack.pop()!;
-    try {
-      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
-      total += Number(kb ?? 0) * 1024;
-    } catch {
-      // Gone.
-    }
-    stack.push(...(children.get(p) ?? []));
-  }
-  return total;
-}
-
-/** The browser process of a harness session: the process whose command line names its profile folder. */
-function browserPid(app: OpenHarness): number {
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      if (cmd.includes(app.session.profileDir) && !cmd.includes('--type=')) return Number(name);
-    } catch {
-      // Gone.
-    }
-  }
-  throw new Error('the harness browser process was not found');
 }
 
 async function nodeRun(files: ReadonlyArray<{ name: string; bytes: Uint8Array }>): Promise<Run> {
@@ -151,7 +95,7 @@ export async function benchOcr(ctx: BenchContext): Promise<void> {
   await buildHarness();
   const app = await openHarness('dist-harness', 'ocr-harness.html');
   try {
-    const pid = browserPid(app);
+    const pid = browserPid(app.session.profileDir);
     // Warm-up: the engine's files are fetched and compiled once, in each place.
     await nodeRun(files.slice(0, 1));
     await chromiumRun(app, pid, encoded, 1);

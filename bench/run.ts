@@ -15,7 +15,7 @@
  *   npm run bench -- engines --gguf <file.gguf> --onnx <folder> [--dtype q4|q8|fp32]   llama.cpp vs transformers.js on the same model in Chromium
  *   npm run bench -- ui                    the Library list in Chromium: render and scroll at 1,000 and 5,000 documents, against 100
  *   npm run bench -- ocr                   scanned pages read by OCR: pages/s and peak memory in Node and in Chromium (1 and 2 parse workers)
- *   npm run bench -- library               opening another library (1,000 documents, 10) against a reload of the same, in Chromium
+ *   npm run bench -- library               library files of 1,000 and 10,000 documents imported and exported, and opening each against a reload, in Chromium (MB/s, peak memory, ms)
  *   npm run bench -- library-file          export and import of library files of 1,000 and 10,000 documents: MB/s and peak memory (Node)
  */
 import { parseArgs } from 'node:util';

@@ -9,6 +9,7 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { DEFAULT_LIBRARY_ID } from '../core/library-api.ts';
 import { DocQaError } from '../core/errors.ts';
 import { DEFAULT_DB_NAME } from './schema.ts';
+import { abortQuietly } from './transactions.ts';
 
 export const REGISTRY_DB_NAME = 'docqa-libraries';
 const REGISTRY_VERSION = 1;
@@ -76,19 +77,16 @@ export class LibraryRegistry {
    * `name` (with " (2)", " (3)"… when a library already has that name).
    */
   async beginImport(name: string, id: string = crypto.randomUUID(), now = Date.now()): Promise<LibraryEntry> {
-    const entry: LibraryEntry = { id, name: await this.freeName(name), createdAt: now, importing: { startedAt: now } };
-    await this.db.put('libraries', entry);
-    return entry;
+    return this.writeNamed(undefined, (listed) => ({ id, name: freeName(name, listed), createdAt: now, importing: { startedAt: now } }));
   }
 
   /** Lists an imported library, now complete (renamed if a library took its name meanwhile). */
   async finishImport(id: string): Promise<LibraryEntry> {
-    const entry = await this.db.get('libraries', id);
-    if (!entry?.importing) throw new DocQaError('internal', 'the library being imported is no longer known');
-    const { importing: _done, ...listed } = entry;
-    const finished = { ...listed, name: await this.freeName(entry.name) };
-    await this.db.put('libraries', finished);
-    return finished;
+    return this.writeNamed(id, (listed, entry) => {
+      if (!entry?.importing) throw new DocQaError('internal', 'the library being imported is no longer known');
+      const { importing: _done, ...done } = entry;
+      return { ...done, name: freeName(entry.name, listed) };
+    });
   }
 
   /** Imports that never finished (a crash, a closed tab), or that are running now in some tab. */
@@ -105,14 +103,14 @@ export class LibraryRegistry {
   }
 
   async create(name: string, now = Date.now()): Promise<LibraryEntry> {
-    const entry: LibraryEntry = { id: crypto.randomUUID(), name: await this.checkName(name), createdAt: now };
-    await this.db.put('libraries', entry);
-    return entry;
+    return this.writeNamed(undefined, (listed) => ({ id: crypto.randomUUID(), name: checkName(name, listed), createdAt: now }));
   }
 
   async rename(id: string, name: string): Promise<void> {
-    const entry = await this.known(id);
-    await this.db.put('libraries', { ...entry, name: await this.checkName(name, id) });
+    await this.writeNamed(id, (listed, entry) => {
+      if (!entry) throw gone();
+      return { ...entry, name: checkName(name, listed, id) };
+    });
   }
 
   /**
@@ -120,40 +118,65 @@ export class LibraryRegistry {
    * open has closed it: their `blocking` handler does, and tells their page). The last library is kept.
    */
   async delete(id: string): Promise<void> {
-    const entry = await this.known(id);
-    if ((await this.list()).length <= 1) throw new DocQaError('invalid-setting', `"${entry.name}" is the only library: create another one before deleting it`);
-    await this.db.delete('libraries', id);
-    await deleteDatabase(libraryDbName(id), entry.name);
+    // The count and the removal in one transaction: two tabs deleting the last two libraries keep one.
+    const tx = this.db.transaction('libraries', 'readwrite');
+    const all = await tx.store.getAll();
+    const entry = all.find((l) => l.id === id);
+    const refusal = !entry ? gone() : all.filter((l) => !l.importing).length <= 1 ? new DocQaError('invalid-setting', `"${entry.name}" is the only library: create another one before deleting it`) : undefined;
+    if (refusal) {
+      abortQuietly(tx, []);
+      throw refusal;
+    }
+    await Promise.all([tx.store.delete(id), tx.done]);
+    await deleteDatabase(libraryDbName(id), entry!.name);
   }
 
   close(): void {
     this.db.close();
   }
 
-  private async known(id: string): Promise<LibraryEntry> {
-    const entry = await this.db.get('libraries', id);
-    if (!entry) throw new DocQaError('invalid-setting', 'that library no longer exists (it was deleted, perhaps in another tab)');
+  /**
+   * Writes the entry `make` returns, given the listed libraries and the entry `id` names: the names read
+   * and the entry written in one transaction, so two tabs naming a library at the same moment never both
+   * take the same name.
+   */
+  private async writeNamed(id: string | undefined, make: (listed: readonly LibraryEntry[], entry: LibraryEntry | undefined) => LibraryEntry): Promise<LibraryEntry> {
+    const tx = this.db.transaction('libraries', 'readwrite');
+    const all = await tx.store.getAll();
+    let entry: LibraryEntry;
+    try {
+      entry = make(
+        all.filter((l) => !l.importing),
+        all.find((l) => l.id === id),
+      );
+    } catch (err) {
+      abortQuietly(tx, []);
+      throw err;
+    }
+    await Promise.all([tx.store.put(entry), tx.done]);
     return entry;
   }
+}
 
-  /** `name` trimmed (a default when empty), with " (2)", " (3)"… when a listed library has it. */
-  private async freeName(name: string): Promise<string> {
-    const base = name.replace(/\s+/g, ' ').trim().slice(0, MAX_LIBRARY_NAME - 6) || 'Imported library';
-    const taken = new Set((await this.list()).map((l) => l.name.toLocaleLowerCase()));
-    let candidate = base;
-    for (let n = 2; taken.has(candidate.toLocaleLowerCase()); n++) candidate = `${base} (${n})`;
-    return candidate;
-  }
+const gone = () => new DocQaError('invalid-setting', 'that library no longer exists (it was deleted, perhaps in another tab)');
 
-  /** The name trimmed; refused when empty, too long, or another library's (in any case). */
-  private async checkName(name: string, id?: string): Promise<string> {
-    const trimmed = name.replace(/\s+/g, ' ').trim();
-    if (!trimmed) throw new DocQaError('invalid-setting', 'a library needs a name');
-    if (trimmed.length > MAX_LIBRARY_NAME) throw new DocQaError('invalid-setting', `a library name has at most ${MAX_LIBRARY_NAME} characters`);
-    const clash = (await this.list()).find((l) => l.id !== id && l.name.toLocaleLowerCase() === trimmed.toLocaleLowerCase());
-    if (clash) throw new DocQaError('invalid-setting', `a library named "${clash.name}" already exists: choose another name`);
-    return trimmed;
-  }
+/** `name` trimmed (a default when empty), with " (2)", " (3)"… when a listed library has it. */
+function freeName(name: string, listed: readonly LibraryEntry[]): string {
+  const base = name.replace(/\s+/g, ' ').trim().slice(0, MAX_LIBRARY_NAME - 6) || 'Imported library';
+  const taken = new Set(listed.map((l) => l.name.toLocaleLowerCase()));
+  let candidate = base;
+  for (let n = 2; taken.has(candidate.toLocaleLowerCase()); n++) candidate = `${base} (${n})`;
+  return candidate;
+}
+
+/** The name trimmed; refused when empty, too long, or another library's (in any case). */
+function checkName(name: string, listed: readonly LibraryEntry[], id?: string): string {
+  const trimmed = name.replace(/\s+/g, ' ').trim();
+  if (!trimmed) throw new DocQaError('invalid-setting', 'a library needs a name');
+  if (trimmed.length > MAX_LIBRARY_NAME) throw new DocQaError('invalid-setting', `a library name has at most ${MAX_LIBRARY_NAME} characters`);
+  const clash = listed.find((l) => l.id !== id && l.name.toLocaleLowerCase() === trimmed.toLocaleLowerCase());
+  if (clash) throw new DocQaError('invalid-setting', `a library named "${clash.name}" already exists: choose another name`);
+  return trimmed;
 }
 
 function deleteDatabase(name: string, libraryName: string): Promise<void> {

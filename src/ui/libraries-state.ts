@@ -18,6 +18,22 @@ export async function refreshLibraries(): Promise<void> {
   if (api) libraries.value = await api.libraries.list();
 }
 
+/** Where tabs tell each other the list changed (created, renamed, deleted, imported). */
+const CHANGES_CHANNEL = 'docqa-libraries';
+let changes: BroadcastChannel | undefined;
+
+/** Keeps this tab's list in step with the others': it is read again whenever another tab changes it. */
+export function followLibraryChanges(): void {
+  if (changes || typeof BroadcastChannel === 'undefined') return;
+  changes = new BroadcastChannel(CHANGES_CHANNEL);
+  changes.onmessage = () => void refreshLibraries().catch(() => undefined);
+}
+
+/** Tells the other tabs that the list changed (a channel does not deliver to its own sender). */
+export function announceLibraryChange(): void {
+  changes?.postMessage('changed');
+}
+
 export function openLibraries(): void {
   librariesOpen.value = true;
   librariesNote.value = undefined;
@@ -36,6 +52,7 @@ async function act(run: () => Promise<string | undefined>): Promise<boolean> {
   }
   // The list is read again before the note is said, so the two agree at once.
   await refreshLibraries().catch(() => undefined);
+  if (done) announceLibraryChange();
   librariesNote.value = note;
   return done;
 }

@@ -3,7 +3,7 @@ import { proxy } from 'comlink';
 import type { ArchiveProgress, ImportedLibrary } from '../core/library-api.ts';
 import { personalMessage } from '../core/errors.ts';
 import { formatBytes } from './format.ts';
-import { refreshLibraries } from './libraries-state.ts';
+import { announceLibraryChange, refreshLibraries } from './libraries-state.ts';
 import { libraryApi } from './library-connection.ts';
 
 /**
@@ -66,6 +66,7 @@ async function run(kind: 'export' | 'import', work: () => Promise<string>): Prom
     note = (err as { code?: string }).code === 'cancelled' ? `${why[0]!.toUpperCase()}${why.slice(1)}.` : `${kind === 'export' ? 'Export failed' : 'This file was not imported'}: ${why}.`;
   }
   await refreshLibraries().catch(() => undefined);
+  if (kind === 'import') announceLibraryChange();
   libraryFileBusy.value = undefined;
   libraryFileNote.value = note;
 }

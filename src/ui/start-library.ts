@@ -10,7 +10,7 @@ import { endedCleanly, recordUnload } from './local-records.ts';
 import { watchReaderMemory } from './memory-watch.ts';
 import { semantic } from './models-state.ts';
 import { refreshOcrLanguages } from './ocr-languages-state.ts';
-import { refreshLibraries } from './libraries-state.ts';
+import { followLibraryChanges, refreshLibraries } from './libraries-state.ts';
 import { sweepUnfinishedImports } from './library-file-state.ts';
 import { startFolderLinks } from './folder-links-state.ts';
 import { currentLibraryId, openLibrary } from './current-library.ts';
@@ -39,6 +39,7 @@ export async function startLibrary(): Promise<void> {
   // The worker announces the answer model's state as it changes; this is where it stands now.
   answerModelStatus.value ??= await api.answerModels.status().catch(() => undefined);
   void refreshOcrLanguages().catch(() => undefined);
+  followLibraryChanges();
   void refreshLibraries().catch(() => undefined);
   // An import a closed tab or a crash left unfinished is removed, and said.
   void sweepUnfinishedImports().catch(() => undefined);

@@ -1,14 +1,20 @@
 // A library as one file, in real Chromium: exported from one browser profile and imported in a fresh one,
-// the same question gives the same answer from the same sources; a damaged file is refused with what is
-// wrong and creates nothing; a tab closed mid-import leaves no half library, and the next start says so.
-import { readFile } from 'node:fs/promises';
+// the same question gives the same answer from the same sources; hostile and damaged files are refused with
+// what is wrong and create nothing; storage full mid-import and a tab closed mid-import leave no half
+// library; two tabs importing at once while a third switches get two whole libraries.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askQuestion, dropFile, libraryStatus, sourcePaths, waitForIndexed } from '../support/app-page.ts';
 import { openSession, removeProfile, serveApp, type Page, type Served } from '../support/browser.ts';
+import { cutShort, millionEntryZip, newerFormat, tampered, withCompressionBomb, withDotDotEntry } from '../support/hostile-library-files.ts';
 import { makeLibraryFile } from '../support/library-file-fixtures.ts';
 
 const md = (text: string) => new TextEncoder().encode(text);
+const MB = 2 ** 20;
 const headerName = (page: Page) => page.locator('.current-library strong').textContent();
+const libraryDatabases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name).filter((n) => n?.startsWith('docqa-library-')));
 
 async function openLibrariesDialog(page: Page) {
   await page.getByRole('button', { name: 'Libraries' }).click();
@@ -78,25 +84,117 @@ describe('library file', () => {
     await expect.poll(() => b.getByRole('navigation', { name: 'Conversations' }).getByRole('listitem').filter({ hasText: question }).count()).toBe(2);
   });
 
-  it('refuses a damaged file with what is wrong, and creates no library', async () => {
+  it('refuses hostile and damaged files, each with what is wrong, and creates no library', { timeout: 120_000 }, async () => {
     const page = await fresh();
-    const file = await makeLibraryFile(3, 'Notes');
+    const good = new Blob([await makeLibraryFile(3, 'Notes')]);
+    const tamperedFile = await tampered(good, 'ships in week 1.', 'ships in week 7.');
+    const cases: Array<[string, Blob, RegExp]> = [
+      ['an entry named ../', await withDotDotEntry(good), /^it holds an entry named "\.\.\/\.\.\/evil\.js", which this app never writes/],
+      ['a compression bomb', await withCompressionBomb(good), /^documents\/000099\.jsonl expands \d+ times \(to 4\.0 MB\): a compression bomb, not a library$/],
+      ['a file cut short', cutShort(good), /^it is not a ZIP archive, or it was cut short \(its end record is missing\): export the library again$/],
+      ['a tampered part', tamperedFile.file, new RegExp(`^${tamperedFile.part.replace(/[/.]/g, '\\$&')} does not match its checksum: the file was altered or damaged$`)],
+      ['a newer format', await newerFormat(good), /^it was made by a newer version of the app .*update the app first/],
+      ['a million entries', millionEntryZip(), /^it has 1,000,000 entries; a library file has at most 200,000$/],
+    ];
     await openLibrariesDialog(page);
-    await fileSection(page).getByLabel('Import a library').setInputFiles({ name: 'notes.docqa.zip', mimeType: 'application/zip', buffer: Buffer.from(file.subarray(0, file.length - 200)) });
-    await expect.poll(() => fileSection(page).getByRole('status').textContent()).toBe('This file was not imported: it is not a ZIP archive, or it was cut short (its end record is missing): export the library again.');
+    const dir = await mkdtemp(join(tmpdir(), 'hostile-library-'));
+    try {
+      for (const [what, file, why] of cases) {
+        // From a file on disk, as a person would pick it (the million-entry one is 120 MB).
+        const path = join(dir, `${what.replace(/\W+/g, '-')}.docqa.zip`);
+        await writeFile(path, new Uint8Array(await file.arrayBuffer()));
+        await fileSection(page).getByLabel('Import a library').setInputFiles(path);
+        await expect.poll(() => fileSection(page).getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/^This file was not imported: /);
+        const said = ((await fileSection(page).getByRole('status').textContent()) ?? '').replace(/^This file was not imported: /, '').replace(/\.$/, '');
+        expect(said, what).toMatch(why);
+        expect(await listed(page), what).toEqual(['My library']);
+        expect(await libraryDatabases(page), what).toEqual([]);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // The page still imports a good file afterwards.
+    await fileSection(page).getByLabel('Import a library').setInputFiles({ name: 'notes.docqa.zip', mimeType: 'application/zip', buffer: Buffer.from(await good.arrayBuffer()) });
+    await expect.poll(() => fileSection(page).getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/^Imported "Notes" from notes\.docqa\.zip: 3 documents/);
+  });
+
+  it('storage full mid-import leaves no half library, says so, and the same file imports once there is room', { timeout: 120_000 }, async () => {
+    // Twelve notes with 4 MB originals each (incompressible): about 48 MB stored, over a 40 MB quota that the
+    // browser's estimate does not show, so the check before writing lets it through and a write fails.
+    const file = await makeLibraryFile(12, 'Scans', { originalBytes: 4 * MB });
+    const session = await openSession();
+    profiles.push(session);
+    const page = await session.newPage();
+    const origin = new URL(served.url).origin;
+    // Set before the origin's first write, and kept attached: see setQuota in storage-full.test.ts.
+    const cdp = await session.context.newCDPSession(page);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 40 * MB });
+    await page.goto(served.url);
+    await expect.poll(() => headerName(page)).toBe('My library');
+    await openLibrariesDialog(page);
+    const importFile = () => fileSection(page).getByLabel('Import a library').setInputFiles({ name: 'scans.docqa.zip', mimeType: 'application/zip', buffer: Buffer.from(file) });
+    await importFile();
+    await expect.poll(() => fileSection(page).getByRole('status').textContent(), { timeout: 60_000 }).toBe(
+      'This file was not imported: the library did not fit: storage full: delete documents or free disk space; nothing of it was kept.',
+    );
     expect(await listed(page)).toEqual(['My library']);
-    expect((await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).filter((n) => n?.startsWith('docqa-library-'))).toEqual([]);
+    expect(await libraryDatabases(page)).toEqual([]);
+
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 1024 * MB });
+    await importFile();
+    await expect.poll(() => fileSection(page).getByRole('status').textContent(), { timeout: 60_000 }).toMatch(/^Imported "Scans" from scans\.docqa\.zip: 12 documents/);
+    expect(await listed(page)).toEqual(['My library', 'Scans']);
+  });
+
+  it('two tabs import the same file at once while a third switches library: two whole libraries, and each tab opens the one it chose', { timeout: 150_000 }, async () => {
+    const file = await makeLibraryFile(400, 'Notes', { partBytes: 8 * 1024 });
+    const session = await openSession();
+    profiles.push(session);
+    const [a, b, c] = [await session.newPage(), await session.newPage(), await session.newPage()];
+    for (const p of [a, b, c]) {
+      await p.goto(served.url);
+      await expect.poll(() => headerName(p)).toBe('My library');
+    }
+    const status = (p: Page) => fileSection(p).getByRole('status').textContent();
+    for (const p of [a, b]) await openLibrariesDialog(p);
+    await Promise.all([a, b].map((p) => fileSection(p).getByLabel('Import a library').setInputFiles({ name: 'notes.docqa.zip', mimeType: 'application/zip', buffer: Buffer.from(file) })));
+    // While both write, the third tab creates a library and opens it: its start looks for imports cut
+    // short, and must leave these two, running in other tabs, alone.
+    for (const p of [a, b]) await expect.poll(() => status(p), { timeout: 30_000 }).toMatch(/^Importing: /);
+    const inC = await openLibrariesDialog(c);
+    await inC.getByLabel('New library name').fill('Course');
+    await Promise.all([c.waitForEvent('load'), inC.getByRole('button', { name: 'Create and open' }).click()]);
+    await expect.poll(() => headerName(c)).toBe('Course');
+    await openLibrariesDialog(c);
+    const imported = /^Imported "(Notes(?: \(2\))?)" from notes\.docqa\.zip: 400 documents/;
+    for (const p of [a, b]) await expect.poll(() => status(p), { timeout: 90_000 }).toMatch(imported);
+    const names = await Promise.all([a, b].map(async (p) => imported.exec((await status(p)) ?? '')![1]!));
+    expect([...names].sort()).toEqual(['Notes', 'Notes (2)']);
+    // The third tab's open list follows the other tabs' imports without being opened again.
+    await expect.poll(async () => (await listed(c)).sort()).toEqual(['Course', 'My library', 'Notes', 'Notes (2)']);
+
+    // Both tabs open their own import at the same moment: each gets the one it chose.
+    const openIn = (p: Page, name: string) => {
+      const button = p.getByRole('dialog', { name: 'Libraries' }).getByRole('list', { name: 'Libraries' }).getByRole('button', { name: `Open ${name}`, exact: true });
+      return Promise.all([p.waitForEvent('load'), button.click()]);
+    };
+    await Promise.all([openIn(a, names[0]!), openIn(b, names[1]!)]);
+    for (const [p, name] of [[a, names[0]!], [b, names[1]!]] as const) {
+      await expect.poll(() => headerName(p)).toBe(name);
+      await expect.poll(() => p.locator('main[aria-busy="false"] .count').textContent(), { timeout: 30_000 }).toBe('(400 documents)');
+      expect(await askQuestion(p, 'How many euros does budget line 17 stay at until the review?')).toContain('2227 euros');
+    }
+    expect(await libraryStatus(c)).toEqual([]);
   });
 
   it('a tab closed mid-import leaves no half library; the next start removes what it wrote and says so', async () => {
     const page = await fresh();
     // Many small parts: the import writes a part per transaction and says how far it has got after each.
-    const file = await makeLibraryFile(1500, 'Big notes', 16 * 1024);
+    const file = await makeLibraryFile(1500, 'Big notes', { partBytes: 16 * 1024 });
     await openLibrariesDialog(page);
     await fileSection(page).getByLabel('Import a library').setInputFiles({ name: 'big.docqa.zip', mimeType: 'application/zip', buffer: Buffer.from(file) });
     await page.waitForFunction(() => /^Importing: [1-9][\d,]* of 1,500 documents/.test(document.querySelector('section[aria-label="Library file"] [role="status"]')?.textContent ?? ''), undefined, { polling: 20, timeout: 30_000 });
     const context = page.context();
-    const databases = (p: Page) => p.evaluate(async () => (await indexedDB.databases()).map((d) => d.name).filter((n) => n?.startsWith('docqa-library-')));
     await page.close();
 
     const again = await context.newPage();
@@ -104,7 +202,7 @@ describe('library file', () => {
     await expect.poll(() => again.getByRole('status').filter({ hasText: 'was cut short' }).textContent(), { timeout: 30_000 }).toBe(
       'The import of "Big notes" was cut short (the tab was closed or the browser stopped) and what it had written was removed: import the file again.Dismiss',
     );
-    expect(await databases(again)).toEqual([]);
+    expect(await libraryDatabases(again)).toEqual([]);
     await openLibrariesDialog(again);
     expect(await listed(again)).toEqual(['My library']);
   });

@@ -11,14 +11,13 @@ import { prepareDocument } from '../../src/ingest/prepare-document.ts';
 import { asChunkId, asModelId } from '../../src/core/ids.ts';
 import { createLibrary } from '../../src/library/library.ts';
 import { ConversationStore } from '../../src/store/conversation-store.ts';
-import { ARCHIVE_VERSION, MANIFEST_ENTRY, type ArchiveManifest } from '../../src/store/library-archive-format.ts';
+import type { ArchiveManifest } from '../../src/store/library-archive-format.ts';
 import { exportLibrary, type ExportOptions } from '../../src/store/library-export.ts';
 import { checkLibraryArchive, writeLibraryArchive } from '../../src/store/library-import.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb, type LibraryDb } from '../../src/store/schema.ts';
 import { VectorStore } from '../../src/store/vector-store.ts';
-import { BlobReader, BlobWriter, Uint8ArrayReader, Uint8ArrayWriter, ZipReader, ZipWriter } from '../../src/store/zip.ts';
-import { sha256HexOfBytes } from '../../src/ingest/sha256.ts';
+import { cutShort, manifestOf, millionEntryZip, newerFormat, tampered, unzip, withCompressionBomb, withDotDotEntry, withManifest, zip } from '../support/hostile-library-files.ts';
 
 const CHUNK: ChunkOptions = { maxChars: 200, overlapChars: 0, parentChars: 600 };
 const FILES: Record<string, string> = {
@@ -71,22 +70,6 @@ async function importBlob(blob: Blob, options = {}): Promise<LibraryDb> {
   return db;
 }
 
-/** The archive's entries, to be altered and written again. */
-async function unzip(blob: Blob): Promise<Map<string, Uint8Array>> {
-  const out = new Map<string, Uint8Array>();
-  for (const e of await new ZipReader(new BlobReader(blob)).getEntries()) if (!e.directory) out.set(e.filename, await e.getData(new Uint8ArrayWriter()));
-  return out;
-}
-
-async function zip(entries: Map<string, Uint8Array>, level = 5): Promise<Blob> {
-  const writer = new ZipWriter(new BlobWriter());
-  for (const [name, bytes] of entries) await writer.add(name, new Uint8ArrayReader(bytes), { level });
-  return writer.close();
-}
-
-const manifestOf = (entries: Map<string, Uint8Array>) => JSON.parse(new TextDecoder().decode(entries.get(MANIFEST_ENTRY))) as ArchiveManifest;
-const withManifest = (entries: Map<string, Uint8Array>, manifest: ArchiveManifest) => new Map(entries).set(MANIFEST_ENTRY, new TextEncoder().encode(JSON.stringify(manifest)));
-
 /** Whether a database holds any record at all (a refused file must leave none). */
 async function isEmpty(db: LibraryDb): Promise<boolean> {
   for (const store of db.objectStoreNames) if ((await db.count(store)) > 0) return false;
@@ -136,38 +119,25 @@ describe('library file', () => {
     };
 
     it('an entry named ../', async () => {
-      const entries = await unzip((await exportToBlob(await sampleLibrary())).blob);
-      entries.set('../../evil.js', new TextEncoder().encode('alert(1)'));
-      await refused(await zip(entries), /entry named "\.\.\/\.\.\/evil\.js", which this app never writes/);
+      await refused(await withDotDotEntry((await exportToBlob(await sampleLibrary())).blob), /entry named "\.\.\/\.\.\/evil\.js", which this app never writes/);
     });
 
     it('a compression bomb', async () => {
-      const entries = await unzip((await exportToBlob(await sampleLibrary())).blob);
-      const zeros = new Uint8Array(4 * 2 ** 20);
-      const manifest = manifestOf(entries);
-      manifest.entries.push({ name: 'documents/000099.jsonl', bytes: zeros.byteLength, sha256: sha256HexOfBytes(zeros) });
-      await refused(await zip(withManifest(entries, manifest).set('documents/000099.jsonl', zeros), 9), /documents\/000099\.jsonl expands \d+ times \(to 4\.0 MB\): a compression bomb/);
+      await refused(await withCompressionBomb((await exportToBlob(await sampleLibrary())).blob), /documents\/000099\.jsonl expands \d+ times \(to 4\.0 MB\): a compression bomb/);
     });
 
     it('a file cut short', async () => {
-      const { blob } = await exportToBlob(await sampleLibrary());
-      await refused(blob.slice(0, Math.floor(blob.size * 0.6)), /not a ZIP archive, or it was cut short/);
+      await refused(cutShort((await exportToBlob(await sampleLibrary())).blob), /not a ZIP archive, or it was cut short/);
     });
 
     it('a tampered entry (its checksum no longer matches)', async () => {
-      const entries = await unzip((await exportToBlob(await sampleLibrary())).blob);
-      const [name, part] = [...entries].find(([, bytes]) => new TextDecoder().decode(bytes).includes('first day'))!;
-      expect(name).toMatch(/^documents\/\d{6}\.jsonl$/);
-      // The same length: only the checksum can tell.
-      entries.set(name, new TextEncoder().encode(new TextDecoder().decode(part).replace('first day', 'fifth day')));
-      await refused(await zip(entries), new RegExp(`${name.replace(/[/.]/g, '\\$&')} does not match its checksum: the file was altered or damaged`));
+      const { file, part } = await tampered((await exportToBlob(await sampleLibrary())).blob, 'first day', 'fifth day');
+      expect(part).toMatch(/^documents\/\d{6}\.jsonl$/);
+      await refused(file, new RegExp(`${part.replace(/[/.]/g, '\\$&')} does not match its checksum: the file was altered or damaged`));
     });
 
     it('a newer format version, with "update first"', async () => {
-      const entries = await unzip((await exportToBlob(await sampleLibrary())).blob);
-      const manifest = manifestOf(entries);
-      manifest.formatVersion = ARCHIVE_VERSION + 1;
-      await refused(await zip(withManifest(entries, manifest)), /made by a newer version of the app .*update the app first/);
+      await refused(await newerFormat((await exportToBlob(await sampleLibrary())).blob), /made by a newer version of the app .*update the app first/);
     });
 
     it('a million tiny entries (from the end record alone)', async () => {
@@ -272,46 +242,3 @@ describe('importing as a new library', () => {
     expect(archiveFileName('Dossier été')).toBe('Dossier été.docqa.zip');
   });
 });
-
-/** A ZIP of a million empty entries (ZIP64 end records), written by hand: no library would hold as many. */
-function millionEntryZip(): Blob {
-  const n = 1_000_000;
-  const name = (i: number) => `documents/${String(i).padStart(6, '0')}.jsonl`;
-  const local = 30 + 22;
-  const central = 46 + 22;
-  const bytes = new Uint8Array(n * (local + central) + 56 + 20 + 22);
-  const view = new DataView(bytes.buffer);
-  const enc = new TextEncoder();
-  for (let i = 0; i < n; i++) {
-    const at = i * local;
-    view.setUint32(at, 0x04034b50, true);
-    view.setUint16(at + 26, 22, true);
-    bytes.set(enc.encode(name(i)), at + 30);
-  }
-  const dir = n * local;
-  for (let i = 0; i < n; i++) {
-    const at = dir + i * central;
-    view.setUint32(at, 0x02014b50, true);
-    view.setUint16(at + 28, 22, true);
-    view.setUint32(at + 42, i * local, true);
-    bytes.set(enc.encode(name(i)), at + 46);
-  }
-  const z64 = dir + n * central;
-  view.setUint32(z64, 0x06064b50, true);
-  view.setBigUint64(z64 + 4, 44n, true);
-  view.setBigUint64(z64 + 24, BigInt(n), true);
-  view.setBigUint64(z64 + 32, BigInt(n), true);
-  view.setBigUint64(z64 + 40, BigInt(n * central), true);
-  view.setBigUint64(z64 + 48, BigInt(dir), true);
-  const locator = z64 + 56;
-  view.setUint32(locator, 0x07064b50, true);
-  view.setBigUint64(locator + 8, BigInt(z64), true);
-  view.setUint32(locator + 16, 1, true);
-  const eocd = locator + 20;
-  view.setUint32(eocd, 0x06054b50, true);
-  view.setUint16(eocd + 8, 0xffff, true);
-  view.setUint16(eocd + 10, 0xffff, true);
-  view.setUint32(eocd + 12, 0xffffffff, true);
-  view.setUint32(eocd + 16, 0xffffffff, true);
-  return new Blob([bytes]);
-}

@@ -70,4 +70,27 @@ describe('the list of libraries', () => {
     expect((await part.list()).map((l) => l.name)).toEqual(['My library']);
     registry.close();
   });
+
+  it('gives two libraries named at the same moment (two tabs, two registries) two names', async () => {
+    const [a, b] = [await LibraryRegistry.open(), await LibraryRegistry.open()];
+    const made = await Promise.allSettled([a.create('Course'), b.create('course')]);
+    expect(made.map((m) => m.status).sort()).toEqual(['fulfilled', 'rejected']);
+    // Two imports of the same file finishing together: each gets a name of its own.
+    const [x, y] = [await a.beginImport('Notes'), await b.beginImport('Notes')];
+    const listed = await Promise.all([a.finishImport(x.id), b.finishImport(y.id)]);
+    expect(listed.map((l) => l.name).sort()).toEqual(['Notes', 'Notes (2)']);
+    // A rename racing a create to the same name: one of them is refused.
+    const [z] = [await a.create('Draft')];
+    const raced = await Promise.allSettled([a.rename(z.id, 'Final'), b.create('Final')]);
+    expect(raced.map((m) => m.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((await a.list()).map((l) => l.name).filter((n) => n === 'Final')).toHaveLength(1);
+    // Two tabs deleting the last two libraries at once: one library is kept.
+    for (const l of await a.list()) if (l.name !== 'Course' && l.name !== 'Notes') await a.delete(l.id);
+    const [course, notes] = await a.list();
+    const deleted = await Promise.allSettled([a.delete(course!.id), b.delete(notes!.id)]);
+    expect(deleted.map((m) => m.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(await a.list()).toHaveLength(1);
+    a.close();
+    b.close();
+  });
 });
