@@ -2,6 +2,11 @@ import type { ReadingStage } from '../core/types.ts';
 
 export { formatBytes } from '../core/format-bytes.ts';
 
+/** "1 document", "1,000 documents" (digits grouped as the browser's language groups them). */
+export function plural(n: number, one: string): string {
+  return `${n.toLocaleString()} ${one}${n === 1 ? '' : 's'}`;
+}
+
 /** "about 40 s left", "about 3 min left", "about 2 h left" (from 90 minutes). */
 export function formatEta(ms: number): string {
   const s = Math.round(ms / 1000);

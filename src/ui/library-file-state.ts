@@ -2,7 +2,7 @@ import { signal } from '@preact/signals';
 import { proxy } from 'comlink';
 import type { ArchiveProgress, ImportedLibrary } from '../core/library-api.ts';
 import { personalMessage } from '../core/errors.ts';
-import { formatBytes } from './format.ts';
+import { formatBytes, plural } from './format.ts';
 import { announceLibraryChange, refreshLibraries } from './libraries-state.ts';
 import { libraryApi } from './library-connection.ts';
 
@@ -18,7 +18,6 @@ export const lastImported = signal<ImportedLibrary | undefined>(undefined);
 /** Unfinished imports removed at start, said above the page until dismissed. */
 export const unfinishedImportNotes = signal<string[]>([]);
 
-const plural = (n: number, one: string) => `${n.toLocaleString()} ${one}${n === 1 ? '' : 's'}`;
 
 /** "Exporting: 1,200 of 3,000 documents", "Checking the file: 40 %"… */
 export function progressLine(busy: NonNullable<typeof libraryFileBusy.value>): string {

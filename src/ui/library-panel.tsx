@@ -7,7 +7,7 @@ import type { LibraryItem } from '../core/types.ts';
 import { PrefixIsolated } from './isolate.tsx';
 import { arrangeItems, folderOf, listRows, SORT_LABELS, WINDOW_ABOVE, windowOf, type LibrarySort, type ListRow } from './library-view.ts';
 import { deleteItem, pendingDeletes, undoDelete } from './delete-state.ts';
-import { stageLine } from './format.ts';
+import { plural, stageLine } from './format.ts';
 import { dismissFailed, percents, retryItem, type FileProgress } from './indexing-state.ts';
 import { items, loaded, setTags } from './library-state.ts';
 
@@ -320,7 +320,7 @@ export function LibraryPanel() {
   return (
     <div class="library">
       <h2>
-        Library <span class="count">{loaded.value ? `(${docs} document${docs === 1 ? '' : 's'})` : '(loading…)'}</span>
+        Library <span class="count">{loaded.value ? `(${plural(docs, 'document')})` : '(loading…)'}</span>
       </h2>
       {failed > 0 && (
         <button type="button" class="clear-failed" onClick={() => void dismissFailed()}>

@@ -32,7 +32,7 @@ describe('1,000 small files in one drop', () => {
     // file dropped next keeps the writer busy for a while after the 1,000 notes are done.
     await app.page.getByLabel('Add documents').setInputFiles(await writeTree({ 'ledger.txt': longText(30) }, 'big').then((d) => `${d}/ledger.txt`));
     // The list is windowed at this size: the heading counts the documents indexed.
-    await app.page.getByRole('heading', { name: 'Library (1000 documents)' }).waitFor({ timeout: 170_000 });
+    await app.page.getByRole('heading', { name: 'Library (1,000 documents)' }).waitFor({ timeout: 170_000 });
     // Asked while the ledger is still queued or indexing (its commit may finish before the answer
     // arrives: the answer's reads wait for the ledger's write transaction).
     await app.page.getByLabel('Filter documents').fill('ledger');
@@ -41,7 +41,7 @@ describe('1,000 small files in one drop', () => {
     expect(ledgerStatus).toMatch(/^(Queued|Indexing \d+%)$/);
     await app.page.getByLabel('Filter documents').fill('');
     expect(await askQuestion(app.page, 'which folder is on shelf 777')).toContain('folder number 2331');
-    await app.page.getByRole('heading', { name: 'Library (1001 documents)' }).waitFor({ timeout: 170_000 });
+    await app.page.getByRole('heading', { name: 'Library (1,001 documents)' }).waitFor({ timeout: 170_000 });
     await app.page.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor({ timeout: 60_000 });
     // The page never froze: no gap between ticks anywhere near the seconds a blocked UI shows
     // (before events were batched, one gap was 56 s).
