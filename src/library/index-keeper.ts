@@ -9,6 +9,8 @@ const OWNERS_SNAPSHOT = 'owners';
 const LEXICAL_SNAPSHOT = 'lexical';
 /** Chunks added to the index between two chances for questions to run (~0.5 s of work). */
 const INDEX_SLICE = 2000;
+/** Documents read from the store per transaction when the index is rebuilt or caught up. */
+const REBUILD_BATCH = 100;
 
 /**
  * The in-memory indexes kept in line with the store, which is the truth: chunk ownership and the lexical
@@ -86,7 +88,8 @@ export class IndexKeeper {
       // Deleted since the snapshot, or by another tab: their chunk texts may be gone from the store.
       await this.set.removeDocuments(gone, async (id) => (await this.store.getChunks([id]))[0]?.text);
     }
-    for (const id of [...partial, ...missing]) await this.set.add(await this.store.indexEntriesOf(id));
+    const toAdd = [...partial, ...missing];
+    for (let at = 0; at < toAdd.length; at += REBUILD_BATCH) await this.set.add(await this.store.indexEntriesOf(toAdd.slice(at, at + REBUILD_BATCH)));
     if (gone.size || missing.length) this.scheduleSnapshot();
     if (partial.length || missing.length) this.onChunksAdded();
   }

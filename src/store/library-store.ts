@@ -79,14 +79,24 @@ export class LibraryStore extends QueueStore {
     return this.db.get('manifests', docId);
   }
 
-  /** Index entries of a stored document (for rebuilding the index from the store). */
-  async indexEntriesOf(docId: DocId): Promise<IndexEntry[]> {
+  /**
+   * Index entries of stored documents (for rebuilding the index from the store), read in one transaction:
+   * a library of 10,000 documents opened without its index snapshot is read in batches, not a transaction
+   * per document.
+   */
+  async indexEntriesOf(docIds: readonly DocId[]): Promise<IndexEntry[]> {
     const tx = this.db.transaction(['documents', 'manifests', 'chunks']);
-    const [doc, manifest] = await Promise.all([tx.objectStore('documents').get(docId), tx.objectStore('manifests').get(docId)]);
-    if (!doc || !manifest) return [];
-    const chunks = await Promise.all([...new Set(manifest.chunkIds)].map((id) => tx.objectStore('chunks').get(id)));
-    return entriesFor(chunks.filter((c): c is ChunkRecord => !!c), doc);
+    const perDoc = await Promise.all(
+      docIds.map(async (docId) => {
+        const [doc, manifest] = await Promise.all([tx.objectStore('documents').get(docId), tx.objectStore('manifests').get(docId)]);
+        if (!doc || !manifest) return [];
+        const chunks = await Promise.all([...new Set(manifest.chunkIds)].map((id) => tx.objectStore('chunks').get(id)));
+        return entriesFor(chunks.filter((c): c is ChunkRecord => !!c), doc);
+      }),
+    );
+    return perDoc.flat();
   }
+
 
   /**
    * Commits a prepared document atomically, replacing the documents in `replaces` (older versions of the

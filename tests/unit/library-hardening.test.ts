@@ -109,7 +109,7 @@ describe('writes that cannot be lost or half-done', () => {
     const big = docs.find((d) => d.name === 'big.md')!;
     const lexical = await store.loadSnapshot('lexical');
     const partial = new IndexSet(ChunkOwners.load(saved.at(-1)!), LexicalIndex.load(lexical!.data as string));
-    await partial.remove((await store.indexEntriesOf(big.id)).slice(1500));
+    await partial.remove((await store.indexEntriesOf([big.id])).slice(1500));
     await store.saveSnapshots([
       { name: 'owners', version: 1, data: partial.owners.serialize(), savedAt: Date.now() },
       { name: 'lexical', version: 1, data: partial.lexical.serialize(), savedAt: Date.now() },

@@ -65,7 +65,7 @@ describe('LibraryStore.commitDocument', () => {
       expect(c?.locations).toEqual([prepared.chunks[i]!.location]);
     });
     expect((await store.listQueue()).map((q) => q.id)).toEqual([other.id]);
-    expect(await store.indexEntriesOf(id)).toHaveLength(added.length);
+    expect(await store.indexEntriesOf([id])).toHaveLength(added.length);
   });
 
   it('heads index entries with a real title only: a file without one is not headed by its file name', async () => {
@@ -74,7 +74,7 @@ describe('LibraryStore.commitDocument', () => {
     expect(untitled.doc).toMatchObject({ title: 'notes.md', titleSource: 'file-name' });
     const { added } = await store.commitDocument(untitled, undefined);
     expect(added.map((e) => e.title)).toEqual(added.map(() => ''));
-    expect((await store.indexEntriesOf(untitled.doc.id)).every((e) => e.title === '')).toBe(true);
+    expect((await store.indexEntriesOf([untitled.doc.id])).every((e) => e.title === '')).toBe(true);
     const titled = await prepare('lease.md', leaseMd);
     expect((await store.commitDocument(titled, undefined)).added.every((e) => e.title === 'Lease')).toBe(true);
     expect((await store.deleteDocument(titled.doc.id)).removed.every((e) => e.title === 'Lease')).toBe(true);
@@ -114,7 +114,7 @@ describe('LibraryStore.commitDocument', () => {
     const [shared] = await store.getChunks([sharedChunkOf(loan).id]);
     expect(shared!.locations).toEqual([sharedChunkOf(loan).location]);
     // The remaining document still yields its full index entries.
-    expect(await store.indexEntriesOf(loan.doc.id)).toHaveLength(new Set(loan.chunks.map((c) => c.id)).size);
+    expect(await store.indexEntriesOf([loan.doc.id])).toHaveLength(new Set(loan.chunks.map((c) => c.id)).size);
   });
 
   it('replacing a document (same path, new content) keeps unchanged chunks and removes gone ones', async () => {

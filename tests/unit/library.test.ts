@@ -182,6 +182,28 @@ describe('Library end to end (fake-indexeddb)', () => {
     expect(sources(await caughtUp.asking.ask('who waters the ferns'))[0]).toBe('extra.md · Extra');
   });
 
+  it('saves an index it had to build from the store (a library just imported) once it writes and its queue is done, not after the usual delay', async () => {
+    const name = freshName();
+    const { library } = await openLibrary(name, true);
+    await library.queue.add([file('lease.md', LEASE), file('loan.md', LOAN)]);
+    await library.processQueue();
+    // As an import leaves it: the documents, and no snapshot.
+    const db = await openLibraryDb(name);
+    await db.clear('snapshots');
+    const store = new LibraryStore(db);
+    // The usual delay is a minute here: only the save that ends the writer's first run of the queue is seen within seconds.
+    const opened = createLibrary(store, () => undefined, { chunk: CHUNK, snapshotDelayMs: 60_000 });
+    await opened.open();
+    expect(await store.loadSnapshot('lexical')).toBeUndefined();
+    await opened.startWriting();
+    await vi.waitFor(async () => expect(await store.loadSnapshot('lexical')).toBeDefined(), { timeout: 5000, interval: 100 });
+    const reads = vi.spyOn(store, 'indexEntriesOf');
+    const again = createLibrary(store, () => undefined, { chunk: CHUNK });
+    await again.open();
+    expect(reads).not.toHaveBeenCalled();
+    expect(again.indexedChunks).toBe(library.indexedChunks);
+  });
+
   it('fails files over the size limit, and a file whose reading the app did not survive twice, and goes on', async () => {
     const name = freshName();
     const db = await openLibraryDb(name);
