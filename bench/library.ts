@@ -10,7 +10,9 @@
  *   same library in the same round (the baseline: a switch should cost what a reload costs). The first
  *   open of an imported library (its index built from the store) is reported apart; the switches start
  *   once that index is saved, as it is for a person who stays a moment.
- * - Export: from the click to the file saved, in MB/s, and its peak memory as for import.
+ * - Export: from the click to the file saved, in MB/s, and its peak memory as for import, by both routes:
+ *   into the file chosen in the save dialog (Chromium) against a download of the whole file (the baseline,
+ *   the route of browsers without a save dialog), alternating.
  * Rounds alternate which side goes first where there are two; a figure is the median, with min and max.
  * Standalone: `npx tsx bench/library.ts`; in the suite: `npm run bench -- library`. Node figures and
  * their baseline: `bench/library-file.ts`.
@@ -162,7 +164,10 @@ export async function benchLibrary(ctx: BenchContext): Promise<void> {
       figures[`library_first_open_${size}_ms`] = round(await timed(open(`bench ${size}`), () => shown(page, `bench ${size}`, size)), 0);
       progress(`library: first open of ${size} documents: ${figures[`library_first_open_${size}_ms`]} ms`);
       // As a person who stays a moment: the index built at the first open is saved before the switches.
-      await page.waitForFunction(indexSnapshotSaved, undefined, { timeout: 600_000, polling: 500 });
+      for (const until = Date.now() + 600_000; !(await page.evaluate(indexSnapshotSaved)); ) {
+        if (Date.now() > until) throw new Error(`the index of ${size} documents was not saved within 10 minutes`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
       await open('My library')();
       await shown(page, 'My library', SMALL);
     }
@@ -194,6 +199,7 @@ export async function benchLibrary(ctx: BenchContext): Promise<void> {
         reloadSize.get(size)!.push(reloaded);
         ratios.get(size)!.push(switched / reloaded);
         toSmall.push(await timed(open('My library'), () => shown(page, 'My library', SMALL)));
+        progress(`library: round ${r + 1}, ${size} documents: switch ${Math.round(switched)} ms, reload ${Math.round(reloaded)} ms`);
       }
       progress(`library: switch round ${r + 1} of ${ROUNDS}`);
     }
@@ -205,36 +211,63 @@ export async function benchLibrary(ctx: BenchContext): Promise<void> {
     }
     Object.assign(figures, stats(`library_switch_to_${SMALL}_docs_ms`, toSmall));
 
-    // Export: each imported library, opened, FILE_ROUNDS times.
+    // Export: each imported library, opened, FILE_ROUNDS times by each route, alternating which goes
+    // first: into a file chosen in the save dialog (Chromium's route; answered here with a file in the
+    // origin's private file system), and as a download of a Blob (the route of browsers without one).
+    const routes = ['picker', 'download'] as const;
+    const exportRound = async (route: (typeof routes)[number]): Promise<{ ms: number; mb: number }> => {
+      await page.evaluate((r) => {
+        Object.defineProperty(window, 'showSaveFilePicker', {
+          configurable: true,
+          value:
+            r === 'picker'
+              ? async ({ suggestedName }: { suggestedName: string }) => (await navigator.storage.getDirectory()).getFileHandle(suggestedName, { create: true })
+              : undefined,
+        });
+      }, route);
+      // Two rounds may end on the same words: the end is the first "Saved" after the page said "Exporting".
+      await page.evaluate(() => ((window as unknown as { benchBusy: boolean }).benchBusy = false));
+      const t0 = performance.now();
+      const download = route === 'download' ? page.waitForEvent('download', { timeout: 600_000 }) : undefined;
+      await section.getByRole('button', { name: 'Export this library' }).click();
+      await page.waitForFunction(() => {
+        const w = window as unknown as { benchBusy: boolean };
+        const t = document.querySelector('section[aria-label="Library file"] [role="status"]')?.textContent ?? '';
+        if (t.startsWith('Exporting')) w.benchBusy = true;
+        return w.benchBusy && /^(Saved |Export failed)/.test(t);
+      }, undefined, { timeout: 600_000, polling: 10 });
+      const said = await statusText();
+      if (!said.startsWith('Saved ')) throw new Error(`export failed: ${said}`);
+      const took = performance.now() - t0;
+      const mb = download ? (await readFile((await (await download).path())!)).length / MB : (await page.evaluate(async (name) => (await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile()).size, /^Saved (.+?) \(/.exec(said)![1]!)) / MB;
+      return { ms: took, mb };
+    };
     for (const size of SIZES) {
-      const { mb: importedMb } = files.get(size)!;
       await open(`bench ${size}`)();
       await shown(page, `bench ${size}`, size);
-      const ms: number[] = [];
-      const peaks: number[] = [];
-      let fileMb = importedMb;
+      await openDialog();
+      const ms = { picker: [] as number[], download: [] as number[] };
+      const peaks = { picker: [] as number[], download: [] as number[] };
+      const ratios: number[] = [];
+      let fileMb = files.get(size)!.mb;
       for (let r = 0; r < FILE_ROUNDS; r++) {
-        await openDialog();
-        const { value, peak } = await peakAbove(
-          () => treeRss(pid),
-          async () => {
-            const t0 = performance.now();
-            const download = page.waitForEvent('download', { timeout: 600_000 });
-            await section.getByRole('button', { name: 'Export this library' }).click();
-            const saved = await (await download).path();
-            const took = performance.now() - t0;
-            fileMb = (await readFile(saved!)).length / MB;
-            return took;
-          },
-          SAMPLE_MS,
-        );
-        ms.push(value);
-        peaks.push(peak / MB);
-        progress(`library: export of ${size} documents (${round(fileMb, 1)} MB), round ${r + 1}: ${Math.round(value)} ms, peak +${Math.round(peak / MB)} MB`);
+        const order = r % 2 ? [...routes].reverse() : routes;
+        for (const route of order) {
+          const { value, peak } = await peakAbove(() => treeRss(pid), () => exportRound(route), SAMPLE_MS);
+          ms[route].push(value.ms);
+          peaks[route].push(peak / MB);
+          fileMb = value.mb;
+          progress(`library: export of ${size} documents (${round(fileMb, 1)} MB) by ${route}, round ${r + 1}: ${Math.round(value.ms)} ms, peak +${Math.round(peak / MB)} MB`);
+        }
+        ratios.push(ms.picker[r]! / ms.download[r]!);
       }
-      Object.assign(figures, stats(`library_file_chromium_export_${size}_ms`, ms));
-      Object.assign(figures, stats(`library_file_chromium_export_${size}_mb_per_s`, ms.map((t) => fileMb / (t / 1000)), 1));
-      Object.assign(figures, stats(`library_file_chromium_export_${size}_peak_mb`, peaks, 1));
+      for (const route of routes) {
+        const key = route === 'picker' ? `library_file_chromium_export_${size}` : `library_file_chromium_export_download_${size}`;
+        Object.assign(figures, stats(`${key}_ms`, ms[route]));
+        Object.assign(figures, stats(`${key}_mb_per_s`, ms[route].map((t) => fileMb / (t / 1000)), 1));
+        Object.assign(figures, stats(`${key}_peak_mb`, peaks[route], 1));
+      }
+      Object.assign(figures, stats(`library_file_chromium_export_picker_vs_download_${size}`, ratios, 2));
       await page.keyboard.press('Escape');
     }
     ctx.record(figures);

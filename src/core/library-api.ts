@@ -286,9 +286,11 @@ export interface ArchiveProgress {
 
 /** What an export wrote. */
 export interface ExportedLibrary {
-  file: Blob;
-  /** The name to save it under: the library's name, made safe for a file name, and `.docqa.zip`. */
+  /** The file, for the page to save; absent when it was written to the file the person chose. */
+  file?: Blob;
+  /** The name to save it under (the library's name, made safe for a file name, and `.docqa.zip`), or the chosen file's. */
   fileName: string;
+  bytes: number;
   documents: number;
   conversations: number;
   originals: number;
@@ -308,8 +310,11 @@ export interface ImportedLibrary {
  * over an existing one). One export or import at a time per tab.
  */
 export interface LibraryArchiveApi {
-  /** Writes the library this tab has open to one file, with each document's original file when asked. */
-  export(options: { includeOriginals: boolean }, onProgress?: (progress: ArchiveProgress) => void): Promise<ExportedLibrary>;
+  /**
+   * Writes the library this tab has open to one file, with each document's original file when asked:
+   * into `target` (a file the person chose in the browser's save dialog) where given, else as a Blob.
+   */
+  export(options: { includeOriginals: boolean; target?: FileSystemFileHandle }, onProgress?: (progress: ArchiveProgress) => void): Promise<ExportedLibrary>;
   /**
    * Creates a new library from a library file, checked whole before anything is written; it is listed only
    * once complete. Refused files fail with 'archive-refused' and what is wrong.

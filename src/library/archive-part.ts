@@ -7,7 +7,7 @@
  */
 import { DocQaError } from '../core/errors.ts';
 import type { ArchiveProgress, LibraryArchiveApi } from '../core/library-api.ts';
-import { ARCHIVE_EXTENSION } from '../store/library-archive-format.ts';
+import { archiveFileName } from '../core/archive-name.ts';
 import { exportLibrary } from '../store/library-export.ts';
 import { checkLibraryArchive, writeLibraryArchive } from '../store/library-import.ts';
 import { libraryDbName, type LibraryRegistry } from '../store/library-registry.ts';
@@ -57,12 +57,6 @@ function blobSink(): { stream: WritableStream<Uint8Array>; blob: () => Blob } {
   };
 }
 
-/** A library name as a file name: letters, digits, spaces, dots, dashes and underscores. */
-export function archiveFileName(libraryName: string): string {
-  const safe = libraryName.replace(/[^\p{L}\p{N} ._-]+/gu, ' ').replace(/\s+/g, ' ').replace(/^[.\s]+/, '').trim().slice(0, 80) || 'library';
-  return `${safe}${ARCHIVE_EXTENSION}`;
-}
-
 const importLock = (id: string) => `docqa-import:${id}`;
 
 export function archivePart(parts: ArchiveParts): LibraryArchiveApi {
@@ -75,15 +69,34 @@ export function archivePart(parts: ArchiveParts): LibraryArchiveApi {
   const report = (onProgress: ((p: ArchiveProgress) => void) | undefined) => (p: ArchiveProgress) => void Promise.resolve(onProgress?.(p)).catch(() => undefined);
 
   return {
-    async export({ includeOriginals }, onProgress) {
+    async export({ includeOriginals, target }, onProgress) {
       const control = start();
       try {
         const db = await parts.db();
         const name = (await (await parts.registry()).get(parts.libraryId))?.name ?? 'My library';
+        const options = { libraryName: name, includeOriginals, signal: control.signal, onProgress: report(onProgress) };
+        if (target) {
+          // Straight to the file the person chose: nothing of it is held in memory. Until the stream
+          // closes the browser writes a copy beside it; an export that fails or is cancelled leaves the
+          // file as it was (an older backup chosen again is kept whole).
+          const file = await target.createWritable();
+          // zip.js holds the stream it writes to; this one passes the bytes on, so the file can be aborted.
+          const sink = new WritableStream<Uint8Array>({ write: (chunk) => file.write(chunk as Uint8Array<ArrayBuffer>), close: () => file.close() });
+          let manifest;
+          try {
+            manifest = await exportLibrary(db, sink, options);
+          } catch (err) {
+            await file.abort().catch(() => undefined);
+            throw err;
+          }
+          const { documents, conversations, originals } = manifest.counts;
+          return { fileName: target.name, bytes: (await target.getFile()).size, documents, conversations, originals };
+        }
         const sink = blobSink();
-        const manifest = await exportLibrary(db, sink.stream, { libraryName: name, includeOriginals, signal: control.signal, onProgress: report(onProgress) });
+        const manifest = await exportLibrary(db, sink.stream, options);
         const { documents, conversations, originals } = manifest.counts;
-        return { file: sink.blob(), fileName: archiveFileName(name), documents, conversations, originals };
+        const file = sink.blob();
+        return { file, fileName: archiveFileName(name), bytes: file.size, documents, conversations, originals };
       } finally {
         running = undefined;
       }

@@ -23,7 +23,7 @@ export const ARCHIVE_FORMAT = 'docqa-library';
 export const ARCHIVE_VERSION = 1;
 export const MANIFEST_ENTRY = 'manifest.json';
 /** The file name extension offered when saving. */
-export const ARCHIVE_EXTENSION = '.docqa.zip';
+export { ARCHIVE_EXTENSION } from '../core/archive-name.ts';
 
 /** A part is closed once its lines pass this many bytes: export and import hold at most one part in memory. */
 export const PART_BYTES = 4 * 2 ** 20;

@@ -88,7 +88,8 @@ async function readDocuments(db: LibraryDb, after: string | undefined, withOrigi
 
 /**
  * Writes the library in `db` to `sink` as one library file and returns its manifest. Stops with
- * 'cancelled' when `signal` aborts; on any error the caller drops what `sink` received.
+ * 'cancelled' when `signal` aborts; on any error `sink` is left unclosed and the caller drops what it
+ * received (or aborts the file behind it).
  */
 export async function exportLibrary(db: LibraryDb, sink: WritableStream<Uint8Array>, options: ExportOptions): Promise<ArchiveManifest> {
   const zip = new ZipWriter(sink, { keepOrder: true });
@@ -104,71 +105,67 @@ export async function exportLibrary(db: LibraryDb, sink: WritableStream<Uint8Arr
     // has: zip.js compresses any other level in JavaScript, about 3 times slower.
     await zip.add(name, new Uint8ArrayReader(bytes), { level: name.endsWith('.vectors') ? 0 : 6 });
   };
-  try {
-    const total = { documents: await db.count('documents'), conversations: await db.count('conversations') };
-    const documents = new PartWriter('documents', write, options.partBytes ?? PART_BYTES);
-    let after: string | undefined;
-    for (;;) {
-      stop();
-      const batch = await readDocuments(db, after, options.includeOriginals ?? false);
-      if (!batch.length) break;
-      for (const { doc, manifest, blocks, chunks, vectors, original } of batch) {
-        if (!manifest) continue; // Being deleted as the batch was read.
-        const { queueId: _queue, ...document } = doc;
-        const line: DocumentLine = { document, manifest, blocks, chunks, vectors: vectors.map((v): VectorRef => ({ model: v.model, chunkId: v.chunkId, dimensions: v.vector.length })) };
-        if (original) {
-          counts.originals++;
-          line.original = partName('originals', counts.originals);
-          await writeOriginal(zip, line.original, original, entries, stop);
-        }
-        await documents.add(line, vectors.map((v) => v.vector));
-        counts.documents++;
-        counts.blocks += blocks.length;
-        counts.chunks += chunks.length;
-        for (const v of vectors) counts.vectors[v.model] = (counts.vectors[v.model] ?? 0) + 1;
-        options.onProgress?.({ stage: 'documents', done: counts.documents, total: total.documents });
-      }
-      after = batch[batch.length - 1]!.doc.id;
-    }
-    await documents.flush();
-
-    const conversations = new PartWriter('conversations', write, options.partBytes ?? PART_BYTES);
-    let afterConversation: string | undefined;
-    for (;;) {
-      stop();
-      const tx = db.transaction(['conversations', 'conversationTurns']);
-      const headers = await tx.objectStore('conversations').getAll(afterConversation === undefined ? undefined : IDBKeyRange.lowerBound(afterConversation, true), BATCH);
-      if (!headers.length) break;
-      const turns = await Promise.all(headers.map((h) => tx.objectStore('conversationTurns').getAll(IDBKeyRange.bound([h.id, 0], [h.id, Infinity]))));
-      for (const [i, conversation] of headers.entries()) {
-        const line: ConversationLine = { conversation, turns: turns[i] ?? [] };
-        await conversations.add(line);
-        counts.conversations++;
-        counts.turns += line.turns.length;
-        options.onProgress?.({ stage: 'conversations', done: counts.conversations, total: total.conversations });
-      }
-      afterConversation = headers[headers.length - 1]!.id;
-    }
-    await conversations.flush();
-
-    const manifest: ArchiveManifest = {
-      format: ARCHIVE_FORMAT,
-      formatVersion: ARCHIVE_VERSION,
-      exportedAt: options.now ?? Date.now(),
-      library: { name: options.libraryName },
-      counts,
-      settings: { semantic: await db.get('settings', 'semantic') },
-      entries,
-    };
+  // On an error the sink is left open (closing it would complete a partial file): the caller drops what
+  // it received, or aborts the file it was writing, so a partial file is never handed out.
+  const total = { documents: await db.count('documents'), conversations: await db.count('conversations') };
+  const documents = new PartWriter('documents', write, options.partBytes ?? PART_BYTES);
+  let after: string | undefined;
+  for (;;) {
     stop();
-    await zip.add(MANIFEST_ENTRY, new Uint8ArrayReader(encoder.encode(JSON.stringify(manifest, null, 1))), { level: 6 });
-    await zip.close();
-    return manifest;
-  } catch (err) {
-    // What the sink received is dropped by the caller: a partial file is never handed out.
-    await zip.close().catch(() => undefined);
-    throw err;
+    const batch = await readDocuments(db, after, options.includeOriginals ?? false);
+    if (!batch.length) break;
+    for (const { doc, manifest, blocks, chunks, vectors, original } of batch) {
+      if (!manifest) continue; // Being deleted as the batch was read.
+      const { queueId: _queue, ...document } = doc;
+      const line: DocumentLine = { document, manifest, blocks, chunks, vectors: vectors.map((v): VectorRef => ({ model: v.model, chunkId: v.chunkId, dimensions: v.vector.length })) };
+      if (original) {
+        counts.originals++;
+        line.original = partName('originals', counts.originals);
+        await writeOriginal(zip, line.original, original, entries, stop);
+      }
+      await documents.add(line, vectors.map((v) => v.vector));
+      counts.documents++;
+      counts.blocks += blocks.length;
+      counts.chunks += chunks.length;
+      for (const v of vectors) counts.vectors[v.model] = (counts.vectors[v.model] ?? 0) + 1;
+      options.onProgress?.({ stage: 'documents', done: counts.documents, total: total.documents });
+    }
+    after = batch[batch.length - 1]!.doc.id;
   }
+  await documents.flush();
+
+  const conversations = new PartWriter('conversations', write, options.partBytes ?? PART_BYTES);
+  let afterConversation: string | undefined;
+  for (;;) {
+    stop();
+    const tx = db.transaction(['conversations', 'conversationTurns']);
+    const headers = await tx.objectStore('conversations').getAll(afterConversation === undefined ? undefined : IDBKeyRange.lowerBound(afterConversation, true), BATCH);
+    if (!headers.length) break;
+    const turns = await Promise.all(headers.map((h) => tx.objectStore('conversationTurns').getAll(IDBKeyRange.bound([h.id, 0], [h.id, Infinity]))));
+    for (const [i, conversation] of headers.entries()) {
+      const line: ConversationLine = { conversation, turns: turns[i] ?? [] };
+      await conversations.add(line);
+      counts.conversations++;
+      counts.turns += line.turns.length;
+      options.onProgress?.({ stage: 'conversations', done: counts.conversations, total: total.conversations });
+    }
+    afterConversation = headers[headers.length - 1]!.id;
+  }
+  await conversations.flush();
+
+  const manifest: ArchiveManifest = {
+    format: ARCHIVE_FORMAT,
+    formatVersion: ARCHIVE_VERSION,
+    exportedAt: options.now ?? Date.now(),
+    library: { name: options.libraryName },
+    counts,
+    settings: { semantic: await db.get('settings', 'semantic') },
+    entries,
+  };
+  stop();
+  await zip.add(MANIFEST_ENTRY, new Uint8ArrayReader(encoder.encode(JSON.stringify(manifest, null, 1))), { level: 6 });
+  await zip.close();
+  return manifest;
 }
 
 /** Streams an original file into the archive as it is (stored, not compressed), hashing it on the way. */

@@ -5,10 +5,6 @@ import { createLibrary, deleteLibrary, libraries, librariesNote, librariesOpen, 
 import { useModal } from './modal.ts';
 import { cancelLibraryFile, exportLibraryFile, importLibraryFile, lastImported, libraryFileBusy, libraryFileNote, progressLine } from './library-file-state.ts';
 
-/** The library this tab has open, by name ("My library" until the list is read). */
-export function currentLibraryName(): string {
-  return libraries.value?.find((l) => l.current)?.name ?? 'My library';
-}
 
 function LibraryRow({ l, only }: { l: LibraryEntryView; only: boolean }) {
   const [renaming, setRenaming] = useState(false);

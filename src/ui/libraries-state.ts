@@ -11,6 +11,11 @@ export const librariesOpen = signal(false);
 /** What the last action did or why it failed (said in the dialog). */
 export const librariesNote = signal<string | undefined>(undefined);
 
+/** The library this tab has open, by name ("My library" until the list is read). */
+export function currentLibraryName(): string {
+  return libraries.value?.find((l) => l.current)?.name ?? 'My library';
+}
+
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export async function refreshLibraries(): Promise<void> {

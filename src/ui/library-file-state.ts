@@ -1,9 +1,10 @@
 import { signal } from '@preact/signals';
 import { proxy } from 'comlink';
 import type { ArchiveProgress, ImportedLibrary } from '../core/library-api.ts';
-import { personalMessage } from '../core/errors.ts';
+import { archiveFileName } from '../core/archive-name.ts';
+import { DocQaError, personalMessage } from '../core/errors.ts';
 import { formatBytes, plural } from './format.ts';
-import { announceLibraryChange, refreshLibraries } from './libraries-state.ts';
+import { announceLibraryChange, currentLibraryName, refreshLibraries } from './libraries-state.ts';
 import { libraryApi } from './library-connection.ts';
 
 /**
@@ -70,13 +71,32 @@ async function run(kind: 'export' | 'import', work: () => Promise<string>): Prom
   libraryFileNote.value = note;
 }
 
-/** Writes the open library to one file and saves it. */
+/** The browser's save dialog, where it has one (Chromium-based browsers): the file chosen is written as the export runs. */
+type SaveFilePicker = (options: { suggestedName: string; types: Array<{ description: string; accept: Record<string, string[]> }> }) => Promise<FileSystemFileHandle>;
+
+/**
+ * Writes the open library to one file: straight into the file the person chooses where the browser has a
+ * save dialog (nothing of it is held in memory, and a failed export leaves that file as it was), else as a
+ * download of the whole file once written.
+ */
 export function exportLibraryFile(includeOriginals: boolean): Promise<void> {
+  const picker = (globalThis as { showSaveFilePicker?: SaveFilePicker }).showSaveFilePicker;
+  // The note that follows is about this export: an earlier import's "Open it" goes with its note.
+  lastImported.value = undefined;
   return run('export', async () => {
-    const done = await libraryApi()!.archive.export({ includeOriginals }, onProgress('export'));
-    save(done.file, done.fileName);
+    let target: FileSystemFileHandle | undefined;
+    if (picker) {
+      try {
+        target = await picker({ suggestedName: archiveFileName(currentLibraryName()), types: [{ description: 'DocQA library', accept: { 'application/zip': ['.zip'] } }] });
+      } catch (err) {
+        if ((err as { name?: string }).name === 'AbortError') throw new DocQaError('cancelled', 'export cancelled: no file was chosen');
+        throw err;
+      }
+    }
+    const done = await libraryApi()!.archive.export({ includeOriginals, target }, onProgress('export'));
+    if (done.file) save(done.file, done.fileName);
     const originals = includeOriginals ? `, ${plural(done.originals, 'original file')}` : '';
-    return `Saved ${done.fileName} (${formatBytes(done.file.size)}): ${plural(done.documents, 'document')}, ${plural(done.conversations, 'conversation')}${originals}.`;
+    return `Saved ${done.fileName} (${formatBytes(done.bytes)}): ${plural(done.documents, 'document')}, ${plural(done.conversations, 'conversation')}${originals}.`;
   });
 }
 

@@ -58,6 +58,8 @@ describe('library file', () => {
     const sources = await sourcePaths(a);
 
     await openLibrariesDialog(a);
+    // The route of browsers without a save dialog (Firefox, Safari): the whole file as a download.
+    await a.evaluate(() => Object.defineProperty(window, 'showSaveFilePicker', { value: undefined, configurable: true }));
     const download = a.waitForEvent('download');
     await fileSection(a).getByRole('button', { name: 'Export this library' }).click();
     const saved = await download;
@@ -82,6 +84,64 @@ describe('library file', () => {
     expect(await sourcePaths(b)).toEqual(sources);
     // The conversation came with it (the question asked again here is a second one).
     await expect.poll(() => b.getByRole('navigation', { name: 'Conversations' }).getByRole('listitem').filter({ hasText: question }).count()).toBe(2);
+  });
+
+  it('where the browser has a save dialog, writes straight into the file chosen; a dialog closed saves nothing', async () => {
+    const page = await fresh();
+    await dropFile(page, 'lease.md', md('# Lease\n\nThe tenant pays the rent on the first day of each month.\n'));
+    await dropFile(page, 'heating.md', md('# Heating\n\nThe landlord repairs the boiler within three days of a written notice.\n'));
+    await waitForIndexed(page, 2);
+    // The save dialog, answered with a file in the origin's private file system (a real file handle).
+    await page.evaluate(() => {
+      const w = window as unknown as { showSaveFilePicker: (o: { suggestedName: string }) => Promise<FileSystemFileHandle>; suggested?: string; closeDialog?: boolean };
+      w.showSaveFilePicker = async ({ suggestedName }) => {
+        if (w.closeDialog) throw new DOMException('The user aborted a request.', 'AbortError');
+        w.suggested = suggestedName;
+        return (await navigator.storage.getDirectory()).getFileHandle(suggestedName, { create: true });
+      };
+    });
+    const downloads: unknown[] = [];
+    page.on('download', (d) => downloads.push(d));
+    await openLibrariesDialog(page);
+    await fileSection(page).getByRole('button', { name: 'Export this library' }).click();
+    await expect.poll(() => fileSection(page).getByRole('status').textContent()).toMatch(/^Saved My library\.docqa\.zip \(\d+ KB\): 2 documents, 0 conversations\.$/);
+    expect(await page.evaluate(() => (window as unknown as { suggested: string }).suggested)).toBe('My library.docqa.zip');
+    expect(downloads).toEqual([]);
+    // The file written is a whole library: it imports.
+    const saved = await page.evaluate(async () => {
+      const file = await (await (await navigator.storage.getDirectory()).getFileHandle('My library.docqa.zip')).getFile();
+      return [...new Uint8Array(await file.arrayBuffer())];
+    });
+    await fileSection(page).getByLabel('Import a library').setInputFiles({ name: 'My library.docqa.zip', mimeType: 'application/zip', buffer: Buffer.from(saved) });
+    await expect.poll(() => fileSection(page).getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/^Imported "My library \(2\)" from My library\.docqa\.zip: 2 documents, 0 conversations\./);
+
+    await page.evaluate(() => ((window as unknown as { closeDialog: boolean }).closeDialog = true));
+    await fileSection(page).getByRole('button', { name: 'Export this library' }).click();
+    await expect.poll(() => fileSection(page).getByRole('status').textContent()).toBe('Export cancelled: no file was chosen.');
+    expect(downloads).toEqual([]);
+  });
+
+  it('an export into a chosen file that is cancelled midway leaves the older file there whole', { timeout: 90_000 }, async () => {
+    const page = await fresh();
+    await openLibrariesDialog(page);
+    await fileSection(page).getByLabel('Import a library').setInputFiles({ name: 'big.docqa.zip', mimeType: 'application/zip', buffer: Buffer.from(await makeLibraryFile(1500, 'Big notes', { partBytes: 16 * 1024 })) });
+    await expect.poll(() => fileSection(page).getByRole('status').textContent(), { timeout: 60_000 }).toMatch(/^Imported "Big notes"/);
+    await Promise.all([page.waitForEvent('load'), fileSection(page).getByRole('button', { name: 'Open Big notes' }).click()]);
+    await expect.poll(() => headerName(page)).toBe('Big notes');
+    // Last week's backup, chosen again in the save dialog.
+    await page.evaluate(async () => {
+      const handle = await (await navigator.storage.getDirectory()).getFileHandle('Big notes.docqa.zip', { create: true });
+      const writable = await handle.createWritable();
+      await writable.write('last week\'s backup');
+      await writable.close();
+      (window as unknown as { showSaveFilePicker: () => Promise<FileSystemFileHandle> }).showSaveFilePicker = async () => handle;
+    });
+    await openLibrariesDialog(page);
+    await fileSection(page).getByRole('button', { name: 'Export this library' }).click();
+    await page.waitForFunction(() => /^Exporting: [1-9][\d,]* of 1,500 documents/.test(document.querySelector('section[aria-label="Library file"] [role="status"]')?.textContent ?? ''), undefined, { polling: 20, timeout: 30_000 });
+    await fileSection(page).getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => fileSection(page).getByRole('status').textContent()).toBe('Export cancelled: no file was saved.');
+    expect(await page.evaluate(async () => (await (await (await navigator.storage.getDirectory()).getFileHandle('Big notes.docqa.zip')).getFile()).text())).toBe("last week's backup");
   });
 
   it('refuses hostile and damaged files, each with what is wrong, and creates no library', { timeout: 120_000 }, async () => {

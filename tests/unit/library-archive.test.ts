@@ -4,7 +4,8 @@
 // counts that lie) are refused with what is wrong, before anything is written; Cancel stops both ways.
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
-import { archiveFileName, archivePart } from '../../src/library/archive-part.ts';
+import { archiveFileName } from '../../src/core/archive-name.ts';
+import { archivePart } from '../../src/library/archive-part.ts';
 import { libraryDbName, LibraryRegistry } from '../../src/store/library-registry.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
@@ -190,10 +191,11 @@ describe('importing as a new library', () => {
     const archive = part();
     const exported = await archive.export({ includeOriginals: false });
     expect(exported.fileName).toBe('My library.docqa.zip');
-    const first = await archive.import(exported.file);
+    expect(exported.bytes).toBe(exported.file!.size);
+    const first = await archive.import(exported.file!);
     expect(first).toMatchObject({ library: { name: 'My library (2)', current: false }, documents: 3, conversations: 1 });
     expect(first.vectors).toBeGreaterThan(0);
-    const second = await archive.import(exported.file);
+    const second = await archive.import(exported.file!);
     expect(second.library.name).toBe('My library (3)');
     const registry = await LibraryRegistry.open();
     expect((await registry.list()).map((l) => l.name)).toEqual(['My library', 'My library (2)', 'My library (3)']);
@@ -205,7 +207,7 @@ describe('importing as a new library', () => {
 
   it('a file refused mid-write leaves no library listed and no database behind', async () => {
     const archive = part();
-    const entries = await unzip((await archive.export({ includeOriginals: false })).file);
+    const entries = await unzip((await archive.export({ includeOriginals: false })).file!);
     const manifest = manifestOf(entries);
     manifest.counts.turns += 2;
     const before = await databases();
