@@ -19,7 +19,6 @@ export const lastImported = signal<ImportedLibrary | undefined>(undefined);
 /** Unfinished imports removed at start, said above the page until dismissed. */
 export const unfinishedImportNotes = signal<string[]>([]);
 
-
 /** "Exporting: 1,200 of 3,000 documents", "Checking the file: 40 %"… */
 export function progressLine(busy: NonNullable<typeof libraryFileBusy.value>): string {
   const p = busy.progress;
@@ -80,14 +79,15 @@ type SaveFilePicker = (options: { suggestedName: string; types: Array<{ descript
  * download of the whole file once written.
  */
 export function exportLibraryFile(includeOriginals: boolean): Promise<void> {
-  const picker = (globalThis as { showSaveFilePicker?: SaveFilePicker }).showSaveFilePicker;
+  // Called on the window (the browser's own dialog refuses a call without it: "Illegal invocation").
+  const browser = globalThis as { showSaveFilePicker?: SaveFilePicker };
   // The note that follows is about this export: an earlier import's "Open it" goes with its note.
   lastImported.value = undefined;
   return run('export', async () => {
     let target: FileSystemFileHandle | undefined;
-    if (picker) {
+    if (browser.showSaveFilePicker) {
       try {
-        target = await picker({ suggestedName: archiveFileName(currentLibraryName()), types: [{ description: 'DocQA library', accept: { 'application/zip': ['.zip'] } }] });
+        target = await browser.showSaveFilePicker({ suggestedName: archiveFileName(currentLibraryName()), types: [{ description: 'DocQA library', accept: { 'application/zip': ['.zip'] } }] });
       } catch (err) {
         if ((err as { name?: string }).name === 'AbortError') throw new DocQaError('cancelled', 'export cancelled: no file was chosen');
         throw err;

@@ -94,10 +94,14 @@ describe('library file', () => {
     // The save dialog, answered with a file in the origin's private file system (a real file handle).
     await page.evaluate(() => {
       const w = window as unknown as { showSaveFilePicker: (o: { suggestedName: string }) => Promise<FileSystemFileHandle>; suggested?: string; closeDialog?: boolean };
-      w.showSaveFilePicker = async ({ suggestedName }) => {
+      w.showSaveFilePicker = async function (this: unknown, options) {
+        'use strict';
+        // As the browser's own: called on anything but the window, it throws (strict, so that a call
+        // without a receiver sees no window).
+        if (this !== window) throw new TypeError('Illegal invocation');
         if (w.closeDialog) throw new DOMException('The user aborted a request.', 'AbortError');
-        w.suggested = suggestedName;
-        return (await navigator.storage.getDirectory()).getFileHandle(suggestedName, { create: true });
+        w.suggested = options.suggestedName;
+        return (await navigator.storage.getDirectory()).getFileHandle(options.suggestedName, { create: true });
       };
     });
     const downloads: unknown[] = [];
