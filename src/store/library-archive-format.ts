@@ -22,8 +22,6 @@ export const ARCHIVE_FORMAT = 'docqa-library';
 /** Bump when a reader of the previous version could not read what is written; readers refuse newer ones. */
 export const ARCHIVE_VERSION = 1;
 export const MANIFEST_ENTRY = 'manifest.json';
-/** The file name extension offered when saving. */
-export { ARCHIVE_EXTENSION } from '../core/archive-name.ts';
 
 /** A part is closed once its lines pass this many bytes: export and import hold at most one part in memory. */
 export const PART_BYTES = 4 * 2 ** 20;

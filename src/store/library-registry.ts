@@ -9,7 +9,6 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { DEFAULT_LIBRARY_ID } from '../core/library-api.ts';
 import { DocQaError } from '../core/errors.ts';
 import { DEFAULT_DB_NAME } from './schema.ts';
-import { abortQuietly } from './transactions.ts';
 
 export const REGISTRY_DB_NAME = 'docqa-libraries';
 const REGISTRY_VERSION = 1;
@@ -123,10 +122,8 @@ export class LibraryRegistry {
     const all = await tx.store.getAll();
     const entry = all.find((l) => l.id === id);
     const refusal = !entry ? gone() : all.filter((l) => !l.importing).length <= 1 ? new DocQaError('invalid-setting', `"${entry.name}" is the only library: create another one before deleting it`) : undefined;
-    if (refusal) {
-      abortQuietly(tx, []);
-      throw refusal;
-    }
+    // A refusal writes nothing: the transaction ends with no request.
+    if (refusal) throw refusal;
     await Promise.all([tx.store.delete(id), tx.done]);
     await deleteDatabase(libraryDbName(id), entry!.name);
   }
@@ -143,16 +140,11 @@ export class LibraryRegistry {
   private async writeNamed(id: string | undefined, make: (listed: readonly LibraryEntry[], entry: LibraryEntry | undefined) => LibraryEntry): Promise<LibraryEntry> {
     const tx = this.db.transaction('libraries', 'readwrite');
     const all = await tx.store.getAll();
-    let entry: LibraryEntry;
-    try {
-      entry = make(
-        all.filter((l) => !l.importing),
-        all.find((l) => l.id === id),
-      );
-    } catch (err) {
-      abortQuietly(tx, []);
-      throw err;
-    }
+    // When `make` refuses, nothing is written: the transaction ends with no request.
+    const entry = make(
+      all.filter((l) => !l.importing),
+      all.find((l) => l.id === id),
+    );
     await Promise.all([tx.store.put(entry), tx.done]);
     return entry;
   }

@@ -17,6 +17,17 @@ export function directoryPicker(): DirectoryPicker | undefined {
   return picker ? (options) => picker.call(globalThis, options) : undefined;
 }
 
+type SaveFilePicker = (options: { suggestedName: string; types: Array<{ description: string; accept: Record<string, string[]> }> }) => Promise<FileSystemFileHandle>;
+
+/**
+ * The browser's save dialog that returns a file handle, where there is one (the export is written into the
+ * file chosen). Called on the window, as the folder picker is: the browser's own refuses an unbound call.
+ */
+export function savePicker(): SaveFilePicker | undefined {
+  const picker = (globalThis as { showSaveFilePicker?: SaveFilePicker }).showSaveFilePicker;
+  return picker ? (options) => picker.call(globalThis, options) : undefined;
+}
+
 /** Whether the page may read the folder now, without asking ('prompt': the browser asks on a click). */
 export async function readAccess(handle: FileSystemDirectoryHandle): Promise<Access> {
   return (await (handle as PermissionAware).queryPermission?.({ mode: 'read' })) ?? 'granted';

@@ -3,6 +3,7 @@ import { proxy } from 'comlink';
 import type { ArchiveProgress, ImportedLibrary } from '../core/library-api.ts';
 import { archiveFileName } from '../core/archive-name.ts';
 import { DocQaError, personalMessage } from '../core/errors.ts';
+import { savePicker } from './file-system-access.ts';
 import { formatBytes, plural } from './format.ts';
 import { announceLibraryChange, currentLibraryName, refreshLibraries } from './libraries-state.ts';
 import { libraryApi } from './library-connection.ts';
@@ -70,24 +71,20 @@ async function run(kind: 'export' | 'import', work: () => Promise<string>): Prom
   libraryFileNote.value = note;
 }
 
-/** The browser's save dialog, where it has one (Chromium-based browsers): the file chosen is written as the export runs. */
-type SaveFilePicker = (options: { suggestedName: string; types: Array<{ description: string; accept: Record<string, string[]> }> }) => Promise<FileSystemFileHandle>;
-
 /**
  * Writes the open library to one file: straight into the file the person chooses where the browser has a
  * save dialog (nothing of it is held in memory, and a failed export leaves that file as it was), else as a
  * download of the whole file once written.
  */
 export function exportLibraryFile(includeOriginals: boolean): Promise<void> {
-  // Called on the window (the browser's own dialog refuses a call without it: "Illegal invocation").
-  const browser = globalThis as { showSaveFilePicker?: SaveFilePicker };
+  const pick = savePicker();
   // The note that follows is about this export: an earlier import's "Open it" goes with its note.
   lastImported.value = undefined;
   return run('export', async () => {
     let target: FileSystemFileHandle | undefined;
-    if (browser.showSaveFilePicker) {
+    if (pick) {
       try {
-        target = await browser.showSaveFilePicker({ suggestedName: archiveFileName(currentLibraryName()), types: [{ description: 'DocQA library', accept: { 'application/zip': ['.zip'] } }] });
+        target = await pick({ suggestedName: archiveFileName(currentLibraryName()), types: [{ description: 'DocQA library', accept: { 'application/zip': ['.zip'] } }] });
       } catch (err) {
         if ((err as { name?: string }).name === 'AbortError') throw new DocQaError('cancelled', 'export cancelled: no file was chosen');
         throw err;
