@@ -1,6 +1,6 @@
 /**
  * Memory and snapshot size of the app's index: heap retained by building it (heapUsed after minus
- * before, each after a full GC), bytes of LexicalIndex.serialize() (UTF-8), and how long saving and
+ * before, each after a full GC), bytes of LexicalIndex.serialize(), and how long saving and
  * loading that snapshot take (what a cold start pays before the first search).
  * Standalone: `npx tsx bench/memory.ts`.
  */
@@ -9,14 +9,14 @@ import type { BenchContext, SetName } from './context.ts';
 import { heapUsed, isMain, MB, progress, round } from './util.ts';
 
 export async function benchMemory(ctx: BenchContext, sets: SetName[] = ['5k', 'scifact', '100k']): Promise<void> {
-  const snapshots = new Map<SetName, { json: string; chunks: number }>();
+  const snapshots = new Map<SetName, { json: string | Uint8Array; chunks: number }>();
   for (const set of sets) {
     const build = await ctx.build(set);
     progress(`memory: snapshot of ${set}`);
     const s0 = performance.now();
     const json = build.index.serialize();
     const serializeMs = performance.now() - s0;
-    const bytes = Buffer.byteLength(json, 'utf8');
+    const bytes = typeof json === 'string' ? Buffer.byteLength(json, 'utf8') : json.byteLength;
     snapshots.set(set, { json, chunks: build.index.size });
     ctx.record({
       [`heap_mb_${set}`]: round(build.heapBytes / MB, 1),
@@ -39,7 +39,7 @@ export async function benchMemory(ctx: BenchContext, sets: SetName[] = ['5k', 's
  * Loads a snapshot and returns only numbers: the loaded index lives in this frame alone, so it is
  * garbage before the next measurement (a loop variable can stay reachable into the next iteration).
  */
-function measureLoad(json: string): { size: number; loadMs: number; heapBytes: number } {
+function measureLoad(json: string | Uint8Array): { size: number; loadMs: number; heapBytes: number } {
   const before = heapUsed();
   const l0 = performance.now();
   const loaded = LexicalIndex.load(json);

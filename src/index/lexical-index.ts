@@ -1,38 +1,33 @@
-import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
+import MiniSearch, { type Options } from 'minisearch';
 import { headedText } from '../core/doc-title.ts';
 import { DocQaError } from '../core/errors.ts';
 import { asChunkId, type ChunkId } from '../core/ids.ts';
 import type { ChunkFilter, Hit, IndexEntry, SearchIndex, SearchQuery } from './search-index.ts';
 import { processTerm, termsOf, tokenize } from '../text/tokenize.ts';
 import { topK } from './top-k.ts';
+import { concatBytes } from '../core/bytes.ts';
+import { LexicalSegment, SegmentBuilder, writeTerms } from './lexical-segment.ts';
 
-/** Snapshot format version; unknown versions are refused and the index is rebuilt from the store. */
-export const LEXICAL_SNAPSHOT_VERSION = 3;
+/**
+ * Snapshot format version; unknown versions are refused and the index is rebuilt from the store.
+ * 4: binary, the segments and their deletions (3 was MiniSearch's JSON).
+ */
+export const LEXICAL_SNAPSHOT_VERSION = 4;
 
 export interface LexicalOptions {
   /** BM25 term-saturation k1. Default 1.2 (Lucene); range 0.5–2. */
   k1: number;
   /** BM25 length normalisation b. Default 0.5; range 0–1. */
   b: number;
-  /**
-   * Extra weight of a separate title field. The title is always indexed as the first line of every chunk
-   * of its document (a chunk header), so 0, the default, scores title and text as one passage; range 0–5.
-   */
-  titleBoost: number;
 }
 
-export const DEFAULT_LEXICAL_OPTIONS: LexicalOptions = { k1: 1.2, b: 0.5, titleBoost: 0 };
+/** The title is indexed as the first line of every chunk of its document (a chunk header), not as a field of its own. */
+export const DEFAULT_LEXICAL_OPTIONS: LexicalOptions = { k1: 1.2, b: 0.5 };
 
 interface IndexedChunk {
   id: string;
   text: string;
   title: string;
-}
-
-interface Snapshot {
-  version: number;
-  options: LexicalOptions;
-  minisearch: unknown;
 }
 
 /**
@@ -113,142 +108,408 @@ function termAt(position: string): string {
 /** Indexed text of a chunk: its document's title as a header line, then the chunk. */
 const withHeader = (chunk: IndexedChunk): string => headedText(chunk.title, chunk.text);
 
-function miniSearchOptions(options: LexicalOptions): Options<IndexedChunk> {
-  return {
-    idField: 'id',
-    fields: options.titleBoost > 0 ? ['title', 'text'] : ['text'],
-    storeFields: [],
-    extractField: (chunk, field) => (field === 'text' ? withHeader(chunk) : chunk[field as keyof IndexedChunk]),
-    tokenize: indexTokenize,
-    processTerm: termAt,
-    searchOptions: { tokenize, processTerm },
-    // Vacuuming is done by `remove` and `retitle`, whole and at once (see VACUUM_AT_ONCE).
-    autoVacuum: false,
-  };
-}
-
-/**
- * Vacuum in one go, never yielding: MiniSearch's batched vacuum walks its term tree across timer
- * waits, and a document added meanwhile (the library adds big ones a slice at a time) restructures
- * the tree under the walk, which then fails. A whole vacuum walks every term once (tens of ms at
- * SciFact's size); only deleting or replacing a document needs one.
- */
-const VACUUM_AT_ONCE = { batchSize: Number.MAX_SAFE_INTEGER, batchWait: 0 };
+const MINISEARCH_OPTIONS: Options<IndexedChunk> = {
+  idField: 'id',
+  fields: ['text'],
+  storeFields: [],
+  // MiniSearch reads the id through this too.
+  extractField: (chunk, field) => (field === 'text' ? withHeader(chunk) : chunk[field as keyof IndexedChunk]),
+  tokenize: indexTokenize,
+  processTerm: termAt,
+  // Never vacuumed: a discarded chunk's postings are skipped when read, and dropped when the live part
+  // is written into a segment (MiniSearch's vacuum walks the whole term tree).
+  autoVacuum: false,
+};
 
 /** A chunk as the lexical index takes it: its text, headed by its title (`ChunkOwners.titleOf`). */
 export type LexicalEntry = Pick<IndexEntry, 'chunkId' | 'text' | 'title'>;
 
+/** What scoring reads of MiniSearch's private state (7.x): postings per term and field, ids and lengths by short id. */
+interface MiniSearchInternals {
+  _index: Iterable<[string, Map<number, Map<number, number>>]> & { get(term: string): Map<number, Map<number, number>> | undefined };
+  _documentIds: Map<number, string>;
+  _fieldLength: Map<number, number[]>;
+}
+
+/** The one field indexed ('text', headed by the title). */
+const FIELD = 0;
+
+/** A segment and the chunks deleted from it since it was written. */
+interface Part {
+  segment: LexicalSegment;
+  /** 1 at the ordinal of each deleted chunk. */
+  deleted: Uint8Array;
+  deletedCount: number;
+  deletedLength: number;
+  /** Chunk id → ordinal, for the chunks not deleted. */
+  ordinals: Map<string, number>;
+}
+
 /**
- * BM25 over chunk text headed by its document's title (MiniSearch, with plain BM25 scores: MiniSearch's
- * bonus for matching more distinct query terms is taken out). Holds chunks only; which documents own
- * them is `ChunkOwners`'s business, which also says which title a shared chunk is indexed under.
+ * Chunks the live MiniSearch holds before they are written into a segment; a batch of at least this
+ * many new chunks (a rebuild, a big document) goes straight into a segment of its own.
+ */
+const LIVE_LIMIT = 1000;
+/** The newest two segments are merged while the older holds at most this many times the newer's chunks. */
+const MERGE_RATIO = 2;
+/** A segment is rewritten once more than this share of its chunks are deleted. */
+const PURGE_SHARE = 0.5;
+/** "DQLX" read as a little-endian 32-bit integer: a binary lexical snapshot. */
+const SNAPSHOT_MAGIC = 0x584c5144;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function newPart(segment: LexicalSegment, deleted: Uint8Array = new Uint8Array(segment.size)): Part {
+  const part: Part = { segment, deleted, deletedCount: 0, deletedLength: 0, ordinals: new Map() };
+  segment.ids.forEach((id, ordinal) => {
+    if (deleted[ordinal]) {
+      part.deletedCount++;
+      part.deletedLength += segment.lengths[ordinal]!;
+    } else part.ordinals.set(id, ordinal);
+  });
+  return part;
+}
+
+/** One query term's chunks in every part: decoded postings per segment, [short id, tf] pairs in the live part. */
+interface TermHits {
+  parts: Array<{ ordinals: Uint32Array; frequencies: Uint32Array } | undefined>;
+  live: number[];
+  idf: number;
+}
+
+/**
+ * BM25 over chunk text headed by its document's title, with MiniSearch's ranking as the definition (its
+ * BM25 with k1 and b from the options and no bonus for matching several query terms, the app's tokenizer
+ * and stemmer): the chunks added lately sit in a MiniSearch (the live part), the bulk in immutable
+ * segments of typed arrays (`lexical-segment.ts`) with deletions as a bitmap until the segment is
+ * rewritten. Scores are computed here over all parts at once with the statistics of the whole (chunk
+ * count, average length, each term's document frequency), so they equal one MiniSearch's over the same
+ * chunks. Holds chunks only; which documents own them is `ChunkOwners`'s business, which also says which
+ * title a shared chunk is indexed under.
  */
 export class LexicalIndex implements SearchIndex<LexicalEntry> {
   readonly name = 'BM25';
-  private ms: MiniSearch<IndexedChunk>;
-  private memo: TermMemo;
-  private searchOptions: SearchOptions;
+  private parts: Part[] = [];
+  private live = new MiniSearch<IndexedChunk>(MINISEARCH_OPTIONS);
+  private memo = new TermMemo(this.live);
+  /** Scratch per segment for a search: scores and matched query terms by ordinal. */
+  private scratch = new WeakMap<LexicalSegment, { scores: Float64Array; matched: Uint8Array }>();
 
-  constructor(readonly options: LexicalOptions = DEFAULT_LEXICAL_OPTIONS) {
-    this.ms = new MiniSearch(miniSearchOptions(options));
-    this.memo = new TermMemo(this.ms);
-    this.searchOptions = {
-      combineWith: 'OR',
-      prefix: false,
-      fuzzy: false,
-      fields: options.titleBoost > 0 ? ['title', 'text'] : ['text'],
-      boost: { title: options.titleBoost, text: 1 },
-      bm25: { k: options.k1, b: options.b, d: 0 },
-    };
-  }
+  constructor(
+    readonly options: LexicalOptions = DEFAULT_LEXICAL_OPTIONS,
+    /** Chunks the live part holds before they are written into a segment; default {@link LIVE_LIMIT} (tests make it small). */
+    private readonly liveLimit = LIVE_LIMIT,
+  ) {}
 
   get size(): number {
-    return this.ms.documentCount;
+    let n = this.live.documentCount;
+    for (const p of this.parts) n += p.segment.size - p.deletedCount;
+    return n;
+  }
+
+  /** Segments (for the benchmark and tests: how the index is laid out). */
+  get segmentCount(): number {
+    return this.parts.length;
   }
 
   has(chunkId: ChunkId): boolean {
-    return this.ms.has(chunkId);
+    return this.live.has(chunkId) || this.parts.some((p) => p.ordinals.has(chunkId));
   }
 
+  /** Adds chunks; one already indexed is replaced (its old terms stop counting at once). */
   add(entries: readonly LexicalEntry[]): void {
     const fresh: IndexedChunk[] = [];
     const seen = new Set<string>();
     for (const e of entries) {
       if (seen.has(e.chunkId)) continue;
       seen.add(e.chunkId);
-      const chunk = { id: e.chunkId, text: e.text, title: e.title };
-      if (this.ms.has(e.chunkId)) this.ms.replace(chunk);
-      else fresh.push(chunk);
+      this.drop(e.chunkId);
+      fresh.push({ id: e.chunkId, text: e.text, title: e.title });
     }
-    this.memo.adding(() => this.ms.addAll(fresh));
+    if (!fresh.length) return;
+    if (fresh.length >= this.liveLimit) {
+      this.parts.push(newPart(LexicalSegment.fromChunks(fresh.map((c) => ({ id: c.id, terms: termsOf(withHeader(c)) })))));
+    } else {
+      this.memo.adding(() => this.live.addAll(fresh));
+      if (this.live.documentCount >= this.liveLimit) this.flushLive();
+    }
+    this.maintain();
+  }
+
+  /** Removes chunks by id; searches see exactly the rest at once. */
+  remove(chunkIds: readonly ChunkId[]): Promise<void> {
+    for (const id of chunkIds) this.drop(id);
+    this.maintain();
+    return Promise.resolve();
+  }
+
+  /** Indexes chunks again under another title (their owner with the smallest id changed). */
+  retitle(chunks: readonly LexicalEntry[]): Promise<void> {
+    this.add(chunks);
+    return Promise.resolve();
   }
 
   /**
-   * Chunks are discarded by id (MiniSearch needs no text for that), then the index is vacuumed, which
-   * leaves it as a rebuild would be: term frequencies of discarded chunks no longer count in BM25's IDF.
+   * Takes a chunk out wherever it is: discarded from the live MiniSearch (its postings stay there, unread,
+   * until the live part is written into a segment) or marked deleted in its segment.
    */
-  async remove(chunkIds: readonly ChunkId[]): Promise<void> {
-    let discarded = false;
-    for (const id of chunkIds) {
-      if (!this.ms.has(id)) continue;
-      this.ms.discard(id);
-      discarded = true;
+  private drop(id: string): void {
+    if (this.live.has(id)) {
+      this.live.discard(id);
+      return;
     }
-    if (discarded) await this.ms.vacuum(VACUUM_AT_ONCE);
+    for (const p of this.parts) {
+      const ordinal = p.ordinals.get(id);
+      if (ordinal === undefined) continue;
+      p.ordinals.delete(id);
+      p.deleted[ordinal] = 1;
+      p.deletedCount++;
+      p.deletedLength += p.segment.lengths[ordinal]!;
+      return;
+    }
+  }
+
+  /** Writes the live part into a segment of its own and starts an empty one. */
+  private flushLive(): void {
+    if (!this.live.documentCount) return;
+    const ms = this.live as unknown as MiniSearchInternals;
+    const builder = new SegmentBuilder();
+    const ordinalOf = new Map<number, number>();
+    // Short ids grow as chunks are added, so ordinals in this order keep every posting list ascending.
+    for (const [shortId, id] of ms._documentIds) ordinalOf.set(shortId, builder.chunk(id, ms._fieldLength.get(shortId)![FIELD]!));
+    const byTerm = new Map<string, number[]>();
+    for (const [term, fields] of ms._index) {
+      const postings = fields.get(FIELD);
+      if (!postings) continue;
+      const flat: number[] = [];
+      for (const [shortId, tf] of postings) {
+        const ordinal = ordinalOf.get(shortId);
+        if (ordinal !== undefined) flat.push(ordinal, tf);
+      }
+      if (flat.length) byTerm.set(term, sortedPairs(flat));
+    }
+    writeTerms(builder, byTerm);
+    this.parts.push(newPart(builder.done()));
+    this.live = new MiniSearch(MINISEARCH_OPTIONS);
+    this.memo = new TermMemo(this.live);
   }
 
   /**
-   * Indexes chunks again under another title (their owner with the smallest id changed), then vacuums
-   * so their old postings no longer count in BM25's IDF.
+   * Keeps segments few and clean: one mostly deleted is rewritten without its deleted chunks, and the
+   * newest two are merged while the older is at most {@link MERGE_RATIO} times the newer (so sizes fall
+   * geometrically: about log₂(chunks / 1,000) segments, each chunk rewritten about as many times).
    */
-  async retitle(chunks: readonly LexicalEntry[]): Promise<void> {
-    if (!chunks.length) return;
-    for (const c of chunks) this.ms.replace({ id: c.chunkId, text: c.text, title: c.title });
-    await this.ms.vacuum(VACUUM_AT_ONCE);
+  private maintain(): void {
+    const live = (p: Part) => p.segment.size - p.deletedCount;
+    for (let i = 0; i < this.parts.length; i++) {
+      const p = this.parts[i]!;
+      if (p.deletedCount > p.segment.size * PURGE_SHARE) this.parts[i] = newPart(LexicalSegment.merge([p]));
+    }
+    this.parts = this.parts.filter((p) => p.segment.size > 0);
+    while (this.parts.length >= 2 && live(this.parts.at(-2)!) <= MERGE_RATIO * live(this.parts.at(-1)!)) {
+      const tail = this.parts.splice(-2);
+      this.parts.push(newPart(LexicalSegment.merge(tail)));
+    }
+  }
+
+  /** Sum of the lengths of every chunk indexed. */
+  private totalLength(): number {
+    const ms = this.live as unknown as MiniSearchInternals;
+    let total = 0;
+    for (const shortId of ms._documentIds.keys()) total += ms._fieldLength.get(shortId)![FIELD]!;
+    for (const p of this.parts) total += p.segment.totalLength - p.deletedLength;
+    return total;
+  }
+
+  /** The term's chunks in every part, deleted ones left out of the count. */
+  private hitsOf(term: string): { hits: Omit<TermHits, 'idf'>; df: number } {
+    let df = 0;
+    const parts = this.parts.map((p) => {
+      const t = p.segment.find(term);
+      if (t < 0) return undefined;
+      const postings = p.segment.postingsOf(t);
+      df += postings.ordinals.length;
+      if (p.deletedCount) for (const ordinal of postings.ordinals) df -= p.deleted[ordinal]!;
+      return postings;
+    });
+    const ms = this.live as unknown as MiniSearchInternals;
+    const live: number[] = [];
+    for (const [shortId, tf] of ms._index.get(term)?.get(FIELD) ?? []) {
+      if (!ms._documentIds.has(shortId)) continue;
+      live.push(shortId, tf);
+      df++;
+    }
+    return { hits: { parts, live }, df };
   }
 
   search(query: SearchQuery, k: number, filter?: ChunkFilter): Promise<Hit[]> {
     return Promise.resolve(this.searchNow(query.text, k, filter));
   }
 
-  /** {@link search}, synchronously (tools and tests that only have BM25). */
+  /**
+   * {@link search}, synchronously (tools and tests that only have BM25). Each chunk's score is the sum,
+   * in the query's order, of BM25 for each query term (a repeated term counts again), computed exactly
+   * as MiniSearch computes it (`calcBM25Score` with d = 0, then times and divided by the number of
+   * distinct query terms matched, as MiniSearch's search and ours after it did).
+   */
   searchNow(text: string, k: number, filter?: ChunkFilter): Hit[] {
-    const options: SearchOptions = filter ? { ...this.searchOptions, filter: (r) => filter(r.id as ChunkId) } : this.searchOptions;
-    // MiniSearch multiplies each score by the number of distinct query terms matched; plain BM25 ranks better.
-    const hits = this.ms.search(text, options).map((r) => ({ chunkId: asChunkId(String(r.id)), score: r.score / Math.max(1, r.queryTerms.length) }));
+    const terms: string[] = [];
+    for (const token of tokenize(text)) {
+      const t = processTerm(token);
+      if (t) terms.push(t);
+    }
+    const n = this.size;
+    if (!terms.length || !n || k <= 0) return [];
+    const avg = this.totalLength() / n;
+    const { k1, b } = this.options;
+    const byTerm = new Map<string, TermHits>();
+    for (const term of terms) {
+      if (byTerm.has(term)) continue;
+      const { hits, df } = this.hitsOf(term);
+      byTerm.set(term, { ...hits, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) });
+    }
+    const scratch = this.parts.map((p) => this.scratchOf(p.segment));
+    const touched: number[][] = this.parts.map(() => []);
+    const ms = this.live as unknown as MiniSearchInternals;
+    const liveScores = new Map<number, { score: number; matched: number }>();
+    const counted = new Set<string>();
+    for (const term of terms) {
+      const first = !counted.has(term);
+      counted.add(term);
+      const { parts, live, idf } = byTerm.get(term)!;
+      parts.forEach((postings, i) => {
+        if (!postings) return;
+        const { segment, deleted } = this.parts[i]!;
+        const { scores, matched } = scratch[i]!;
+        const { ordinals, frequencies } = postings;
+        for (let j = 0; j < ordinals.length; j++) {
+          const ordinal = ordinals[j]!;
+          if (deleted[ordinal]) continue;
+          const tf = frequencies[j]!;
+          const len = segment.lengths[ordinal]!;
+          if (first) {
+            if (matched[ordinal] === 0) touched[i]!.push(ordinal);
+            matched[ordinal]!++;
+          }
+          scores[ordinal]! += idf * (tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avg)));
+        }
+      });
+      for (let j = 0; j < live.length; j += 2) {
+        const shortId = live[j]!;
+        const tf = live[j + 1]!;
+        const len = ms._fieldLength.get(shortId)![FIELD]!;
+        const score = idf * (tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avg)));
+        const known = liveScores.get(shortId);
+        if (known) {
+          known.score += score;
+          if (first) known.matched++;
+        } else liveScores.set(shortId, { score, matched: 1 });
+      }
+    }
+    const hits: Hit[] = [];
+    const keep = (id: string, score: number, matched: number) => {
+      if (!filter || filter(id as ChunkId)) hits.push({ chunkId: asChunkId(id), score: (score * matched) / matched });
+    };
+    this.parts.forEach((p, i) => {
+      const { scores, matched } = scratch[i]!;
+      for (const ordinal of touched[i]!) {
+        keep(p.segment.ids[ordinal]!, scores[ordinal]!, matched[ordinal]!);
+        scores[ordinal] = 0;
+        matched[ordinal] = 0;
+      }
+    });
+    for (const [shortId, { score, matched }] of liveScores) keep(ms._documentIds.get(shortId)!, score, matched);
     return topK(hits, k, byScoreThenId);
+  }
+
+  private scratchOf(segment: LexicalSegment): { scores: Float64Array; matched: Uint8Array } {
+    let s = this.scratch.get(segment);
+    if (!s) this.scratch.set(segment, (s = { scores: new Float64Array(segment.size), matched: new Uint8Array(segment.size) }));
+    return s;
   }
 
   /** Chunks indexed: the N of BM25's IDF (`TermStatistics`, for the answer's sentence weights). */
   get documentCount(): number {
-    return this.ms.documentCount;
+    return this.size;
+  }
+
+  /** Chunks whose indexed text (title header included) holds the processed term (as `termsOf` returns it): the df of BM25's IDF. */
+  documentFrequency(term: string): number {
+    return this.hitsOf(term).df;
   }
 
   /**
-   * Chunks whose indexed text (title header included) holds the processed term (as `termsOf` returns
-   * it): the df of BM25's IDF. Read from MiniSearch's term index, which keeps per term and field the
-   * chunks holding it; MiniSearch has no public call for it, and counting by searching would score
-   * every such chunk. Discarded chunks count until the vacuum that `remove` waits for.
+   * The index as bytes: the live part is written into a segment first, then every segment with its
+   * deletion bitmap. A header of 32-bit words (magic, version, number of segments, length of the options
+   * as JSON), the options, then per segment its byte length, its bytes and its bitmap (one byte a
+   * chunk), each padded to 4 bytes.
    */
-  documentFrequency(term: string): number {
-    const internals = this.ms as unknown as { _index: { get(term: string): Map<number, Map<number, number>> | undefined }; _fieldIds: Record<string, number> };
-    return internals._index.get(term)?.get(internals._fieldIds['text']!)?.size ?? 0;
-  }
-
-  serialize(): string {
-    const snapshot: Snapshot = { version: LEXICAL_SNAPSHOT_VERSION, options: this.options, minisearch: this.ms.toJSON() };
-    return JSON.stringify(snapshot);
-  }
-
-  /** Rebuilds an index from {@link serialize}'s output; throws `schema-version` on an unknown version. */
-  static load(json: string): LexicalIndex {
-    const snapshot = JSON.parse(json) as Snapshot;
-    if (snapshot.version !== LEXICAL_SNAPSHOT_VERSION) {
-      throw new DocQaError('schema-version', `lexical index snapshot version ${snapshot.version} is not supported (expected ${LEXICAL_SNAPSHOT_VERSION}); the index will be rebuilt`);
+  serialize(): Uint8Array {
+    this.flushLive();
+    this.maintain();
+    const options = encoder.encode(JSON.stringify(this.options));
+    const pieces: Uint8Array[] = [words(SNAPSHOT_MAGIC, LEXICAL_SNAPSHOT_VERSION, this.parts.length, options.byteLength), padded(options)];
+    for (const p of this.parts) {
+      const bytes = p.segment.toBytes();
+      pieces.push(words(bytes.byteLength), bytes, padded(p.deleted));
     }
-    const index = new LexicalIndex(snapshot.options);
-    index.ms = MiniSearch.loadJS(snapshot.minisearch as Parameters<typeof MiniSearch.loadJS>[0], miniSearchOptions(snapshot.options));
-    index.memo = new TermMemo(index.ms);
+    return concatBytes(pieces);
+  }
+
+  /** Rebuilds an index from {@link serialize}'s output; throws `schema-version` on an unknown or damaged one. */
+  static load(data: string | Uint8Array, liveLimit = LIVE_LIMIT): LexicalIndex {
+    if (typeof data === 'string') throw new DocQaError('schema-version', 'lexical index snapshot version 3 (JSON) is not supported (expected 4); the index will be rebuilt');
+    const bytes = data.byteOffset % 4 === 0 ? data : data.slice();
+    const word = (at: number) => {
+      if (at + 4 > bytes.byteLength) throw new DocQaError('schema-version', 'lexical index snapshot is cut short; the index will be rebuilt');
+      return new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, true);
+    };
+    if (word(0) !== SNAPSHOT_MAGIC) throw new DocQaError('schema-version', 'lexical index snapshot is not one; the index will be rebuilt');
+    const version = word(4);
+    if (version !== LEXICAL_SNAPSHOT_VERSION) {
+      throw new DocQaError('schema-version', `lexical index snapshot version ${version} is not supported (expected ${LEXICAL_SNAPSHOT_VERSION}); the index will be rebuilt`);
+    }
+    const count = word(8);
+    const optionsLength = word(12);
+    let at = 16;
+    const take = (n: number) => {
+      if (at + n > bytes.byteLength) throw new DocQaError('schema-version', 'lexical index snapshot is cut short; the index will be rebuilt');
+      const view = bytes.subarray(at, at + n);
+      at += pad4(n);
+      return view;
+    };
+    const index = new LexicalIndex(JSON.parse(decoder.decode(take(optionsLength))) as LexicalOptions, liveLimit);
+    for (let i = 0; i < count; i++) {
+      const length = word(at);
+      at += 4;
+      const segment = LexicalSegment.fromBytes(take(length));
+      index.parts.push(newPart(segment, take(segment.size)));
+    }
     return index;
   }
+}
+
+/** [ordinal, tf, …] pairs sorted by ordinal (they almost always are already). */
+function sortedPairs(flat: number[]): number[] {
+  let sorted = true;
+  for (let i = 2; i < flat.length && sorted; i += 2) sorted = flat[i - 2]! < flat[i]!;
+  if (sorted) return flat;
+  const pairs: Array<[number, number]> = [];
+  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);
+  pairs.sort((x, y) => x[0] - y[0]);
+  return pairs.flat();
+}
+
+const pad4 = (n: number) => (n + 3) & ~3;
+
+function padded(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteLength % 4 === 0) return bytes;
+  const out = new Uint8Array(pad4(bytes.byteLength));
+  out.set(bytes);
+  return out;
+}
+
+function words(...values: number[]): Uint8Array {
+  return new Uint8Array(Uint32Array.from(values).buffer);
 }

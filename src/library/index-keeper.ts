@@ -50,7 +50,7 @@ export class IndexKeeper {
   /** Loads the snapshots (or builds the indexes) and brings them in line with the store. */
   async open(): Promise<void> {
     const [owners, lexical] = await Promise.all([this.store.loadSnapshot(OWNERS_SNAPSHOT), this.store.loadSnapshot(LEXICAL_SNAPSHOT)]);
-    if (owners && lexical && typeof owners.data === 'string' && typeof lexical.data === 'string') {
+    if (owners && lexical && typeof owners.data === 'string') {
       try {
         const loadedOwners = ChunkOwners.load(owners.data);
         const loadedLexical = LexicalIndex.load(lexical.data);

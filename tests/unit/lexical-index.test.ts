@@ -7,7 +7,7 @@ import { LexicalIndex, type LexicalOptions } from '../../src/index/lexical-index
 import type { Hit, IndexEntry } from '../../src/index/search-index.ts';
 import { termsOf } from '../../src/text/tokenize.ts';
 
-const OPTIONS: LexicalOptions = { k1: 1.2, b: 0.75, titleBoost: 2 };
+const OPTIONS: LexicalOptions = { k1: 1.2, b: 0.75 };
 
 const entry = (chunk: string, doc: string, text: string, title = ''): IndexEntry => ({ chunkId: asChunkId(chunk), docId: asDocId(doc), text, title });
 const ids = (hits: Array<{ chunkId: ChunkId }>) => hits.map((h) => h.chunkId as string);
@@ -174,10 +174,14 @@ describe('LexicalIndex examples', () => {
     for (const q of ['landlord', 'payments late', 'another lease']) expect(loaded.search(q, 10)).toEqual(ix.search(q, 10));
   });
 
-  it('refuses a snapshot of an unknown version with code schema-version', async () => {
-    const snapshot = JSON.parse((await index()).set.lexical.serialize()) as { version: number };
-    snapshot.version = 999;
-    expect(() => LexicalIndex.load(JSON.stringify(snapshot))).toThrow(expect.objectContaining({ code: 'schema-version' }));
+  it('refuses a snapshot of an unknown version, an older JSON one and a damaged one, with code schema-version (the index is rebuilt)', async () => {
+    const snapshot = (await index()).set.lexical.serialize();
+    const newer = snapshot.slice();
+    new DataView(newer.buffer).setUint32(4, 999, true);
+    expect(() => LexicalIndex.load(newer)).toThrow(expect.objectContaining({ code: 'schema-version', message: expect.stringContaining('version 999') }));
+    expect(() => LexicalIndex.load(JSON.stringify({ version: 3, options: {}, minisearch: {} }))).toThrow(expect.objectContaining({ code: 'schema-version' }));
+    expect(() => LexicalIndex.load(snapshot.slice(0, snapshot.byteLength - 9))).toThrow(expect.objectContaining({ code: 'schema-version' }));
+    expect(LexicalIndex.load(snapshot).size).toBe(3);
   });
 });
 

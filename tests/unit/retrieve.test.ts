@@ -41,7 +41,7 @@ describe('retrievePassages', () => {
   // Two blocks per document; the text is repeated per document so every document can answer.
   const BLOCK_TEXT = 'The rent is due on the first day.\n\nHeating repairs are made within ten days.';
   async function setup(section?: string) {
-    const set = IndexSet.create({ k1: 1.2, b: 0.75, titleBoost: 0 });
+    const set = IndexSet.create({ k1: 1.2, b: 0.75 });
     const entries: IndexEntry[] = [];
     const chunks = new Map<ChunkId, ChunkRecord>();
     const blocks = new Map<string, BlockRecord>();

@@ -1,0 +1,402 @@
+/**
+ * An immutable part of the lexical index, held in typed arrays instead of MiniSearch's maps: a sorted
+ * term dictionary (UTF-8, one byte array and offsets), each term's postings as delta-coded chunk
+ * ordinals with their term frequencies (variable-length integers, one byte array and offsets), and each
+ * chunk's id and length. At 100k chunks MiniSearch holds about 5 KB of heap per chunk in maps and
+ * objects; a segment holds the same postings in a few bytes each, and saves and loads as one
+ * `Uint8Array` with nothing to parse but the chunk ids. Scoring is `LexicalIndex`'s business (it needs the
+ * statistics of every part together); a segment only answers which chunks hold a term, how often, and
+ * how long each chunk is.
+ */
+import { DocQaError } from '../core/errors.ts';
+
+/** Binary format version of one segment; an unknown version is refused (the index is rebuilt). */
+export const SEGMENT_VERSION = 1;
+/** "DQLS" read as a little-endian 32-bit integer. */
+const MAGIC = 0x534c5144;
+const HEADER_WORDS = 11;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Bytes compared as unsigned: the order of UTF-8 bytes is the order of code points. */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+/** A growing byte array written with variable-length integers (7 bits a byte, low bits first). */
+class ByteWriter {
+  bytes = new Uint8Array(1024);
+  length = 0;
+
+  private reserve(n: number): void {
+    if (this.length + n <= this.bytes.length) return;
+    let size = this.bytes.length * 2;
+    while (size < this.length + n) size *= 2;
+    const grown = new Uint8Array(size);
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+
+  varint(value: number): void {
+    this.reserve(5);
+    let v = value >>> 0;
+    while (v >= 0x80) {
+      this.bytes[this.length++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.bytes[this.length++] = v;
+  }
+
+  raw(bytes: Uint8Array): void {
+    this.reserve(bytes.length);
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  done(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
+}
+
+/** A growing array of 32-bit offsets. */
+class OffsetWriter {
+  values = new Uint32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Uint32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+
+  done(): Uint32Array {
+    return this.values.slice(0, this.length);
+  }
+}
+
+/** Postings decoded for scoring: chunk ordinals ascending and their term frequencies. */
+export interface Postings {
+  ordinals: Uint32Array;
+  frequencies: Uint32Array;
+}
+
+/**
+ * Writes a segment: chunks first (in ordinal order), then terms in byte order, each with its postings
+ * in ordinal order.
+ */
+export class SegmentBuilder {
+  private ids: string[] = [];
+  private lengths = new OffsetWriter();
+  private termBytes = new ByteWriter();
+  private termStarts = new OffsetWriter();
+  private postings = new ByteWriter();
+  private postingStarts = new OffsetWriter();
+  private dfs = new OffsetWriter();
+  private lastTerm: Uint8Array | undefined;
+
+  /** Adds a chunk; returns its ordinal. */
+  chunk(id: string, length: number): number {
+    this.ids.push(id);
+    this.lengths.push(length);
+    return this.ids.length - 1;
+  }
+
+  /** Adds a term (after every smaller one) with `count` postings, ordinals ascending. */
+  term(term: Uint8Array, ordinals: ArrayLike<number>, frequencies: ArrayLike<number>, count: number): void {
+    if (!count) return;
+    if (this.lastTerm && compareBytes(this.lastTerm, term) >= 0) throw new Error('lexical segment: terms must be added in byte order, once each');
+    this.lastTerm = term;
+    this.termStarts.push(this.termBytes.length);
+    this.termBytes.raw(term);
+    this.postingStarts.push(this.postings.length);
+    this.dfs.push(count);
+    let previous = -1;
+    for (let i = 0; i < count; i++) {
+      const ordinal = ordinals[i]!;
+      if (ordinal <= previous || ordinal >= this.ids.length) throw new Error('lexical segment: postings must be known chunks in ascending order');
+      this.postings.varint(ordinal - previous - 1);
+      this.postings.varint(frequencies[i]!);
+      previous = ordinal;
+    }
+  }
+
+  done(): LexicalSegment {
+    this.termStarts.push(this.termBytes.length);
+    this.postingStarts.push(this.postings.length);
+    const lengths = this.lengths.done();
+    return new LexicalSegment(this.ids, lengths, this.termStarts.done(), this.termBytes.done(), this.postingStarts.done(), this.dfs.done(), this.postings.done());
+  }
+}
+
+/** A chunk as a segment is built from it: its id and its processed terms in order (stop words out). */
+export interface SegmentChunk {
+  id: string;
+  terms: readonly string[];
+}
+
+export class LexicalSegment {
+  /** Sum of every chunk's length (number of terms). */
+  readonly totalLength: number;
+
+  constructor(
+    /** Ordinal → chunk id. */
+    readonly ids: readonly string[],
+    /** Ordinal → number of terms in the chunk (BM25's field length). */
+    readonly lengths: Uint32Array,
+    private readonly termStarts: Uint32Array,
+    private readonly termBytes: Uint8Array,
+    private readonly postingStarts: Uint32Array,
+    /** Term → number of chunks holding it. */
+    private readonly dfs: Uint32Array,
+    private readonly postings: Uint8Array,
+  ) {
+    let total = 0;
+    for (const n of lengths) total += n;
+    this.totalLength = total;
+  }
+
+  /** Builds a segment from chunks (ordinals in the order given). */
+  static fromChunks(chunks: readonly SegmentChunk[]): LexicalSegment {
+    const builder = new SegmentBuilder();
+    const byTerm = new Map<string, number[]>();
+    for (const chunk of chunks) {
+      const ordinal = builder.chunk(chunk.id, chunk.terms.length);
+      const counts = new Map<string, number>();
+      for (const t of chunk.terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+      for (const [t, tf] of counts) {
+        let list = byTerm.get(t);
+        if (!list) byTerm.set(t, (list = []));
+        list.push(ordinal, tf);
+      }
+    }
+    writeTerms(builder, byTerm);
+    return builder.done();
+  }
+
+  /**
+   * One segment holding the chunks of `parts` that are not deleted (a part's `deleted[ordinal]` is 1),
+   * in order, their ordinals renumbered: a k-way merge of the sorted term dictionaries.
+   */
+  static merge(parts: readonly { segment: LexicalSegment; deleted?: Uint8Array }[]): LexicalSegment {
+    const builder = new SegmentBuilder();
+    const remaps = parts.map(({ segment, deleted }) => {
+      const remap = new Int32Array(segment.size);
+      for (let i = 0; i < segment.size; i++) remap[i] = deleted?.[i] ? -1 : builder.chunk(segment.ids[i]!, segment.lengths[i]!);
+      return remap;
+    });
+    const next = new Uint32Array(parts.length);
+    const ordinals: number[] = [];
+    const frequencies: number[] = [];
+    for (;;) {
+      let smallest: Uint8Array | undefined;
+      for (let p = 0; p < parts.length; p++) {
+        const { segment } = parts[p]!;
+        if (next[p]! >= segment.termCount) continue;
+        const term = segment.termAt(next[p]!);
+        if (!smallest || compareBytes(term, smallest) < 0) smallest = term;
+      }
+      if (!smallest) break;
+      ordinals.length = frequencies.length = 0;
+      for (let p = 0; p < parts.length; p++) {
+        const { segment } = parts[p]!;
+        const t = next[p]!;
+        if (t >= segment.termCount || compareBytes(segment.termAt(t), smallest) !== 0) continue;
+        next[p]!++;
+        const remap = remaps[p]!;
+        segment.forEachPosting(t, (ordinal, tf) => {
+          const to = remap[ordinal]!;
+          if (to < 0) return;
+          ordinals.push(to);
+          frequencies.push(tf);
+        });
+      }
+      builder.term(smallest, ordinals, frequencies, ordinals.length);
+    }
+    return builder.done();
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  get termCount(): number {
+    return this.dfs.length;
+  }
+
+  /** The term's bytes (a view, not a copy). */
+  termAt(t: number): Uint8Array {
+    return this.termBytes.subarray(this.termStarts[t]!, this.termStarts[t + 1]!);
+  }
+
+  /** The term at `t`, as a string. */
+  termText(t: number): string {
+    return decoder.decode(this.termAt(t));
+  }
+
+  /** Index of a term in the dictionary, or -1 (binary search over UTF-8 bytes). */
+  find(term: string | Uint8Array): number {
+    const key = typeof term === 'string' ? encoder.encode(term) : term;
+    let lo = 0;
+    let hi = this.termCount - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = compareBytes(this.termAt(mid), key);
+      if (c === 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Number of chunks holding term `t` (deleted ones included: the index knows which are). */
+  frequency(t: number): number {
+    return this.dfs[t]!;
+  }
+
+  /** Calls `fn` for each chunk holding term `t`, ordinals ascending. */
+  forEachPosting(t: number, fn: (ordinal: number, tf: number) => void): void {
+    const bytes = this.postings;
+    const end = this.postingStarts[t + 1]!;
+    let at = this.postingStarts[t]!;
+    let ordinal = -1;
+    while (at < end) {
+      let gap = 0;
+      let shift = 0;
+      let b: number;
+      do {
+        b = bytes[at++]!;
+        gap |= (b & 0x7f) << shift;
+        shift += 7;
+      } while (b & 0x80);
+      let tf = 0;
+      shift = 0;
+      do {
+        b = bytes[at++]!;
+        tf |= (b & 0x7f) << shift;
+        shift += 7;
+      } while (b & 0x80);
+      ordinal += (gap >>> 0) + 1;
+      fn(ordinal, tf >>> 0);
+    }
+  }
+
+  /** Term `t`'s postings, decoded. */
+  postingsOf(t: number): Postings {
+    const n = this.dfs[t]!;
+    const ordinals = new Uint32Array(n);
+    const frequencies = new Uint32Array(n);
+    let i = 0;
+    this.forEachPosting(t, (ordinal, tf) => {
+      ordinals[i] = ordinal;
+      frequencies[i++] = tf;
+    });
+    return { ordinals, frequencies };
+  }
+
+  /** Bytes held by the segment's arrays (the chunk id strings not counted). */
+  get byteLength(): number {
+    return this.lengths.byteLength + this.termStarts.byteLength + this.termBytes.byteLength + this.postingStarts.byteLength + this.dfs.byteLength + this.postings.byteLength;
+  }
+
+  /**
+   * The segment as bytes: a header of 32-bit words (magic, version, chunk count, term count, and the
+   * byte length of each array), then the arrays, each padded to 4 bytes so that loading makes views of
+   * them without copying. Chunk ids travel as one UTF-8 text, a line each.
+   */
+  toBytes(): Uint8Array {
+    const ids = encoder.encode(this.ids.join('\n'));
+    const arrays: Uint8Array[] = [
+      u8(this.lengths),
+      u8(this.termStarts),
+      this.termBytes,
+      u8(this.postingStarts),
+      u8(this.dfs),
+      this.postings,
+      ids,
+    ];
+    const header = new Uint32Array(HEADER_WORDS);
+    header.set([MAGIC, SEGMENT_VERSION, this.size, this.termCount]);
+    arrays.forEach((a, i) => (header[4 + i] = a.byteLength));
+    const padded = (n: number) => (n + 3) & ~3;
+    const out = new Uint8Array(header.byteLength + arrays.reduce((n, a) => n + padded(a.byteLength), 0));
+    out.set(u8(header));
+    let at = header.byteLength;
+    for (const a of arrays) {
+      out.set(a, at);
+      at += padded(a.byteLength);
+    }
+    return out;
+  }
+
+  /** Reads {@link toBytes}'s output (views of `bytes`, not copies); throws on a damaged or unknown one. */
+  static fromBytes(bytes: Uint8Array): LexicalSegment {
+    if (bytes.byteLength < HEADER_WORDS * 4) throw damaged('it is shorter than its header');
+    const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+    const header = new Uint32Array(aligned.buffer, aligned.byteOffset, HEADER_WORDS);
+    if (header[0] !== MAGIC) throw damaged('it does not start as one');
+    if (header[1] !== SEGMENT_VERSION) throw new DocQaError('schema-version', `lexical index segment version ${header[1]} is not supported (expected ${SEGMENT_VERSION}); the index will be rebuilt`);
+    const [chunks, terms] = [header[2]!, header[3]!];
+    let at = aligned.byteOffset + HEADER_WORDS * 4;
+    const end = aligned.byteOffset + aligned.byteLength;
+    const take = (i: number): Uint8Array => {
+      const n = header[4 + i]!;
+      if (at + n > end) throw damaged('it is cut short');
+      const view = new Uint8Array(aligned.buffer, at, n);
+      at += (n + 3) & ~3;
+      return view;
+    };
+    const words = (i: number, count: number): Uint32Array => {
+      const view = take(i);
+      if (view.byteLength !== count * 4) throw damaged('its arrays do not agree with its counts');
+      return new Uint32Array(view.buffer, view.byteOffset, count);
+    };
+    const lengths = words(0, chunks);
+    const termStarts = words(1, terms + 1);
+    const termBytes = take(2);
+    const postingStarts = words(3, terms + 1);
+    const dfs = words(4, terms);
+    const postings = take(5);
+    const idText = decoder.decode(take(6));
+    const ids = chunks ? idText.split('\n') : [];
+    if (ids.length !== chunks || termStarts[terms] !== termBytes.byteLength || postingStarts[terms] !== postings.byteLength) throw damaged('its arrays do not agree with its counts');
+    return new LexicalSegment(ids, lengths, termStarts, termBytes, postingStarts, dfs, postings);
+  }
+}
+
+/** Writes terms and their flat [ordinal, tf, ordinal, tf…] lists in byte order. */
+export function writeTerms(builder: SegmentBuilder, byTerm: Map<string, number[]>): void {
+  const terms = [...byTerm.keys()].map((t) => ({ t, bytes: encoder.encode(t) }));
+  terms.sort((a, b) => compareBytes(a.bytes, b.bytes));
+  let ordinals = new Uint32Array(64);
+  let frequencies = new Uint32Array(64);
+  for (const { t, bytes } of terms) {
+    const flat = byTerm.get(t)!;
+    const n = flat.length / 2;
+    if (n > ordinals.length) {
+      ordinals = new Uint32Array(n * 2);
+      frequencies = new Uint32Array(n * 2);
+    }
+    for (let i = 0; i < n; i++) {
+      ordinals[i] = flat[2 * i]!;
+      frequencies[i] = flat[2 * i + 1]!;
+    }
+    builder.term(bytes, ordinals, frequencies, n);
+  }
+}
+
+function u8(a: Uint32Array): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+function damaged(why: string): DocQaError {
+  return new DocQaError('schema-version', `lexical index segment is damaged (${why}); the index will be rebuilt`);
+}
