@@ -30,7 +30,7 @@ import { openSession, removeProfile, serveApp } from '../tests/support/browser.t
 import type { BenchContext } from './context.ts';
 import { sciFactLibrary } from './library-file.ts';
 import { browserPid, peakAbove, treeRss } from './process-memory.ts';
-import { isMain, MB, median, progress, REPO_ROOT, round } from './util.ts';
+import { isMain, MB, progress, REPO_ROOT, round, stats } from './util.ts';
 
 const SIZES = [1000, 10_000];
 const SMALL = 10;
@@ -91,12 +91,6 @@ async function timed(run: () => Promise<unknown>, until: () => Promise<void>): P
   await until();
   return performance.now() - t0;
 }
-
-const stats = (key: string, values: number[], digits = 0) => ({
-  [key]: round(median(values), digits),
-  [`${key}_min`]: round(Math.min(...values), digits),
-  [`${key}_max`]: round(Math.max(...values), digits),
-});
 
 export async function benchLibrary(ctx: BenchContext): Promise<void> {
   await build({ root: REPO_ROOT, logLevel: 'error' });

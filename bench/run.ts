@@ -17,6 +17,7 @@
  *   npm run bench -- ocr                   scanned pages read by OCR: pages/s and peak memory in Node and in Chromium (1 and 2 parse workers)
  *   npm run bench -- library               library files of 1,000 and 10,000 documents imported and exported, and opening each against a reload, in Chromium (MB/s, peak memory, ms)
  *   npm run bench -- library-file          export and import of library files of 1,000 and 10,000 documents: MB/s and peak memory (Node)
+ *   npm run bench -- lexical [--chunks N]  the lexical index (segments) against one MiniSearch at ~100k chunks: add, memory, queries, snapshot write and load
  */
 import { parseArgs } from 'node:util';
 import { BenchContext } from './context.ts';
@@ -34,10 +35,11 @@ import { benchOcr } from './ocr.ts';
 import { benchLibrary } from './library.ts';
 import { benchLibraryFile } from './library-file.ts';
 import { benchEngines } from './engines.ts';
+import { benchLexical } from './lexical.ts';
 import { report } from './report.ts';
 import { isMain, progress } from './util.ts';
 
-export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'engines', 'ui', 'ocr', 'library', 'library-file'] as const;
+export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'engines', 'ui', 'ocr', 'library', 'library-file', 'lexical'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** Options some operations read. */
@@ -54,6 +56,8 @@ export interface BenchOptions {
   gguf?: string;
   onnx?: string;
   onnxDtype?: 'q4' | 'q8' | 'fp32';
+  /** `--chunks N`: the lexical operation's corpus size (default about 100,000). */
+  chunks?: number;
 }
 
 async function runOperation(ctx: BenchContext, op: Operation, options: BenchOptions): Promise<void> {
@@ -103,6 +107,9 @@ async function runOperation(ctx: BenchContext, op: Operation, options: BenchOpti
       case 'library-file':
         await benchLibraryFile(ctx);
         break;
+      case 'lexical':
+        await benchLexical(ctx, { chunks: options.chunks });
+        break;
     }
   } catch (err) {
     ctx.note(`${op} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -120,7 +127,7 @@ export async function runBench(ops: readonly Operation[], options: BenchOptions 
 }
 
 if (isMain(import.meta.url)) {
-  const { values, positionals } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' }, model: { type: 'string' }, real: { type: 'string' }, dtype: { type: 'string' }, generator: { type: 'string' }, gguf: { type: 'string' }, onnx: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({ options: { only: { type: 'string' }, skip: { type: 'string' }, model: { type: 'string' }, real: { type: 'string' }, dtype: { type: 'string' }, generator: { type: 'string' }, gguf: { type: 'string' }, onnx: { type: 'string' }, chunks: { type: 'string' } }, allowPositionals: true });
   const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
   const only = [...list(values.only), ...positionals.flatMap((p) => list(p))];
   const unknown = [...only, ...list(values.skip)].filter((x) => !(OPERATIONS as readonly string[]).includes(x));
@@ -129,7 +136,7 @@ if (isMain(import.meta.url)) {
     process.exit(2);
   }
   const skip = new Set(list(values.skip));
-  await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)), { model: values.model, real: values.real, generator: values.generator, gguf: values.gguf, onnx: values.onnx, onnxDtype: values.dtype === 'q8' || values.dtype === 'fp32' ? values.dtype : undefined, dtype: values.dtype === 'fp32' || values.dtype === 'both' ? values.dtype : 'q8' });
+  await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)), { model: values.model, real: values.real, generator: values.generator, gguf: values.gguf, onnx: values.onnx, chunks: values.chunks ? Number(values.chunks) : undefined, onnxDtype: values.dtype === 'q8' || values.dtype === 'fp32' ? values.dtype : undefined, dtype: values.dtype === 'fp32' || values.dtype === 'both' ? values.dtype : 'q8' });
   // Playwright or vite may keep handles open; the figures are out, so end here.
   process.exit();
 }

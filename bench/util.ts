@@ -45,6 +45,11 @@ export function median(values: readonly number[]): number {
   return percentile(values, 50);
 }
 
+/** A figure's median as `key`, its range as `key_min` and `key_max`. */
+export function stats(key: string, values: readonly number[], digits = 0): Record<string, number> {
+  return { [key]: round(median(values), digits), [`${key}_min`]: round(Math.min(...values), digits), [`${key}_max`]: round(Math.max(...values), digits) };
+}
+
 export function round(x: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;

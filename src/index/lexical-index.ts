@@ -301,6 +301,16 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
    * geometrically: about log₂(chunks / 1,000) segments, each chunk rewritten about as many times).
    */
   private maintain(): void {
+    try {
+      this.mergeSegments();
+    } catch (err) {
+      // Each new part is built before it replaces the old ones, so a merge that fails (out of memory)
+      // leaves the index as it was: whole, in more segments than it needs.
+      console.warn('lexical index: segments not merged', err);
+    }
+  }
+
+  private mergeSegments(): void {
     const live = (p: Part) => p.segment.size - p.deletedCount;
     for (let i = 0; i < this.parts.length; i++) {
       const p = this.parts[i]!;
@@ -308,8 +318,8 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
     }
     this.parts = this.parts.filter((p) => p.segment.size > 0);
     while (this.parts.length >= 2 && live(this.parts.at(-2)!) <= MERGE_RATIO * live(this.parts.at(-1)!)) {
-      const tail = this.parts.splice(-2);
-      this.parts.push(newPart(LexicalSegment.merge(tail)));
+      const merged = newPart(LexicalSegment.merge(this.parts.slice(-2)));
+      this.parts.splice(-2, 2, merged);
     }
   }
 

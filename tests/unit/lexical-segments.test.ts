@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { headedText } from '../../src/core/doc-title.ts';
 import { asChunkId } from '../../src/core/ids.ts';
 import { LexicalIndex, type LexicalOptions } from '../../src/index/lexical-index.ts';
@@ -155,5 +155,36 @@ describe('LexicalSegment', () => {
     expect([...ordinals]).toEqual([0, 1234, 2468, 3702, 4936]);
     expect([...frequencies]).toEqual([300, 300, 300, 300, 300]);
     expect(segment.frequency(segment.find('common'))).toBe(4995);
+  });
+});
+
+describe('a merge that fails', () => {
+  it('leaves every chunk found with the same scores (the index whole, in more segments), and the next merge catches up', async () => {
+    const index = new LexicalIndex(OPTIONS, 2);
+    const chunks = new Map<string, { text: string; title: string }>();
+    const add = (i: number) => {
+      const c = { chunkId: asChunkId(`c${i}`), text: `${WORDS[i % WORDS.length]} tenant ${WORDS[(i * 5) % WORDS.length]}`, title: 'Lease' };
+      index.add([c]);
+      chunks.set(c.chunkId, { text: c.text, title: c.title });
+    };
+    for (let i = 0; i < 6; i++) add(i);
+    const segments = index.segmentCount;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const merge = vi.spyOn(LexicalSegment, 'merge').mockImplementation(() => {
+      throw new RangeError('Array buffer allocation failed');
+    });
+    try {
+      for (let i = 6; i < 10; i++) add(i);
+      expect(index.segmentCount).toBeGreaterThan(segments);
+      expect(warn).toHaveBeenCalledWith('lexical index: segments not merged', expect.any(RangeError));
+      expectSameAsOracle(index, chunks);
+    } finally {
+      merge.mockRestore();
+      warn.mockRestore();
+    }
+    add(10);
+    add(11);
+    expect(index.segmentCount).toBeLessThanOrEqual(3);
+    expectSameAsOracle(index, chunks);
   });
 });
