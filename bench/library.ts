@@ -29,8 +29,8 @@ import { waitForQueueEmpty } from '../tests/support/app-page.ts';
 import { openSession, removeProfile, serveApp } from '../tests/support/browser.ts';
 import type { BenchContext } from './context.ts';
 import { sciFactLibrary } from './library-file.ts';
-import { browserPid, peakAbove, treeRss } from './process-memory.ts';
-import { isMain, MB, progress, REPO_ROOT, round, stats } from './util.ts';
+import { browserPid, peakAbove, peaksByKind, treeRss } from './process-memory.ts';
+import { isMain, MB, median, progress, REPO_ROOT, round, stats } from './util.ts';
 
 const SIZES = [1000, 10_000];
 const SMALL = 10;
@@ -242,16 +242,22 @@ export async function benchLibrary(ctx: BenchContext): Promise<void> {
       await openDialog();
       const ms = { picker: [] as number[], download: [] as number[] };
       const peaks = { picker: [] as number[], download: [] as number[] };
+      // Which process the memory is in: the renderer runs the page and the library worker; the storage
+      // service holds IndexedDB; the browser process writes files.
+      const kindPeaks = { picker: {} as Record<string, number[]>, download: {} as Record<string, number[]> };
       const ratios: number[] = [];
       let fileMb = files.get(size)!.mb;
       for (let r = 0; r < FILE_ROUNDS; r++) {
         const order = r % 2 ? [...routes].reverse() : routes;
         for (const route of order) {
-          const { value, peak } = await peakAbove(() => treeRss(pid), () => exportRound(route), SAMPLE_MS);
+          const { value: byKind, peak } = await peakAbove(() => treeRss(pid), () => peaksByKind(pid, () => exportRound(route), SAMPLE_MS), SAMPLE_MS);
+          const value = byKind.value;
           ms[route].push(value.ms);
           peaks[route].push(peak / MB);
+          for (const [kind, bytes] of Object.entries(byKind.peaks)) (kindPeaks[route][kind] ??= []).push(bytes / MB);
           fileMb = value.mb;
-          progress(`library: export of ${size} documents (${round(fileMb, 1)} MB) by ${route}, round ${r + 1}: ${Math.round(value.ms)} ms, peak +${Math.round(peak / MB)} MB`);
+          const kinds = Object.entries(byKind.peaks).map(([kind, bytes]) => `${kind} +${Math.round(bytes / MB)}`).join(', ');
+          progress(`library: export of ${size} documents (${round(fileMb, 1)} MB) by ${route}, round ${r + 1}: ${Math.round(value.ms)} ms, peak +${Math.round(peak / MB)} MB (by process: ${kinds} MB)`);
         }
         ratios.push(ms.picker[r]! / ms.download[r]!);
       }
@@ -260,6 +266,7 @@ export async function benchLibrary(ctx: BenchContext): Promise<void> {
         Object.assign(figures, stats(`${key}_ms`, ms[route]));
         Object.assign(figures, stats(`${key}_mb_per_s`, ms[route].map((t) => fileMb / (t / 1000)), 1));
         Object.assign(figures, stats(`${key}_peak_mb`, peaks[route], 1));
+        for (const [kind, values] of Object.entries(kindPeaks[route])) figures[`${key}_peak_mb_${kind.replace(/\W+/g, '_')}`] = round(median(values), 1);
       }
       Object.assign(figures, stats(`library_file_chromium_export_picker_vs_download_${size}`, ratios, 2));
       await page.keyboard.press('Escape');

@@ -57,3 +57,55 @@ export function browserPid(profileDir: string): number {
   throw new Error('the browser process was not found');
 }
 
+
+/**
+ * Resident memory of a browser's processes by kind: `browser`, `renderer`, `gpu-process`, and
+ * `utility:<service>` (the storage service holds IndexedDB; the network service; …), in bytes.
+ */
+export function rssByKind(pid: number): Record<string, number> {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // The process ended while listed.
+    }
+  }
+  const kinds: Record<string, number> = {};
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop()!;
+    try {
+      const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+      const type = cmd.find((a) => a.startsWith('--type='))?.slice(7);
+      const service = cmd.find((a) => a.startsWith('--utility-sub-type='))?.slice(19).replace(/^.*\./, '');
+      const kind = type === undefined ? (p === pid ? 'browser' : 'other') : type === 'utility' && service ? `utility:${service}` : type;
+      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
+      kinds[kind] = (kinds[kind] ?? 0) + Number(kb ?? 0) * 1024;
+    } catch {
+      // Gone.
+    }
+    stack.push(...(children.get(p) ?? []));
+  }
+  return kinds;
+}
+
+/** Samples {@link rssByKind} every `sampleMs` while `during` runs; returns each kind's highest value less its value before. */
+export async function peaksByKind<T>(pid: number, during: () => Promise<T>, sampleMs = 200): Promise<{ value: T; peaks: Record<string, number> }> {
+  const base = rssByKind(pid);
+  const peaks: Record<string, number> = {};
+  const sample = () => {
+    for (const [kind, bytes] of Object.entries(rssByKind(pid))) peaks[kind] = Math.max(peaks[kind] ?? 0, bytes - (base[kind] ?? 0));
+  };
+  const timer = setInterval(sample, sampleMs);
+  try {
+    const value = await during();
+    sample();
+    return { value, peaks };
+  } finally {
+    clearInterval(timer);
+  }
+}

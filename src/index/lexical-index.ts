@@ -4,9 +4,9 @@ import { DocQaError } from '../core/errors.ts';
 import { asChunkId, type ChunkId } from '../core/ids.ts';
 import type { ChunkFilter, Hit, IndexEntry, SearchIndex, SearchQuery } from './search-index.ts';
 import { processTerm, termsOf, tokenize } from '../text/tokenize.ts';
-import { topK } from './top-k.ts';
+import { TopK } from './top-k.ts';
 import { concatBytes } from '../core/bytes.ts';
-import { LexicalSegment, SegmentBuilder, writeTerms } from './lexical-segment.ts';
+import { LexicalSegment, SegmentBuilder, writeTerms, type ScoreBoard } from './lexical-segment.ts';
 
 /**
  * Snapshot format version; unknown versions are refused and the index is rebuilt from the store.
@@ -171,13 +171,6 @@ function newPart(segment: LexicalSegment, deleted: Uint8Array = new Uint8Array(s
   return part;
 }
 
-/** One query term's chunks in every part: decoded postings per segment, [short id, tf] pairs in the live part. */
-interface TermHits {
-  parts: Array<{ ordinals: Uint32Array; frequencies: Uint32Array } | undefined>;
-  live: number[];
-  idf: number;
-}
-
 /**
  * BM25 over chunk text headed by its document's title, with MiniSearch's ranking as the definition (its
  * BM25 with k1 and b from the options and no bonus for matching several query terms, the app's tokenizer
@@ -193,8 +186,9 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
   private parts: Part[] = [];
   private live = new MiniSearch<IndexedChunk>(MINISEARCH_OPTIONS);
   private memo = new TermMemo(this.live);
-  /** Scratch per segment for a search: scores and matched query terms by ordinal. */
-  private scratch = new WeakMap<LexicalSegment, { scores: Float64Array; matched: Uint8Array }>();
+  /** Per segment, for searches: running scores, and each chunk's length part of BM25 at the last average. */
+  private boards = new WeakMap<LexicalSegment, ScoreBoard>();
+  private norms = new WeakMap<LexicalSegment, { avg: number; norms: Float64Array }>();
 
   constructor(
     readonly options: LexicalOptions = DEFAULT_LEXICAL_OPTIONS,
@@ -332,25 +326,17 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
     return total;
   }
 
-  /** The term's chunks in every part, deleted ones left out of the count. */
-  private hitsOf(term: string): { hits: Omit<TermHits, 'idf'>; df: number } {
+  /** Chunks holding the term in every part, deleted ones left out; and where it sits in each segment's dictionary. */
+  private frequencyOf(term: string): { df: number; at: number[] } {
     let df = 0;
-    const parts = this.parts.map((p) => {
+    const at = this.parts.map((p) => {
       const t = p.segment.find(term);
-      if (t < 0) return undefined;
-      const postings = p.segment.postingsOf(t);
-      df += postings.ordinals.length;
-      if (p.deletedCount) for (const ordinal of postings.ordinals) df -= p.deleted[ordinal]!;
-      return postings;
+      if (t >= 0) df += p.deletedCount ? p.segment.liveFrequency(t, p.deleted) : p.segment.frequency(t);
+      return t;
     });
     const ms = this.live as unknown as MiniSearchInternals;
-    const live: number[] = [];
-    for (const [shortId, tf] of ms._index.get(term)?.get(FIELD) ?? []) {
-      if (!ms._documentIds.has(shortId)) continue;
-      live.push(shortId, tf);
-      df++;
-    }
-    return { hits: { parts, live }, df };
+    for (const shortId of ms._index.get(term)?.get(FIELD)?.keys() ?? []) if (ms._documentIds.has(shortId)) df++;
+    return { df, at };
   }
 
   search(query: SearchQuery, k: number, filter?: ChunkFilter): Promise<Hit[]> {
@@ -360,8 +346,9 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
   /**
    * {@link search}, synchronously (tools and tests that only have BM25). Each chunk's score is the sum,
    * in the query's order, of BM25 for each query term (a repeated term counts again), computed exactly
-   * as MiniSearch computes it (`calcBM25Score` with d = 0, then times and divided by the number of
-   * distinct query terms matched, as MiniSearch's search and ours after it did).
+   * as MiniSearch computes it (`calcBM25Score` with d = 0, with the whole index's chunk count, average
+   * length and document frequencies), then times and divided by the number of distinct query terms
+   * matched, as MiniSearch's search and ours after it did.
    */
   searchNow(text: string, k: number, filter?: ChunkFilter): Hit[] {
     const terms: string[] = [];
@@ -373,43 +360,28 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
     if (!terms.length || !n || k <= 0) return [];
     const avg = this.totalLength() / n;
     const { k1, b } = this.options;
-    const byTerm = new Map<string, TermHits>();
+    const byTerm = new Map<string, { idf: number; at: number[] }>();
     for (const term of terms) {
       if (byTerm.has(term)) continue;
-      const { hits, df } = this.hitsOf(term);
-      byTerm.set(term, { ...hits, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) });
+      const { df, at } = this.frequencyOf(term);
+      byTerm.set(term, { idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), at });
     }
-    const scratch = this.parts.map((p) => this.scratchOf(p.segment));
-    const touched: number[][] = this.parts.map(() => []);
+    const boards = this.parts.map((p) => this.boardOf(p.segment));
+    const norms = this.parts.map((p) => this.normsOf(p.segment, avg));
     const ms = this.live as unknown as MiniSearchInternals;
     const liveScores = new Map<number, { score: number; matched: number }>();
     const counted = new Set<string>();
     for (const term of terms) {
       const first = !counted.has(term);
       counted.add(term);
-      const { parts, live, idf } = byTerm.get(term)!;
-      parts.forEach((postings, i) => {
-        if (!postings) return;
-        const { segment, deleted } = this.parts[i]!;
-        const { scores, matched } = scratch[i]!;
-        const { ordinals, frequencies } = postings;
-        for (let j = 0; j < ordinals.length; j++) {
-          const ordinal = ordinals[j]!;
-          if (deleted[ordinal]) continue;
-          const tf = frequencies[j]!;
-          const len = segment.lengths[ordinal]!;
-          if (first) {
-            if (matched[ordinal] === 0) touched[i]!.push(ordinal);
-            matched[ordinal]!++;
-          }
-          scores[ordinal]! += idf * (tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avg)));
-        }
+      const { idf, at } = byTerm.get(term)!;
+      this.parts.forEach((p, i) => {
+        if (at[i]! >= 0) p.segment.addScores(at[i]!, idf, k1, norms[i]!, p.deleted, boards[i]!, first);
       });
-      for (let j = 0; j < live.length; j += 2) {
-        const shortId = live[j]!;
-        const tf = live[j + 1]!;
+      for (const [shortId, tf] of ms._index.get(term)?.get(FIELD) ?? []) {
+        if (!ms._documentIds.has(shortId)) continue;
         const len = ms._fieldLength.get(shortId)![FIELD]!;
-        const score = idf * (tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avg)));
+        const score = idf * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * len) / avg)));
         const known = liveScores.get(shortId);
         if (known) {
           known.score += score;
@@ -417,26 +389,48 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
         } else liveScores.set(shortId, { score, matched: 1 });
       }
     }
-    const hits: Hit[] = [];
-    const keep = (id: string, score: number, matched: number) => {
-      if (!filter || filter(id as ChunkId)) hits.push({ chunkId: asChunkId(id), score: (score * matched) / matched });
+    const top = new TopK<Hit>(k, byScoreThenId);
+    const consider = (id: string, score: number, matched: number) => {
+      const final = (score * matched) / matched;
+      const worst = top.full ? top.worst!.score : -Infinity;
+      // Below the worst kept by more than byScoreThenId's tie margin: cannot get in.
+      if (final < worst - 1e-9 * Math.max(1, Math.abs(worst))) return;
+      if (!filter || filter(id as ChunkId)) top.offer({ chunkId: asChunkId(id), score: final });
     };
     this.parts.forEach((p, i) => {
-      const { scores, matched } = scratch[i]!;
-      for (const ordinal of touched[i]!) {
-        keep(p.segment.ids[ordinal]!, scores[ordinal]!, matched[ordinal]!);
+      const board = boards[i]!;
+      const { scores, matched, touched } = board;
+      for (let j = 0; j < board.touchedCount; j++) {
+        const ordinal = touched[j]!;
+        consider(p.segment.ids[ordinal]!, scores[ordinal]!, matched[ordinal]!);
         scores[ordinal] = 0;
         matched[ordinal] = 0;
       }
+      board.touchedCount = 0;
     });
-    for (const [shortId, { score, matched }] of liveScores) keep(ms._documentIds.get(shortId)!, score, matched);
-    return topK(hits, k, byScoreThenId);
+    for (const [shortId, { score, matched }] of liveScores) consider(ms._documentIds.get(shortId)!, score, matched);
+    return top.sorted();
   }
 
-  private scratchOf(segment: LexicalSegment): { scores: Float64Array; matched: Uint8Array } {
-    let s = this.scratch.get(segment);
-    if (!s) this.scratch.set(segment, (s = { scores: new Float64Array(segment.size), matched: new Uint8Array(segment.size) }));
-    return s;
+  private boardOf(segment: LexicalSegment): ScoreBoard {
+    let board = this.boards.get(segment);
+    if (!board) {
+      board = { scores: new Float64Array(segment.size), matched: new Uint16Array(segment.size), touched: new Int32Array(segment.size), touchedCount: 0 };
+      this.boards.set(segment, board);
+    }
+    return board;
+  }
+
+  /** Each chunk's length part of BM25, `k1 × (1 − b + b × length / average)`, kept until the average changes. */
+  private normsOf(segment: LexicalSegment, avg: number): Float64Array {
+    const known = this.norms.get(segment);
+    if (known?.avg === avg) return known.norms;
+    const { k1, b } = this.options;
+    const norms = known?.norms ?? new Float64Array(segment.size);
+    const lengths = segment.lengths;
+    for (let i = 0; i < norms.length; i++) norms[i] = k1 * (1 - b + (b * lengths[i]!) / avg);
+    this.norms.set(segment, { avg, norms });
+    return norms;
   }
 
   /** Chunks indexed: the N of BM25's IDF (`TermStatistics`, for the answer's sentence weights). */
@@ -446,7 +440,7 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
 
   /** Chunks whose indexed text (title header included) holds the processed term (as `termsOf` returns it): the df of BM25's IDF. */
   documentFrequency(term: string): number {
-    return this.hitsOf(term).df;
+    return this.frequencyOf(term).df;
   }
 
   /**

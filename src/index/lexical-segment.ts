@@ -137,6 +137,16 @@ export class SegmentBuilder {
   }
 }
 
+/** A search's running scores over one segment's chunks, by ordinal; zeroed again after each search. */
+export interface ScoreBoard {
+  scores: Float64Array;
+  /** Distinct query terms each chunk matched. */
+  matched: Uint16Array;
+  /** Ordinals with a score, the first `touchedCount` entries. */
+  touched: Int32Array;
+  touchedCount: number;
+}
+
 /** A chunk as a segment is built from it: its id and its processed terms in order (stop words out). */
 export interface SegmentChunk {
   id: string;
@@ -286,6 +296,68 @@ export class LexicalSegment {
       } while (b & 0x80);
       ordinal += (gap >>> 0) + 1;
       fn(ordinal, tf >>> 0);
+    }
+  }
+
+  /** Chunks holding term `t` that are not deleted (`deleted[ordinal]` 1). */
+  liveFrequency(t: number, deleted: Uint8Array): number {
+    const bytes = this.postings;
+    const end = this.postingStarts[t + 1]!;
+    let at = this.postingStarts[t]!;
+    let ordinal = -1;
+    let n = 0;
+    while (at < end) {
+      let gap = 0;
+      let shift = 0;
+      let b: number;
+      do {
+        b = bytes[at++]!;
+        gap |= (b & 0x7f) << shift;
+        shift += 7;
+      } while (b & 0x80);
+      while (bytes[at++]! & 0x80); // The frequency.
+      ordinal += (gap >>> 0) + 1;
+      if (!deleted[ordinal]) n++;
+    }
+    return n;
+  }
+
+  /**
+   * Adds term `t`'s BM25 part to the score of each chunk holding it, deleted ones skipped:
+   * `idf × (tf × (k1 + 1) / (tf + norms[ordinal]))`, MiniSearch's `calcBM25Score` with d = 0 and its length
+   * part `k1 × (1 − b + b × length / average)` computed once per chunk. With `first` (the term's first
+   * time in the query) the term is counted in `matched`, and chunks met for the first time are listed in
+   * `touched`. The postings are decoded here, in the loop, not into arrays.
+   */
+  addScores(t: number, idf: number, k1: number, norms: Float64Array, deleted: Uint8Array, into: ScoreBoard, first: boolean): void {
+    const bytes = this.postings;
+    const end = this.postingStarts[t + 1]!;
+    const { scores, matched, touched } = into;
+    let at = this.postingStarts[t]!;
+    let ordinal = -1;
+    while (at < end) {
+      let gap = 0;
+      let shift = 0;
+      let b: number;
+      do {
+        b = bytes[at++]!;
+        gap |= (b & 0x7f) << shift;
+        shift += 7;
+      } while (b & 0x80);
+      let tf = 0;
+      shift = 0;
+      do {
+        b = bytes[at++]!;
+        tf |= (b & 0x7f) << shift;
+        shift += 7;
+      } while (b & 0x80);
+      ordinal += (gap >>> 0) + 1;
+      if (deleted[ordinal]) continue;
+      if (first) {
+        if (matched[ordinal] === 0) touched[into.touchedCount++] = ordinal;
+        matched[ordinal]!++;
+      }
+      scores[ordinal]! += idf * ((tf * (k1 + 1)) / (tf + norms[ordinal]!));
     }
   }
 

@@ -1,38 +1,66 @@
 /**
- * The `k` best items by `compare` (negative when `a` ranks before `b`), best first, in O(n log k):
- * a search can match most of a 100k-chunk library and only a few hits are wanted.
+ * The `k` best items offered so far by `compare` (negative when `a` ranks before `b`), in a heap whose
+ * root is the worst of them: O(log k) per item that gets in, one comparison per item that does not. A
+ * search can match most of a 100k-chunk library and only a few hits are wanted.
  */
-export function topK<T>(items: Iterable<T>, k: number, compare: (a: T, b: T) => number): T[] {
-  if (k <= 0) return [];
-  // A heap whose root is the worst of the best k kept so far.
-  const heap: T[] = [];
-  const worse = (i: number, j: number) => compare(heap[i]!, heap[j]!) > 0;
-  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
-  const siftDown = (i: number) => {
+export class TopK<T> {
+  private readonly heap: T[] = [];
+
+  constructor(
+    private readonly k: number,
+    private readonly compare: (a: T, b: T) => number,
+  ) {}
+
+  /** Whether `k` items are kept (then an item must beat {@link worst} to get in). */
+  get full(): boolean {
+    return this.heap.length >= this.k;
+  }
+
+  /** The worst item kept. */
+  get worst(): T | undefined {
+    return this.heap[0];
+  }
+
+  offer(item: T): void {
+    const heap = this.heap;
+    if (this.k <= 0) return;
+    if (heap.length < this.k) {
+      heap.push(item);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (this.compare(heap[i]!, heap[parent]!) <= 0) break;
+        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+        i = parent;
+      }
+    } else if (this.compare(item, heap[0]!) < 0) {
+      heap[0] = item;
+      this.siftDown(0);
+    }
+  }
+
+  /** The items kept, best first. */
+  sorted(): T[] {
+    return [...this.heap].sort(this.compare);
+  }
+
+  private siftDown(i: number): void {
+    const heap = this.heap;
     for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let w = i;
-      if (l < heap.length && worse(l, w)) w = l;
-      if (r < heap.length && worse(r, w)) w = r;
+      if (l < heap.length && this.compare(heap[l]!, heap[w]!) > 0) w = l;
+      if (r < heap.length && this.compare(heap[r]!, heap[w]!) > 0) w = r;
       if (w === i) return;
-      swap(i, w);
+      [heap[i], heap[w]] = [heap[w]!, heap[i]!];
       i = w;
     }
-  };
-  for (const item of items) {
-    if (heap.length < k) {
-      heap.push(item);
-      for (let i = heap.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (!worse(i, parent)) break;
-        swap(i, parent);
-        i = parent;
-      }
-    } else if (compare(item, heap[0]!) < 0) {
-      heap[0] = item;
-      siftDown(0);
-    }
   }
-  return heap.sort(compare);
+}
+
+/** The `k` best items by `compare`, best first, in O(n log k). */
+export function topK<T>(items: Iterable<T>, k: number, compare: (a: T, b: T) => number): T[] {
+  const top = new TopK(k, compare);
+  for (const item of items) top.offer(item);
+  return top.sorted();
 }
