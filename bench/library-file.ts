@@ -27,13 +27,25 @@ import { openLibraryDb, type LibraryDb } from '../src/store/schema.ts';
 import { VectorStore } from '../src/store/vector-store.ts';
 import { mulberry32 } from '../tools/random.ts';
 import type { BenchContext } from './context.ts';
-import { loadSciFact } from './corpus.ts';
+import { loadSciFact, type BenchDoc } from './corpus.ts';
 import { gc, isMain, median, MB, progress, round, scifactDir } from './util.ts';
 
 const SIZES = [1000, 10_000];
 const ROUNDS = 3;
 const DIMENSIONS = 384;
 let dbs = 0;
+
+/** A library of generated documents (no vectors) in fake-indexeddb, each stored as the app stores a dropped file. */
+export async function libraryOfDocs(docs: readonly BenchDoc[], folder: string): Promise<LibraryDb> {
+  const db = await openLibraryDb(`bench-library-of-docs-${dbs++}`);
+  const store = new LibraryStore(db);
+  for (const [i, doc] of docs.entries()) {
+    const [entry] = await store.enqueue([{ name: doc.name, folder, path: `${folder}/${doc.name}`, blob: new Blob([doc.bytes as Uint8Array<ArrayBuffer>]) }]);
+    await store.commitDocument(await prepareDocument({ name: doc.name, folder, bytes: doc.bytes, addedAt: 1 }), entry!.id);
+    if (i % 1000 === 999) progress(`library of documents: ${i + 1} of ${docs.length} stored`);
+  }
+  return db;
+}
 
 /** A library of `size` SciFact documents, each chunk with a random 384-dimension vector, in fake-indexeddb. */
 export async function sciFactLibrary(size: number): Promise<LibraryDb> {

@@ -58,7 +58,7 @@ async function libraryFile(dir: string, size: number): Promise<string> {
 }
 
 /** Waits until the page shows library `name` with `docs` documents listed. */
-async function shown(page: Page, name: string, docs: number): Promise<void> {
+export async function shown(page: Page, name: string, docs: number): Promise<void> {
   await page.waitForFunction(
     ([n, d]) => document.querySelector('.current-library strong')?.textContent === n && document.querySelector('main[aria-busy="false"] .count')?.textContent === `(${d.toLocaleString('en')} document${d === 1 ? '' : 's'})`,
     [name, docs] as const,
@@ -67,7 +67,7 @@ async function shown(page: Page, name: string, docs: number): Promise<void> {
 }
 
 /** In the page: whether the open library's lexical index snapshot is saved (`library/index-keeper.ts`). */
-async function indexSnapshotSaved(): Promise<boolean> {
+export async function indexSnapshotSaved(): Promise<boolean> {
   const id = sessionStorage.getItem('docqa.library');
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const request = indexedDB.open(id && id !== 'default' ? `docqa-library-${id}` : 'docqa');

@@ -17,11 +17,12 @@
  *   npm run bench -- ocr                   scanned pages read by OCR: pages/s and peak memory in Node and in Chromium (1 and 2 parse workers)
  *   npm run bench -- library               library files of 1,000 and 10,000 documents imported and exported, and opening each against a reload, in Chromium (MB/s, peak memory, ms)
  *   npm run bench -- library-file          export and import of library files of 1,000 and 10,000 documents: MB/s and peak memory (Node)
+ *   npm run bench -- cold-start-100k      cold start to the first answer at ~100k chunks in Chromium (the library brought in as a file)
  *   npm run bench -- lexical [--chunks N]  the lexical index (segments) against one MiniSearch at ~100k chunks: add, memory, queries, snapshot write and load
  */
 import { parseArgs } from 'node:util';
 import { BenchContext } from './context.ts';
-import { benchColdStart } from './cold-start.ts';
+import { benchColdStart, benchColdStartLarge } from './cold-start.ts';
 import { benchIngest } from './ingest.ts';
 import { benchMemory } from './memory.ts';
 import { benchQuery } from './query.ts';
@@ -39,7 +40,7 @@ import { benchLexical } from './lexical.ts';
 import { report } from './report.ts';
 import { isMain, progress } from './util.ts';
 
-export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'engines', 'ui', 'ocr', 'library', 'library-file', 'lexical'] as const;
+export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'engines', 'ui', 'ocr', 'library', 'library-file', 'lexical', 'cold-start-100k'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** Options some operations read. */
@@ -106,6 +107,10 @@ async function runOperation(ctx: BenchContext, op: Operation, options: BenchOpti
         break;
       case 'library-file':
         await benchLibraryFile(ctx);
+        break;
+      case 'cold-start-100k':
+        ctx.release('100k');
+        await benchColdStartLarge(ctx);
         break;
       case 'lexical':
         await benchLexical(ctx, { chunks: options.chunks });

@@ -178,16 +178,7 @@ export class LexicalSegment {
   static fromChunks(chunks: readonly SegmentChunk[]): LexicalSegment {
     const builder = new SegmentBuilder();
     const byTerm = new Map<string, number[]>();
-    for (const chunk of chunks) {
-      const ordinal = builder.chunk(chunk.id, chunk.terms.length);
-      const counts = new Map<string, number>();
-      for (const t of chunk.terms) counts.set(t, (counts.get(t) ?? 0) + 1);
-      for (const [t, tf] of counts) {
-        let list = byTerm.get(t);
-        if (!list) byTerm.set(t, (list = []));
-        list.push(ordinal, tf);
-      }
-    }
+    for (const chunk of chunks) addPostings(byTerm, builder.chunk(chunk.id, chunk.terms.length), chunk.terms);
     writeTerms(builder, byTerm);
     return builder.done();
   }
@@ -204,8 +195,8 @@ export class LexicalSegment {
       return remap;
     });
     const next = new Uint32Array(parts.length);
-    const ordinals: number[] = [];
-    const frequencies: number[] = [];
+    let ordinals = new Uint32Array(1024);
+    let frequencies = new Uint32Array(1024);
     for (;;) {
       let smallest: Uint8Array | undefined;
       for (let p = 0; p < parts.length; p++) {
@@ -215,21 +206,24 @@ export class LexicalSegment {
         if (!smallest || compareBytes(term, smallest) < 0) smallest = term;
       }
       if (!smallest) break;
-      ordinals.length = frequencies.length = 0;
+      let count = 0;
       for (let p = 0; p < parts.length; p++) {
         const { segment } = parts[p]!;
         const t = next[p]!;
         if (t >= segment.termCount || compareBytes(segment.termAt(t), smallest) !== 0) continue;
         next[p]!++;
-        const remap = remaps[p]!;
-        segment.forEachPosting(t, (ordinal, tf) => {
-          const to = remap[ordinal]!;
-          if (to < 0) return;
-          ordinals.push(to);
-          frequencies.push(tf);
-        });
+        if (count + segment.frequency(t) > ordinals.length) {
+          const size = 2 * (count + segment.frequency(t));
+          const grownOrdinals = new Uint32Array(size);
+          const grownFrequencies = new Uint32Array(size);
+          grownOrdinals.set(ordinals.subarray(0, count));
+          grownFrequencies.set(frequencies.subarray(0, count));
+          ordinals = grownOrdinals;
+          frequencies = grownFrequencies;
+        }
+        count = segment.decodeInto(t, remaps[p]!, ordinals, frequencies, count);
       }
-      builder.term(smallest, ordinals, frequencies, ordinals.length);
+      builder.term(smallest, ordinals, frequencies, count);
     }
     return builder.done();
   }
@@ -297,6 +291,40 @@ export class LexicalSegment {
       ordinal += (gap >>> 0) + 1;
       fn(ordinal, tf >>> 0);
     }
+  }
+
+  /**
+   * Decodes term `t`'s postings into `ordinals` and `frequencies` from index `at`, each ordinal mapped
+   * through `remap` (a negative one is left out); returns the index after the last written.
+   */
+  decodeInto(t: number, remap: Int32Array, ordinals: Uint32Array, frequencies: Uint32Array, at: number): number {
+    const bytes = this.postings;
+    const end = this.postingStarts[t + 1]!;
+    let i = this.postingStarts[t]!;
+    let ordinal = -1;
+    while (i < end) {
+      let gap = 0;
+      let shift = 0;
+      let b: number;
+      do {
+        b = bytes[i++]!;
+        gap |= (b & 0x7f) << shift;
+        shift += 7;
+      } while (b & 0x80);
+      let tf = 0;
+      shift = 0;
+      do {
+        b = bytes[i++]!;
+        tf |= (b & 0x7f) << shift;
+        shift += 7;
+      } while (b & 0x80);
+      ordinal += (gap >>> 0) + 1;
+      const to = remap[ordinal]!;
+      if (to < 0) continue;
+      ordinals[at] = to;
+      frequencies[at++] = tf >>> 0;
+    }
+    return at;
   }
 
   /** Chunks holding term `t` that are not deleted (`deleted[ordinal]` 1). */
@@ -441,6 +469,17 @@ export class LexicalSegment {
     const ids = chunks ? idText.split('\n') : [];
     if (ids.length !== chunks || termStarts[terms] !== termBytes.byteLength || postingStarts[terms] !== postings.byteLength) throw damaged('its arrays do not agree with its counts');
     return new LexicalSegment(ids, lengths, termStarts, termBytes, postingStarts, dfs, postings);
+  }
+}
+
+/** Adds a chunk's terms (in text order, repeats counted) to flat [ordinal, tf, …] lists by term. */
+export function addPostings(byTerm: Map<string, number[]>, ordinal: number, terms: readonly string[]): void {
+  const counts = new Map<string, number>();
+  for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const [t, tf] of counts) {
+    let list = byTerm.get(t);
+    if (!list) byTerm.set(t, (list = []));
+    list.push(ordinal, tf);
   }
 }
 

@@ -47,12 +47,15 @@ const id = fc.integer({ min: 0, max: 30 }).map((n) => `c${n}`);
 type Op =
   | { kind: 'add'; chunks: Array<{ id: string; text: string; title: string }> }
   | { kind: 'remove'; ids: string[] }
-  | { kind: 'snapshot' };
+  | { kind: 'snapshot' }
+  | { kind: 'search'; query: string };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('add' as const), chunks: fc.array(fc.record({ id, text, title }), { minLength: 1, maxLength: 7 }) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('remove' as const), ids: fc.array(id, { minLength: 1, maxLength: 6 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('snapshot' as const) }) },
+  // A search puts the chunks added since into the live MiniSearch; later adds wait again.
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('search' as const), query: fc.constantFrom(...QUERIES) }) },
 );
 
 function expectSameAsOracle(index: LexicalIndex, chunks: ReadonlyMap<string, { text: string; title: string }>): void {
@@ -76,7 +79,7 @@ function expectSameAsOracle(index: LexicalIndex, chunks: ReadonlyMap<string, { t
 describe('LexicalIndex over segments and a live MiniSearch', () => {
   it('scores exactly as one MiniSearch over the surviving chunks, after adds, replaces, removes, segment writes, merges and snapshots in any order', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { maxLength: 30 }), fc.integer({ min: 1, max: 5 }), async (ops, liveLimit) => {
+      fc.asyncProperty(fc.array(op, { maxLength: 30 }), fc.integer({ min: 1, max: 8 }), async (ops, liveLimit) => {
         let index = new LexicalIndex(OPTIONS, liveLimit);
         const chunks = new Map<string, { text: string; title: string }>();
         for (const o of ops) {
@@ -91,6 +94,9 @@ describe('LexicalIndex over segments and a live MiniSearch', () => {
           } else if (o.kind === 'remove') {
             await index.remove(o.ids.map(asChunkId));
             for (const cid of o.ids) chunks.delete(cid);
+          } else if (o.kind === 'search') {
+            const expected = oracle(chunks).search(o.query);
+            expect(index.searchNow(o.query, 100).map((h) => h.chunkId).sort()).toEqual(expected.map((h) => h.chunkId).sort());
           } else {
             index = LexicalIndex.load(index.serialize(), liveLimit);
           }
