@@ -101,11 +101,16 @@ function snapshotCoverage(page: Page): Promise<{ docs: number; chunks: number; b
         const store = db.transaction('snapshots').objectStore('snapshots');
         const [owners, ...rest] = (await Promise.all(names.map((name) => request(store.get(name))))) as Array<{ data?: string | Uint8Array } | undefined>;
         if (typeof owners?.data !== 'string') return null;
-        const parsed = JSON.parse(owners.data) as { owners?: Array<[string, Array<[string, string]>]> };
+        // Owners snapshot version 2: [doc id, title, chunk ids][] (index/chunk-owners.ts).
+        const parsed = JSON.parse(owners.data) as { owners?: Array<[string, string, string[]]> };
         const docs = new Set<string>();
-        for (const [, holders] of parsed.owners ?? []) for (const [doc] of holders) docs.add(doc);
+        const chunks = new Set<string>();
+        for (const [doc, , ids] of parsed.owners ?? []) {
+          docs.add(doc);
+          for (const id of ids) chunks.add(id);
+        }
         const size = (data: string | Uint8Array | undefined) => (data === undefined ? 0 : typeof data === 'string' ? new TextEncoder().encode(data).byteLength : data.byteLength);
-        return { docs: docs.size, chunks: parsed.owners?.length ?? -1, bytes: size(owners.data) + rest.reduce((sum, r) => sum + size(r?.data), 0) };
+        return { docs: docs.size, chunks: chunks.size, bytes: size(owners.data) + rest.reduce((sum, r) => sum + size(r?.data), 0) };
       } finally {
         db.close();
       }
