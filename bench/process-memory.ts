@@ -79,7 +79,8 @@ export function rssByKind(pid: number): Record<string, number> {
   while (stack.length) {
     const p = stack.pop()!;
     try {
-      const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+      // Chromium rewrites its children's titles into one string with spaces, not NUL-separated arguments.
+      const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8').split(/[\0 ]/);
       const type = cmd.find((a) => a.startsWith('--type='))?.slice(7);
       const service = cmd.find((a) => a.startsWith('--utility-sub-type='))?.slice(19).replace(/^.*\./, '');
       const kind = type === undefined ? (p === pid ? 'browser' : 'other') : type === 'utility' && service ? `utility:${service}` : type;
