@@ -2,7 +2,7 @@
  * `npm run bench`: ingest throughput, query latency, memory and snapshot size, cold start in Chromium.
  * Prints a table, writes bench/results/latest.json, and prints one JSON object of all figures last.
  *
- *   npm run bench                          everything (about 5–8 minutes on 2 cores)
+ *   npm run bench                          everything but lexical and cold-start-100k, which run when named
  *   npm run bench -- --only ingest,query   some operations (ingest, query, memory, cold-start)
  *   npm run bench -- --skip cold-start     all but some
  *   npm run bench -- vector                operations named as arguments: same as --only vector
@@ -42,6 +42,8 @@ import { isMain, progress } from './util.ts';
 
 export const OPERATIONS = ['ingest', 'query', 'memory', 'cold-start', 'vector', 'embed', 'rerank', 'answer', 'engines', 'ui', 'ocr', 'library', 'library-file', 'lexical', 'cold-start-100k'] as const;
 export type Operation = (typeof OPERATIONS)[number];
+/** Run only when named: each takes several minutes of its own (the 100k baseline side, a 100k library in Chromium). */
+const ON_REQUEST: ReadonlySet<Operation> = new Set(['lexical', 'cold-start-100k']);
 
 /** Options some operations read. */
 export interface BenchOptions {
@@ -141,7 +143,7 @@ if (isMain(import.meta.url)) {
     process.exit(2);
   }
   const skip = new Set(list(values.skip));
-  await runBench(OPERATIONS.filter((op) => (only.length === 0 || only.includes(op)) && !skip.has(op)), { model: values.model, real: values.real, generator: values.generator, gguf: values.gguf, onnx: values.onnx, chunks: values.chunks ? Number(values.chunks) : undefined, onnxDtype: values.dtype === 'q8' || values.dtype === 'fp32' ? values.dtype : undefined, dtype: values.dtype === 'fp32' || values.dtype === 'both' ? values.dtype : 'q8' });
+  await runBench(OPERATIONS.filter((op) => (only.length === 0 ? !ON_REQUEST.has(op) : only.includes(op)) && !skip.has(op)), { model: values.model, real: values.real, generator: values.generator, gguf: values.gguf, onnx: values.onnx, chunks: values.chunks ? Number(values.chunks) : undefined, onnxDtype: values.dtype === 'q8' || values.dtype === 'fp32' ? values.dtype : undefined, dtype: values.dtype === 'fp32' || values.dtype === 'both' ? values.dtype : 'q8' });
   // Playwright or vite may keep handles open; the figures are out, so end here.
   process.exit();
 }
