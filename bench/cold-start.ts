@@ -153,7 +153,7 @@ interface Measured {
 }
 
 /** One cold start: a fresh page of the profile, navigation start → "[1]" in the Answer region. */
-async function measureOnce(newPage: () => Promise<Page>, url: string, question: string, second: string): Promise<Measured> {
+async function measureOnce(newPage: () => Promise<Page>, url: string, question: string, second: string, close = true): Promise<Measured> {
   const page = await newPage();
   try {
     const t0 = performance.now();
@@ -190,7 +190,7 @@ async function measureOnce(newPage: () => Promise<Page>, url: string, question: 
       clicks,
     };
   } finally {
-    await page.close();
+    if (close) await page.close();
   }
 }
 
@@ -359,6 +359,13 @@ export async function benchColdStartLarge(ctx: BenchContext): Promise<void> {
       runs.push(await measureOnce(() => session.newPage(), url, questions[2 * i]!, questions[2 * i + 1]!));
       progress(`large cold start: run ${i + 1}: first answer ${Math.round(runs.at(-1)!.totalMs ?? -1)} ms after navigation (app ready at ${Math.round(runs.at(-1)!.readyMs ?? -1)} ms)`);
     }
+    const tracePath = process.env.DOCQA_COLD_START_TRACE;
+    if (tracePath) {
+      // One more cold start with Chromium's trace on (every process, with CPU samples), for finding where the time goes.
+      const page = await session.newPage();
+      await traced(page, tracePath, () => measureOnce(async () => page, url, questions[0]!, questions[1]!, false));
+      progress(`large cold start: a traced run written to ${tracePath}`);
+    }
     session = await relaunched(session, profileDir);
     const relaunch = await measureOnce(() => session.newPage(), url, questions[2 * COLD_START_LARGE.runs]!, questions[2 * COLD_START_LARGE.runs + 1]!);
     const valid = (xs: Array<number | null>) => xs.filter((x): x is number => x !== null);
@@ -376,6 +383,30 @@ export async function benchColdStartLarge(ctx: BenchContext): Promise<void> {
     });
   } finally {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  }
+}
+
+/** Runs `work` with Chromium's tracing on (timeline, IndexedDB, V8 CPU samples) and writes the trace to `path`. */
+async function traced(page: Page, path: string, work: () => Promise<unknown>): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink,IndexedDB,disabled-by-default-v8.cpu_profiler',
+    transferMode: 'ReturnAsStream',
+  });
+  try {
+    await work();
+  } finally {
+    const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
+    await cdp.send('Tracing.end');
+    const stream = await done;
+    const parts: string[] = [];
+    for (;;) {
+      const { data, eof, base64Encoded } = await cdp.send('IO.read', { handle: stream });
+      parts.push(base64Encoded ? Buffer.from(data, 'base64').toString('utf8') : data);
+      if (eof) break;
+    }
+    await cdp.send('IO.close', { handle: stream });
+    await writeFile(path, parts.join(''));
   }
 }
 
