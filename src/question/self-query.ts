@@ -11,6 +11,7 @@
  * dates when some document's is in the range), offered only when some document is in it and some is not.
  * The page shows each as a removable chip before the search runs.
  */
+import { docFacets, docNames } from './doc-names.ts';
 import { fieldFor, rangeChip, type QueryableDoc, type QueryChip } from '../core/query-filters.ts';
 import type { DocType } from '../core/types.ts';
 import { readDatePhrase } from './date-phrases.ts';
@@ -38,10 +39,6 @@ const FOLDER_TAIL = /^\s+folder(?![\p{L}\p{N}_])/u;
 /** What may come right before a tag ("tagged tax", "with the tag “tax”"). */
 const TAG_LEAD = /(?:^|[^\p{L}\p{N}_])(?:tagged|with\s+(?:the\s+)?tag)\s+["“]?$/u;
 
-const stemOf = (name: string) => {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(0, dot) : name;
-};
 
 /**
  * Where `needle` occurs in `haystack` as a whole word or phrase (case-insensitive: both are lower case).
@@ -81,25 +78,18 @@ export function readFilters(question: string, docs: readonly QueryableDoc[], now
   const words = (at: number, length: number) => q.slice(at, at + length);
   // Documents: a full file name anywhere; a name without extension (≥ 3 characters, not shared by two
   // documents) after "in", "from", "within" or "according to", optionally "the".
-  const stems = new Map<string, number>();
-  for (const d of docs) stems.set(stemOf(d.name).toLowerCase(), (stems.get(stemOf(d.name).toLowerCase()) ?? 0) + 1);
-  for (const d of docs) {
-    if (chips.some((c) => c.kind === 'document' && c.docId === d.docId)) continue;
-    const name = d.name.toLowerCase();
-    const full = occurrences(lower, name)[0];
-    const stem = stemOf(d.name).toLowerCase();
-    const unique = stems.get(stem) === 1 && stem.length >= 3 && stem !== name;
-    const byStem = unique ? occurrences(lower, stem).find((at) => DOC_LEAD.test(lower.slice(0, at))) : undefined;
+  for (const { doc: d, name, stem, stemCount } of docNames(docs)) {
+    // Most names do not occur in the question at all: one plain search rules them out.
+    const full = lower.includes(name) ? occurrences(lower, name)[0] : undefined;
+    const unique = stemCount === 1 && stem.length >= 3 && stem !== name;
+    const byStem = full === undefined && unique && lower.includes(stem) ? occurrences(lower, stem).find((at) => DOC_LEAD.test(lower.slice(0, at))) : undefined;
     const at = full ?? byStem;
-    if (at !== undefined) chips.push({ kind: 'document', docId: d.docId, label: d.folder ? `${d.folder}/${d.name}` : d.name, matched: words(at, full !== undefined ? name.length : stem.length) });
+    if (at === undefined || chips.some((c) => c.kind === 'document' && c.docId === d.docId)) continue;
+    chips.push({ kind: 'document', docId: d.docId, label: d.folder ? `${d.folder}/${d.name}` : d.name, matched: words(at, full !== undefined ? name.length : stem.length) });
   }
   // Folders: any folder on a document's path, by its last part or its full path (longest first).
-  const folders = new Set<string>();
-  for (const d of docs) {
-    const parts = d.folder.split('/').filter(Boolean);
-    for (let i = 1; i <= parts.length; i++) folders.add(parts.slice(0, i).join('/'));
-  }
-  for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
+  const facets = docFacets(docs);
+  for (const folder of facets.folders) {
     if (chips.some((c) => c.kind === 'folder' && (c.folder === folder || c.folder.startsWith(`${folder}/`)))) continue;
     for (const name of new Set([folder.toLowerCase(), folder.split('/').at(-1)!.toLowerCase()])) {
       const at = occurrences(lower, name).find((i) => FOLDER_LEAD.test(lower.slice(0, i)) || (FOLDER_LEAD_SHORT.test(lower.slice(0, i)) && FOLDER_TAIL.test(lower.slice(i + name.length))));
@@ -110,13 +100,12 @@ export function readFilters(question: string, docs: readonly QueryableDoc[], now
     }
   }
   // Types: only those the library has.
-  const types = new Set(docs.map((d) => d.type));
   for (const t of TYPE_WORDS) {
     const match = t.re.exec(q);
-    if (match && types.has(t.type)) chips.push({ kind: 'type', type: t.type, label: t.label, matched: match[1]! });
+    if (match && facets.types.has(t.type)) chips.push({ kind: 'type', type: t.type, label: t.label, matched: match[1]! });
   }
   // Tags: only tags some document has.
-  for (const tag of new Set(docs.flatMap((d) => d.tags))) {
+  for (const tag of facets.tags) {
     const name = tag.toLowerCase();
     const at = occurrences(lower, name).find((i) => TAG_LEAD.test(lower.slice(0, i)) || lower[i - 1] === '#');
     if (at !== undefined) chips.push({ kind: 'tag', tag, label: `#${tag}`, matched: lower[at - 1] === '#' ? words(at - 1, name.length + 1) : words(at, name.length) });

@@ -11,6 +11,7 @@
  * is not; "Is every tenant liable?" is not (no verb that asks for a list). Words only: no regular
  * expression is built from the question or from library names.
  */
+import { docNames } from './doc-names.ts';
 import type { DocId } from '../core/ids.ts';
 import type { SearchFilter } from '../core/types.ts';
 import { passesDates } from '../core/query-filters.ts';
@@ -105,7 +106,6 @@ function holdsPhrase(words: readonly string[], needle: readonly string[]): boole
   return false;
 }
 
-const stemOf = (name: string) => (name.lastIndexOf('.') > 0 ? name.slice(0, name.lastIndexOf('.')) : name);
 
 /**
  * Documents the question names: as self-query reads them (a full file name, or a name without its
@@ -116,11 +116,12 @@ const stemOf = (name: string) => (name.lastIndexOf('.') > 0 ? name.slice(0, name
 function namedDocs(question: string, docs: readonly QueryableDoc[]): Set<DocId> {
   const named = new Set(readFilters(question, docs).flatMap((c) => (c.kind === 'document' ? [c.docId] : [])));
   const words = wordsOf(question.normalize('NFC')).map((w) => w.word);
-  const stems = new Map<string, number>();
-  for (const d of docs) stems.set(stemOf(d.name).toLowerCase(), (stems.get(stemOf(d.name).toLowerCase()) ?? 0) + 1);
-  for (const d of docs) {
-    const stem = stemOf(d.name).toLowerCase();
-    if (stems.get(stem) === 1 && stem.length >= 3 && holdsPhrase(words, wordsOf(stem).map((w) => w.word))) named.add(d.docId);
+  const present = new Set(words);
+  for (const n of docNames(docs)) {
+    if (n.stemCount !== 1 || n.stem.length < 3) continue;
+    n.stemWords ??= wordsOf(n.stem).map((w) => w.word);
+    // A stem whose first word the question lacks cannot be a phrase of it.
+    if (present.has(n.stemWords[0] ?? '') && holdsPhrase(words, n.stemWords)) named.add(n.doc.docId);
   }
   return named;
 }
