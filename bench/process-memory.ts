@@ -15,8 +15,8 @@ export async function peakAbove<T>(read: () => number, during: () => Promise<T>,
   }
 }
 
-/** Resident memory of process `pid` and all its descendants, in bytes (Linux /proc). */
-export function treeRss(pid: number): number {
+/** Each process's children, from Linux's /proc. */
+function childrenByParent(): Map<number, number[]> {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -28,6 +28,12 @@ export function treeRss(pid: number): number {
       // The process ended while listed.
     }
   }
+  return children;
+}
+
+/** Resident memory of process `pid` and all its descendants, in bytes (Linux /proc). */
+export function treeRss(pid: number): number {
+  const children = childrenByParent();
   let total = 0;
   const stack = [pid];
   while (stack.length) {
@@ -63,17 +69,7 @@ export function browserPid(profileDir: string): number {
  * `utility:<service>` (the storage service holds IndexedDB; the network service; …), in bytes.
  */
 export function rssByKind(pid: number): Record<string, number> {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // The process ended while listed.
-    }
-  }
+  const children = childrenByParent();
   const kinds: Record<string, number> = {};
   const stack = [pid];
   while (stack.length) {

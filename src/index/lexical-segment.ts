@@ -266,38 +266,11 @@ export class LexicalSegment {
     return this.dfs[t]!;
   }
 
-  /** Calls `fn` for each chunk holding term `t`, ordinals ascending. */
-  forEachPosting(t: number, fn: (ordinal: number, tf: number) => void): void {
-    const bytes = this.postings;
-    const end = this.postingStarts[t + 1]!;
-    let at = this.postingStarts[t]!;
-    let ordinal = -1;
-    while (at < end) {
-      let gap = 0;
-      let shift = 0;
-      let b: number;
-      do {
-        b = bytes[at++]!;
-        gap |= (b & 0x7f) << shift;
-        shift += 7;
-      } while (b & 0x80);
-      let tf = 0;
-      shift = 0;
-      do {
-        b = bytes[at++]!;
-        tf |= (b & 0x7f) << shift;
-        shift += 7;
-      } while (b & 0x80);
-      ordinal += (gap >>> 0) + 1;
-      fn(ordinal, tf >>> 0);
-    }
-  }
-
   /**
    * Decodes term `t`'s postings into `ordinals` and `frequencies` from index `at`, each ordinal mapped
-   * through `remap` (a negative one is left out); returns the index after the last written.
+   * through `remap` when given (a negative one is left out); returns the index after the last written.
    */
-  decodeInto(t: number, remap: Int32Array, ordinals: Uint32Array, frequencies: Uint32Array, at: number): number {
+  decodeInto(t: number, remap: Int32Array | undefined, ordinals: Uint32Array, frequencies: Uint32Array, at: number): number {
     const bytes = this.postings;
     const end = this.postingStarts[t + 1]!;
     let i = this.postingStarts[t]!;
@@ -319,7 +292,7 @@ export class LexicalSegment {
         shift += 7;
       } while (b & 0x80);
       ordinal += (gap >>> 0) + 1;
-      const to = remap[ordinal]!;
+      const to = remap ? remap[ordinal]! : ordinal;
       if (to < 0) continue;
       ordinals[at] = to;
       frequencies[at++] = tf >>> 0;
@@ -389,18 +362,15 @@ export class LexicalSegment {
     }
   }
 
-  /** Term `t`'s postings, decoded. */
+  /** Term `t`'s postings, decoded (deleted chunks included). */
   postingsOf(t: number): Postings {
     const n = this.dfs[t]!;
     const ordinals = new Uint32Array(n);
     const frequencies = new Uint32Array(n);
-    let i = 0;
-    this.forEachPosting(t, (ordinal, tf) => {
-      ordinals[i] = ordinal;
-      frequencies[i++] = tf;
-    });
+    this.decodeInto(t, undefined, ordinals, frequencies, 0);
     return { ordinals, frequencies };
   }
+
 
   /** Bytes held by the segment's arrays (the chunk id strings not counted). */
   get byteLength(): number {
