@@ -7,6 +7,8 @@
  *              against exact f32 reported)
  *   binary re-score  VectorIndex, storage binary: Hamming scan over sign codes, shortlist of k × 50 rows re-scored
  *              exactly from the f32 vectors (recall@10 reported)
+ *   binary int8  VectorIndex, storage binary-int8: the same sign scan, the shortlist re-scored at 12 bits from
+ *              int8 codes, no floats kept (recall@10 reported)
  *   voy        voy-search 0.6.3 (WASM k-d tree), loaded in Node by tools/voy-node.ts
  * Latency: ROUNDS rounds over the same queries; within a round each query runs on every side, the order
  * rotating from one query to the next; a figure is the median of the rounds' p50 (or p95), with the
@@ -54,8 +56,10 @@ interface VectorSet {
   voy: boolean;
 }
 
-type Side = 'naive_js' | 'flat_f32' | 'flat_int8' | 'binary_rescore' | 'voy';
-const SIDE_OF: Record<VectorStorage, Side> = { f32: 'flat_f32', int8: 'flat_int8', binary: 'binary_rescore' };
+type Side = 'naive_js' | 'flat_f32' | 'flat_int8' | 'binary_rescore' | 'binary_int8' | 'voy';
+const SIDE_OF: Record<VectorStorage, Side> = { f32: 'flat_f32', int8: 'flat_int8', binary: 'binary_rescore', 'binary-int8': 'binary_int8' };
+/** Each side's recall figure's prefix (`<prefix>_recall_at_10_<set>`). */
+const RECALL_OF: Record<VectorStorage, string> = { f32: 'f32', int8: 'int8', binary: 'binary_rescore', 'binary-int8': 'binary_int8' };
 type Search = (q: Float32Array) => string[];
 
 /** A sha-256-like 64-hex-digit chunk id, as the app's are (ids are part of snapshot size). */
@@ -184,7 +188,8 @@ async function benchSet(ctx: BenchContext, set: VectorSet): Promise<void> {
   const f32 = new VectorIndex({ dimensions: DIMS, storage: 'f32' });
   const int8 = new VectorIndex({ dimensions: DIMS, storage: 'int8' });
   const binary = new VectorIndex({ dimensions: DIMS, storage: 'binary' });
-  const adds: [string, VectorIndex][] = [['flat_f32', f32], ['flat_int8', int8], ['binary_rescore', binary]];
+  const binaryInt8 = new VectorIndex({ dimensions: DIMS, storage: 'binary-int8' });
+  const adds: [string, VectorIndex][] = [['flat_f32', f32], ['flat_int8', int8], ['binary_rescore', binary], ['binary_int8', binaryInt8]];
   for (const [name, index] of adds) {
     const t0 = performance.now();
     index.add(entries);
@@ -197,6 +202,7 @@ async function benchSet(ctx: BenchContext, set: VectorSet): Promise<void> {
     ['flat_f32', (q) => f32.search(q, K).map((h) => h.chunkId)],
     ['flat_int8', (q) => int8.search(q, K).map((h) => h.chunkId)],
     ['binary_rescore', (q) => binary.search(q, K).map((h) => h.chunkId)],
+    ['binary_int8', (q) => binaryInt8.search(q, K).map((h) => h.chunkId)],
   ]);
   const voy = set.voy ? await buildVoy(ctx, set.name, block, n, ids) : null;
   if (voy) sides.set('voy', (q) => voy.search(q, K).neighbors.map((x) => x.id));
@@ -206,13 +212,14 @@ async function benchSet(ctx: BenchContext, set: VectorSet): Promise<void> {
   const results = timeSides(ctx, set.name, sides, queries);
   if (set.recallQueries) {
     progress(`vector ${set.name}: recall over ${set.recallQueries.length} questions`);
-    for (const name of ['flat_f32', 'flat_int8', 'binary_rescore'] as const) results.set(name, set.recallQueries.map((q) => sides.get(name)!(q)));
+    for (const name of ['flat_f32', 'flat_int8', 'binary_rescore', 'binary_int8'] as const) results.set(name, set.recallQueries.map((q) => sides.get(name)!(q)));
   }
   const truth = results.get('flat_f32')!;
   ctx.record({
     [`recall_queries_${set.name}`]: truth.length,
     [`int8_recall_at_10_${set.name}`]: round(recall(truth, results.get('flat_int8')!), 4),
     [`binary_rescore_recall_at_10_${set.name}`]: round(recall(truth, results.get('binary_rescore')!), 4),
+    [`binary_int8_recall_at_10_${set.name}`]: round(recall(truth, results.get('binary_int8')!), 4),
     [`naive_recall_at_10_${set.name}`]: round(recall(results.get('flat_f32')!.slice(0, queries.length), results.get('naive_js')!), 4),
     [`voy_recall_at_10_${set.name}`]: results.has('voy') ? round(recall(truth.slice(0, queries.length), results.get('voy')!), 4) : null,
   });
@@ -220,7 +227,8 @@ async function benchSet(ctx: BenchContext, set: VectorSet): Promise<void> {
   measureSnapshot(ctx, set.name, f32);
   measureSnapshot(ctx, set.name, int8);
   measureSnapshot(ctx, set.name, binary);
-  ctx.record({ bytes_per_vector_f32: f32.bytesPerVector, bytes_per_vector_int8: int8.bytesPerVector, bytes_per_vector_binary: binary.bytesPerVector });
+  measureSnapshot(ctx, set.name, binaryInt8);
+  ctx.record({ bytes_per_vector_f32: f32.bytesPerVector, bytes_per_vector_int8: int8.bytesPerVector, bytes_per_vector_binary: binary.bytesPerVector, bytes_per_vector_binary_int8: binaryInt8.bytesPerVector });
 }
 
 /** The real sets: the first 10k and 100k passages of the shuffled real ones, then all of them. */
@@ -249,7 +257,7 @@ export async function benchVector(ctx: BenchContext, options: VectorBenchOptions
   // optional: 1-bit codes with an exact re-score, with their recall).
   const all = ctx.figures;
   const f = Object.fromEntries(Object.entries(all).map(([k, v]) => [k, typeof v === 'number' ? v : null])) as Record<string, number | null>;
-  const best = Math.min(f.flat_f32_p50_ms_100k ?? Infinity, f.flat_int8_p50_ms_100k ?? Infinity, f.binary_rescore_p50_ms_100k ?? Infinity);
+  const best = Math.min(f.flat_f32_p50_ms_100k ?? Infinity, f.flat_int8_p50_ms_100k ?? Infinity, f.binary_rescore_p50_ms_100k ?? Infinity, f.binary_int8_p50_ms_100k ?? Infinity);
   const ratio = (x: number | null | undefined) => (typeof x === 'number' && Number.isFinite(best) ? round(x / best, 2) : null);
   const headline = {
     speedup_best_flat_vs_naive_100k: ratio(f.naive_js_p50_ms_100k),
@@ -258,15 +266,18 @@ export async function benchVector(ctx: BenchContext, options: VectorBenchOptions
     flat_f32_p50_ms_100k: f.flat_f32_p50_ms_100k ?? null,
     flat_int8_p50_ms_100k: f.flat_int8_p50_ms_100k ?? null,
     binary_rescore_p50_ms_100k: f.binary_rescore_p50_ms_100k ?? null,
+    binary_int8_p50_ms_100k: f.binary_int8_p50_ms_100k ?? null,
     voy_p50_ms_100k: f.voy_p50_ms_100k ?? null,
     int8_recall_at_10: f.int8_recall_at_10_100k ?? null,
     binary_rescore_recall_at_10: f.binary_rescore_recall_at_10_100k ?? null,
+    binary_int8_recall_at_10: f.binary_int8_recall_at_10_100k ?? null,
     bytes_per_vector_f32: f.bytes_per_vector_f32 ?? null,
     bytes_per_vector_int8: f.bytes_per_vector_int8 ?? null,
     bytes_per_vector_binary: f.bytes_per_vector_binary ?? null,
+    bytes_per_vector_binary_int8: f.bytes_per_vector_binary_int8 ?? null,
     default_encoding: DEFAULT_VECTOR_STORAGE,
     default_p50_ms_100k: f[`${SIDE_OF[DEFAULT_VECTOR_STORAGE]}_p50_ms_100k`] ?? null,
-    default_recall_at_10_100k: DEFAULT_VECTOR_STORAGE === 'f32' ? 1 : (f[`${DEFAULT_VECTOR_STORAGE === 'int8' ? 'int8' : 'binary_rescore'}_recall_at_10_100k`] ?? null),
+    default_recall_at_10_100k: DEFAULT_VECTOR_STORAGE === 'f32' ? 1 : (f[`${RECALL_OF[DEFAULT_VECTOR_STORAGE]}_recall_at_10_100k`] ?? null),
   };
   for (const k of Object.keys(headline)) delete all[k];
   ctx.record(headline);

@@ -27,6 +27,8 @@ interface Snapshot {
   version: number;
   /** One entry per document (and title): [doc id, title, the chunk ids it owns under that title]. */
   owners: Array<[string, string, string[]]>;
+  /** Distinct chunks (absent in snapshots written before it was kept: the map is then made at load). */
+  chunks?: number;
 }
 
 /** A document as the owner of chunks, with the title they are indexed under: one object shared by all its chunks. */
@@ -50,9 +52,32 @@ const ownerList = (owners: Owners): Owner[] => (Array.isArray(owners) ? owners :
  * was 2.3 times the size).
  */
 export class ChunkOwners {
-  private owners = new Map<ChunkId, Owners>();
+  private table = new Map<ChunkId, Owners>();
   /** The owner object chunks of a document share (its latest title). */
   private shared = new Map<DocId, Owner>();
+  /**
+   * A loaded snapshot's entries, not yet made into the map: a cold start needs only the size and each
+   * document's chunk count (reconciling with the store), and 100k map entries are ~30 ms of it.
+   */
+  private unread: { entries: Snapshot['owners']; chunks: number } | undefined;
+
+  /** Chunk → owners, made from a loaded snapshot on first use. */
+  private get owners(): Map<ChunkId, Owners> {
+    if (this.unread) {
+      const { entries } = this.unread;
+      this.unread = undefined;
+      for (const [docId, title, chunks] of entries) {
+        const owner: Owner = { docId: docId as DocId, title };
+        this.shared.set(owner.docId, owner);
+        for (const c of chunks) {
+          const id = asChunkId(c);
+          const known = this.table.get(id);
+          this.table.set(id, known ? [...ownerList(known), owner] : owner);
+        }
+      }
+    }
+    return this.table;
+  }
 
   private ownerFor(docId: DocId, title: string): Owner {
     let owner = this.shared.get(docId);
@@ -62,7 +87,7 @@ export class ChunkOwners {
 
   /** Distinct chunks with at least one owner. */
   get size(): number {
-    return this.owners.size;
+    return this.unread ? this.unread.chunks : this.owners.size;
   }
 
   has(chunkId: ChunkId): boolean {
@@ -167,6 +192,11 @@ export class ChunkOwners {
   /** For each document, how many distinct chunks it owns (start-up checks them against the store). */
   chunkCounts(): Map<DocId, number> {
     const out = new Map<DocId, number>();
+    if (this.unread) {
+      // A chunk has at most one owner object per document, so a document's entries list each of its chunks once.
+      for (const [docId, , chunks] of this.unread.entries) out.set(docId as DocId, (out.get(docId as DocId) ?? 0) + chunks.length);
+      return out;
+    }
     for (const owners of this.owners.values()) for (const { docId } of ownerList(owners)) out.set(docId, (out.get(docId) ?? 0) + 1);
     return out;
   }
@@ -180,7 +210,7 @@ export class ChunkOwners {
         else byOwner.set(o, [chunkId]);
       }
     }
-    const snapshot: Snapshot = { version: OWNERS_SNAPSHOT_VERSION, owners: [...byOwner].map(([o, chunks]) => [o.docId, o.title, chunks]) };
+    const snapshot: Snapshot = { version: OWNERS_SNAPSHOT_VERSION, owners: [...byOwner].map(([o, chunks]) => [o.docId, o.title, chunks]), chunks: this.owners.size };
     return JSON.stringify(snapshot);
   }
 
@@ -190,16 +220,16 @@ export class ChunkOwners {
     if (snapshot.version !== OWNERS_SNAPSHOT_VERSION) {
       throw new DocQaError('schema-version', `chunk owners snapshot version ${snapshot.version} is not supported (expected ${OWNERS_SNAPSHOT_VERSION}); the indexes will be rebuilt`);
     }
+    // Checked whole now (the map is made later, when nothing could fall back to rebuilding any more).
+    const wellFormed =
+      Array.isArray(snapshot.owners) &&
+      (snapshot.chunks === undefined || Number.isInteger(snapshot.chunks)) &&
+      snapshot.owners.every((e) => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && Array.isArray(e[2]) && e[2].every((c) => typeof c === 'string'));
+    if (!wellFormed) throw new DocQaError('internal', 'chunk owners snapshot is damaged; the indexes will be rebuilt');
     const owners = new ChunkOwners();
-    for (const [docId, title, chunks] of snapshot.owners) {
-      const owner: Owner = { docId: docId as DocId, title };
-      owners.shared.set(owner.docId, owner);
-      for (const c of chunks) {
-        const id = asChunkId(c);
-        const known = owners.owners.get(id);
-        owners.owners.set(id, known ? [...ownerList(known), owner] : owner);
-      }
-    }
+    owners.unread = { entries: snapshot.owners, chunks: snapshot.chunks ?? 0 };
+    // Written before the count was kept: made now, which counts them.
+    if (snapshot.chunks === undefined) void owners.owners;
     return owners;
   }
 }

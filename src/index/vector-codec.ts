@@ -6,7 +6,7 @@
  *   offset  size            field
  *   0       4               magic "DQVI"
  *   4       2  u16          version (2)
- *   6       1  u8           storage: 1 = f32, 2 = int8, 3 = binary
+ *   6       1  u8           storage: 1 = f32, 2 = int8, 3 = binary, 4 = binary-int8
  *   7       1               reserved (0)
  *   8       4  u32          dimensions
  *   12      4  u32          count (vectors)
@@ -18,6 +18,8 @@
  *           int8: 4 × count (f32 steps), then count × ⌈dimensions / 4⌉ × 4 codes (each row padded
  *                 with zero codes to whole 32-bit words), then
  *                 count × ⌈dimensions / 2⌉ 4-bit residuals (two a byte, low nibble first), padded to 4
+ *           binary-int8: as int8, then 4 × count × ⌈dimensions / 32⌉ sign codes (bit set: the value is
+ *                 positive, 32-bit words, row after row)
  *   …       chunk ids, UTF-8, back to back
  *
  * Version 1 (int8 without residuals, no binary) is refused: its int8 rows cannot be re-scored.
@@ -28,7 +30,7 @@ import { asChunkId, type ChunkId } from '../core/ids.ts';
 export const VECTOR_SNAPSHOT_VERSION = 2;
 const MAGIC = [0x44, 0x51, 0x56, 0x49]; // "DQVI"
 const HEADER_BYTES = 24;
-const STORAGE_CODE = { f32: 1, int8: 2, binary: 3 } as const;
+const STORAGE_CODE = { f32: 1, int8: 2, binary: 3, 'binary-int8': 4 } as const;
 type Storage = keyof typeof STORAGE_CODE;
 
 export interface VectorSnapshot {
@@ -39,6 +41,8 @@ export interface VectorSnapshot {
   codes?: Int8Array | undefined;
   residuals?: Uint8Array | undefined;
   scales?: Float32Array | undefined;
+  /** binary-int8's sign codes, `signWords(dimensions)` a row. */
+  bits?: Int32Array | undefined;
 }
 
 // Typed arrays are copied as raw memory: every browser and Node platform this app runs on is little-endian.
@@ -46,9 +50,12 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 const pad4 = (n: number) => (n + 3) & ~3;
 const residualBytes = (dims: number) => (dims + 1) >> 1;
+const signWords = (dims: number) => (dims + 31) >> 5;
+const quantised = (storage: Storage) => storage === 'int8' || storage === 'binary-int8';
 
 function vectorBytes(storage: Storage, n: number, dims: number): number {
-  return storage === 'int8' ? 4 * n + n * pad4(dims) + pad4(n * residualBytes(dims)) : 4 * n * dims;
+  if (!quantised(storage)) return 4 * n * dims;
+  return 4 * n + n * pad4(dims) + pad4(n * residualBytes(dims)) + (storage === 'binary-int8' ? 4 * n * signWords(dims) : 0);
 }
 
 export function encodeVectorIndex(s: VectorSnapshot): Uint8Array {
@@ -69,7 +76,7 @@ export function encodeVectorIndex(s: VectorSnapshot): Uint8Array {
   const lengths = new Uint32Array(out.buffer, off, n);
   idBytes.forEach((b, i) => (lengths[i] = b.length));
   off += 4 * n;
-  if (s.storage !== 'int8') {
+  if (!quantised(s.storage)) {
     new Float32Array(out.buffer, off, n * s.dimensions).set(s.f32!);
     off += 4 * n * s.dimensions;
   } else {
@@ -79,6 +86,10 @@ export function encodeVectorIndex(s: VectorSnapshot): Uint8Array {
     off += n * pad4(s.dimensions);
     out.set(s.residuals!, off);
     off += pad4(n * residualBytes(s.dimensions));
+    if (s.storage === 'binary-int8') {
+      new Int32Array(out.buffer, off, n * signWords(s.dimensions)).set(s.bits!);
+      off += 4 * n * signWords(s.dimensions);
+    }
   }
   for (const b of idBytes) {
     out.set(b, off);
@@ -111,7 +122,7 @@ export function decodeVectorIndex(bytes: Uint8Array): VectorSnapshot {
   const lengths = new Uint32Array(buf.buffer, base + off, n);
   off += 4 * n;
   const s: VectorSnapshot = { storage, dimensions, ids: [] };
-  if (storage !== 'int8') {
+  if (!quantised(storage)) {
     s.f32 = new Float32Array(buf.buffer, base + off, n * dimensions);
     off += 4 * n * dimensions;
   } else {
@@ -121,6 +132,10 @@ export function decodeVectorIndex(bytes: Uint8Array): VectorSnapshot {
     off += n * pad4(dimensions);
     s.residuals = new Uint8Array(buf.buffer, base + off, n * residualBytes(dimensions));
     off += pad4(n * residualBytes(dimensions));
+    if (storage === 'binary-int8') {
+      s.bits = new Int32Array(buf.buffer, base + off, n * signWords(dimensions));
+      off += 4 * n * signWords(dimensions);
+    }
   }
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let sum = 0;

@@ -4,7 +4,8 @@
  * dot products over every row); `int8` (codes with one scale per vector and a 4-bit residual: an integer
  * scan with a quantised query picks a shortlist, re-scored at 12 bits: 2.6× fewer bytes than f32); `binary`
  * (f32 plus 1-bit sign codes: the float query scored against every sign code picks a shortlist, re-scored
- * exactly). See docs/decisions/0012-vector-index.md.
+ * exactly); `binary-int8` (the int8 codes plus the sign codes, no floats: the sign scan picks the
+ * shortlist, re-scored at 12 bits: 2.5× fewer bytes than `binary`). See docs/decisions/0012-vector-index.md.
  * Pure core: no DOM, no worker; persisted as binary by {@link VectorIndex.serialize}.
  */
 import { DocQaError } from '../core/errors.ts';
@@ -14,8 +15,8 @@ import { topK } from './top-k.ts';
 import { decodeVectorIndex, encodeVectorIndex } from './vector-codec.ts';
 import { codeStride, dotF32, dotI8, dotI8Fine, quantiseQuery, quantiseRow, residualBytes, ScoreHeap, signDot, signRow, signTable, signTableSize, signWords } from './vector-kernels.ts';
 
-export type VectorStorage = 'f32' | 'int8' | 'binary';
-const STORAGES: readonly VectorStorage[] = ['f32', 'int8', 'binary'];
+export type VectorStorage = 'f32' | 'int8' | 'binary' | 'binary-int8';
+const STORAGES: readonly VectorStorage[] = ['f32', 'int8', 'binary', 'binary-int8'];
 
 export interface VectorEntry {
   chunkId: ChunkId;
@@ -32,18 +33,20 @@ export interface VectorIndexOptions {
   /**
    * `f32` (default): exact scores, 4 bytes per dimension. `int8`: 1.5 bytes per dimension + 4 per vector,
    * scores within about 1e-4 of exact. `binary`: 4 bytes per dimension + 1 bit, exact scores of a shortlist.
+   * `binary-int8`: int8's bytes + 1 bit per dimension, int8's scores of a shortlist the sign codes pick.
    */
   storage?: VectorStorage;
   /**
    * `int8` and `binary`: the cheap scan keeps the best `k × oversample` rows (and any tied with the last)
-   * for re-scoring. Default 10 for `int8`, 50 for `binary` (1-bit codes rank coarsely); 1–10,000. Not persisted.
+   * for re-scoring. Default 10 for `int8`, 50 for `binary` and `binary-int8` (1-bit codes rank coarsely);
+   * 1–10,000. Not persisted.
    */
   oversample?: number;
 }
 
 const MAX_DIMENSIONS = 65_536;
 const INITIAL_CAPACITY = 64;
-const DEFAULT_OVERSAMPLE = { f32: 1, int8: 10, binary: 50 } as const;
+const DEFAULT_OVERSAMPLE = { f32: 1, int8: 10, binary: 50, 'binary-int8': 50 } as const;
 const MAX_OVERSAMPLE = 10_000;
 
 /** Best first; equal scores by chunk id, so results never depend on insertion order. */
@@ -60,14 +63,18 @@ export class VectorIndex {
   private ids: ChunkId[] = [];
   private rowOf = new Map<ChunkId, number>();
   private capacity = 0;
+  /** Whether rows are kept as int8 codes (`int8`, `binary-int8`), else as floats (`f32`, `binary`). */
+  private readonly quantised: boolean;
+  /** Whether rows also have sign codes, scanned first (`binary`, `binary-int8`). */
+  private readonly signed: boolean;
   /** f32 and binary: `capacity × dimensions` floats. */
   private f32 = new Float32Array(0);
-  /** int8: `capacity × codeStride(dimensions)` codes (and a 32-bit view of them), 4-bit residuals (two a byte), one step per row. */
+  /** int8 and binary-int8: `capacity × codeStride(dimensions)` codes (and a 32-bit view of them), 4-bit residuals (two a byte), one step per row. */
   private codes = new Int8Array(0);
   private codeWords = new Int32Array(0);
   private residuals = new Uint8Array(0);
   private scales = new Float32Array(0);
-  /** binary: `capacity × signWords(dimensions)` sign codes. */
+  /** binary and binary-int8: `capacity × signWords(dimensions)` sign codes. */
   private bits = new Int32Array(0);
   /** Scores of one search's candidates, reused between searches. */
   private scratch = new Float64Array(0);
@@ -81,7 +88,7 @@ export class VectorIndex {
     if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS) {
       throw new DocQaError('invalid-vector', `vector index: dimensions must be an integer from 1 to ${MAX_DIMENSIONS}, got ${dimensions}`);
     }
-    if (!STORAGES.includes(storage)) throw new DocQaError('invalid-vector', `vector index: unknown storage "${String(storage)}" (f32, int8 or binary)`);
+    if (!STORAGES.includes(storage)) throw new DocQaError('invalid-vector', `vector index: unknown storage "${String(storage)}" (${STORAGES.join(', ')})`);
     const oversample = options.oversample ?? DEFAULT_OVERSAMPLE[storage];
     if (!Number.isInteger(oversample) || oversample < 1 || oversample > MAX_OVERSAMPLE) {
       throw new DocQaError('invalid-vector', `vector index: oversample must be an integer from 1 to ${MAX_OVERSAMPLE}, got ${oversample}`);
@@ -89,8 +96,10 @@ export class VectorIndex {
     this.dimensions = dimensions;
     this.storage = storage;
     this.oversample = oversample;
+    this.quantised = storage === 'int8' || storage === 'binary-int8';
+    this.signed = storage === 'binary' || storage === 'binary-int8';
     this.queryCode = new Int32Array(storage === 'int8' ? codeStride(dimensions) : 0);
-    this.signTable = new Float64Array(storage === 'binary' ? signTableSize(dimensions) : 0);
+    this.signTable = new Float64Array(this.signed ? signTableSize(dimensions) : 0);
   }
 
   /** Number of vectors indexed. */
@@ -101,8 +110,7 @@ export class VectorIndex {
   /** Bytes of storage per vector (ids and map entries not counted). */
   get bytesPerVector(): number {
     const dims = this.dimensions;
-    if (this.storage === 'int8') return codeStride(dims) + residualBytes(dims) + 4;
-    return 4 * dims + (this.storage === 'binary' ? 4 * signWords(dims) : 0);
+    return (this.quantised ? codeStride(dims) + residualBytes(dims) + 4 : 4 * dims) + (this.signed ? 4 * signWords(dims) : 0);
   }
 
   has(chunkId: ChunkId): boolean {
@@ -169,7 +177,7 @@ export class VectorIndex {
       return this.rank(rows, n, k);
     }
     const wanted = k * this.oversample;
-    const shortlist = n <= wanted ? rows ?? rowRange(n) : this.storage === 'int8' ? this.scanInt8(query, rows, n, wanted) : this.scanBinary(query, rows, n, wanted);
+    const shortlist = n <= wanted ? rows ?? rowRange(n) : this.signed ? this.scanBinary(query, rows, n, wanted) : this.scanInt8(query, rows, n, wanted);
     this.rescore(query, shortlist);
     return this.rank(shortlist, shortlist.length, k);
   }
@@ -211,13 +219,13 @@ export class VectorIndex {
     return pickRows(rows, n, scores, heap.threshold);
   }
 
-  /** Scores the shortlisted rows finely into the scratch array: exact (binary) or 12-bit (int8). */
+  /** Scores the shortlisted rows finely into the scratch array: exact (binary) or 12-bit (int8, binary-int8). */
   private rescore(query: Float32Array, shortlist: Int32Array): void {
     const scores = this.scratch;
     const dims = this.dimensions;
     for (let j = 0; j < shortlist.length; j++) {
       const row = shortlist[j]!;
-      scores[j] = this.storage === 'binary' ? dotF32(this.f32, row, query, dims) : dotI8Fine(this.codes, this.residuals, row, query, dims) * this.scales[row]!;
+      scores[j] = this.quantised ? dotI8Fine(this.codes, this.residuals, row, query, dims) * this.scales[row]! : dotF32(this.f32, row, query, dims);
     }
   }
 
@@ -239,7 +247,7 @@ export class VectorIndex {
   serialize(): Uint8Array {
     const n = this.size;
     const dims = this.dimensions;
-    const int8 = this.storage === 'int8';
+    const int8 = this.quantised;
     return encodeVectorIndex({
       storage: this.storage,
       dimensions: dims,
@@ -248,6 +256,8 @@ export class VectorIndex {
       codes: int8 ? this.codes.subarray(0, n * codeStride(dims)) : undefined,
       residuals: int8 ? this.residuals.subarray(0, n * residualBytes(dims)) : undefined,
       scales: int8 ? this.scales.subarray(0, n) : undefined,
+      // Kept for binary-int8 (its floats are gone); binary's are made again from its floats.
+      bits: this.storage === 'binary-int8' ? this.bits.subarray(0, n * signWords(dims)) : undefined,
     });
   }
 
@@ -264,6 +274,7 @@ export class VectorIndex {
     if (s.codes) index.codes.set(s.codes);
     if (s.residuals) index.residuals.set(s.residuals);
     if (s.scales) index.scales.set(s.scales);
+    if (s.bits) index.bits.set(s.bits);
     if (s.storage === 'binary') for (let row = 0; row < n; row++) signRow(index.f32.subarray(row * s.dimensions, (row + 1) * s.dimensions), index.bits, row);
     for (let row = 0; row < n; row++) {
       const id = s.ids[row]!;
@@ -305,27 +316,22 @@ export class VectorIndex {
   }
 
   private writeRow(row: number, vector: Float32Array): void {
-    if (this.storage === 'int8') {
-      this.scales[row] = quantiseRow(vector, this.codes, this.residuals, row);
-      return;
-    }
-    this.f32.set(vector, row * this.dimensions);
-    if (this.storage === 'binary') signRow(vector, this.bits, row);
+    if (this.quantised) this.scales[row] = quantiseRow(vector, this.codes, this.residuals, row);
+    else this.f32.set(vector, row * this.dimensions);
+    if (this.signed) signRow(vector, this.bits, row);
   }
 
   /** Copies row `from` over row `to` in every array the storage uses. */
   private moveRow(from: number, to: number): void {
     const dims = this.dimensions;
-    if (this.storage === 'int8') {
+    if (this.quantised) {
       const c = codeStride(dims);
       this.codes.copyWithin(to * c, from * c, (from + 1) * c);
       const r = residualBytes(dims);
       this.residuals.copyWithin(to * r, from * r, (from + 1) * r);
       this.scales[to] = this.scales[from]!;
-      return;
-    }
-    this.f32.copyWithin(to * dims, from * dims, (from + 1) * dims);
-    if (this.storage === 'binary') {
+    } else this.f32.copyWithin(to * dims, from * dims, (from + 1) * dims);
+    if (this.signed) {
       const w = signWords(dims);
       this.bits.copyWithin(to * w, from * w, (from + 1) * w);
     }
@@ -337,15 +343,13 @@ export class VectorIndex {
     const capacity = Math.max(rows, INITIAL_CAPACITY, this.capacity * 2);
     const size = this.size;
     const dims = this.dimensions;
-    if (this.storage === 'int8') {
+    if (this.quantised) {
       this.codes = grow(this.codes, new Int8Array(capacity * codeStride(dims)), size * codeStride(dims));
       this.codeWords = new Int32Array(this.codes.buffer);
       this.residuals = grow(this.residuals, new Uint8Array(capacity * residualBytes(dims)), size * residualBytes(dims));
       this.scales = grow(this.scales, new Float32Array(capacity), size);
-    } else {
-      this.f32 = grow(this.f32, new Float32Array(capacity * dims), size * dims);
-      if (this.storage === 'binary') this.bits = grow(this.bits, new Int32Array(capacity * signWords(dims)), size * signWords(dims));
-    }
+    } else this.f32 = grow(this.f32, new Float32Array(capacity * dims), size * dims);
+    if (this.signed) this.bits = grow(this.bits, new Int32Array(capacity * signWords(dims)), size * signWords(dims));
     this.capacity = capacity;
   }
 }

@@ -8,8 +8,6 @@
 import { DocQaError } from '../core/errors.ts';
 import type { ArchiveProgress, LibraryArchiveApi } from '../core/library-api.ts';
 import { archiveFileName } from '../core/archive-name.ts';
-import { exportLibrary } from '../store/library-export.ts';
-import { checkLibraryArchive, writeLibraryArchive } from '../store/library-import.ts';
 import { libraryDbName, type LibraryRegistry } from '../store/library-registry.ts';
 import type { LibraryDb } from '../store/schema.ts';
 
@@ -59,6 +57,15 @@ function blobSink(): { stream: WritableStream<Uint8Array>; blob: () => Blob } {
 
 const importLock = (id: string) => `docqa-import:${id}`;
 
+/**
+ * The ZIP reader and writer (zip.js, hashing) are loaded on the first export or import: a worker that
+ * never exports starts without them (they were 0.5 MB of the library worker's 1 MB, read at every start).
+ */
+const archiveCode = {
+  export: () => import('../store/library-export.ts'),
+  import: () => import('../store/library-import.ts'),
+};
+
 export function archivePart(parts: ArchiveParts): LibraryArchiveApi {
   let running: AbortController | undefined;
   const start = () => {
@@ -84,7 +91,7 @@ export function archivePart(parts: ArchiveParts): LibraryArchiveApi {
           const sink = new WritableStream<Uint8Array>({ write: (chunk) => file.write(chunk as Uint8Array<ArrayBuffer>), close: () => file.close() });
           let manifest;
           try {
-            manifest = await exportLibrary(db, sink, options);
+            manifest = await (await archiveCode.export()).exportLibrary(db, sink, options);
           } catch (err) {
             await file.abort().catch(() => undefined);
             throw err;
@@ -93,7 +100,7 @@ export function archivePart(parts: ArchiveParts): LibraryArchiveApi {
           return { fileName: target.name, bytes: (await target.getFile()).size, documents, conversations, originals };
         }
         const sink = blobSink();
-        const manifest = await exportLibrary(db, sink.stream, options);
+        const manifest = await (await archiveCode.export()).exportLibrary(db, sink.stream, options);
         const { documents, conversations, originals } = manifest.counts;
         const file = sink.blob();
         return { file, fileName: archiveFileName(name), bytes: file.size, documents, conversations, originals };
@@ -106,7 +113,7 @@ export function archivePart(parts: ArchiveParts): LibraryArchiveApi {
       const control = start();
       try {
         const available = await parts.available();
-        const checked = await checkLibraryArchive(file, { signal: control.signal, onProgress: report(onProgress), available });
+        const checked = await (await archiveCode.import()).checkLibraryArchive(file, { signal: control.signal, onProgress: report(onProgress), available });
         const registry = await parts.registry();
         // The lock is taken before the entry exists, so no tab ever sees the entry without its lock held.
         const id = crypto.randomUUID();
@@ -114,7 +121,7 @@ export function archivePart(parts: ArchiveParts): LibraryArchiveApi {
           const entry = await registry.beginImport(checked.manifest.library.name, id);
           const db = await parts.openDb(libraryDbName(entry.id));
           try {
-            const counts = await writeLibraryArchive(checked, db, { signal: control.signal, onProgress: report(onProgress) });
+            const counts = await (await archiveCode.import()).writeLibraryArchive(checked, db, { signal: control.signal, onProgress: report(onProgress) });
             db.close();
             const listed = await registry.finishImport(entry.id);
             const vectors = Object.values(counts.vectors).reduce((a, b) => a + b, 0);

@@ -71,7 +71,8 @@ export class IndexKeeper {
    * count differs from the store's is re-added from the store.
    */
   async reconcile(): Promise<void> {
-    const docs = await this.store.listDocuments();
+    // From the database, not the list kept for questions: the store is the truth here.
+    const docs = await this.store.listDocuments({ fresh: true });
     const stored = new Set(docs.map((d) => d.id));
     const counts = this.owners.chunkCounts();
     const gone = new Set([...counts.keys()].filter((id) => !stored.has(id) && !this.inserting.has(id)));

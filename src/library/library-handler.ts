@@ -43,6 +43,11 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
   // Tabs meet only the tabs of the same library.
   const events = new BroadcastChannel(libraryScoped(EVENTS_CHANNEL, libraryId));
   const control = new BroadcastChannel(libraryScoped(CONTROL_CHANNEL, libraryId));
+  // Until the library has opened and follows the other tabs (joinTabs), a change one announces is noted.
+  let changedWhileOpening = false;
+  events.onmessage = (e: MessageEvent<LibraryEvent>) => {
+    if (e.data?.type === 'changed') changedWhileOpening = true;
+  };
   let registry: Promise<LibraryRegistry> | undefined;
   const libraries = () => (registry ??= LibraryRegistry.open());
   const emit = (event: LibraryEvent) => events.postMessage(event);
@@ -145,6 +150,7 @@ export function createLibraryHandler(notifyPage: (event: LibraryEvent) => void, 
       onSemanticSettings: () => void semantic.start().catch((err: unknown) => console.warn('semantic search not restarted', err)),
       onAnswerSetting: () => void answers.start().catch((err: unknown) => console.warn('answer model not restarted', err)),
       superseded: () => closedBy !== undefined,
+      changedBeforeJoining: () => changedWhileOpening,
     }));
   });
   // Every call fails with the reason once the database was closed under this tab.

@@ -114,6 +114,12 @@ export class Library {
     parts.models.watchEmbedder((embedder) => parts.embedding.use(embedder));
   }
 
+  /** Another tab changed the documents: the lists kept for questions are read again. */
+  documentsChangedElsewhere(): void {
+    this.parts.store.forgetDocuments();
+    this.reader.forget();
+  }
+
   /** Semantic search's state, as last reported in an `embedding` event. */
   get embeddingStatus() {
     return this.parts.embedding.status;

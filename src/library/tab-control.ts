@@ -33,6 +33,11 @@ export interface TabListeners {
   superseded: () => boolean;
   /** The writer lock of this library's tabs; default the default library's. */
   writerLock?: string;
+  /**
+   * Whether another tab changed the documents after this tab's library opened (its reconcile at opening
+   * may have missed it) and before this tab followed the others' events: caught up on joining.
+   */
+  changedBeforeJoining?: () => boolean;
 }
 
 /**
@@ -48,6 +53,12 @@ export function joinTabs(events: BroadcastChannel, control: BroadcastChannel, li
   let vectorsTimer: ReturnType<typeof setTimeout> | undefined;
   // Only other tabs' events arrive here (a channel never hears itself): a document they deleted, or
   // one the writer committed, is brought into this tab's index from the store.
+  const changedElsewhere = () => {
+    // The question's reading reads the documents again at once; the index catches up a moment later.
+    library.documentsChangedElsewhere();
+    clearTimeout(reconcileTimer);
+    reconcileTimer = setTimeout(() => void library.reconcile(), 100);
+  };
   events.onmessage = (e: MessageEvent<LibraryEvent>) => {
     // The writer tab stored more vectors: this tab adds them to its dense index (at most once a second).
     if (e.data.type === 'embedding' && !writer && !superseded()) {
@@ -58,11 +69,9 @@ export function joinTabs(events: BroadcastChannel, control: BroadcastChannel, li
       return;
     }
     if (e.data.type !== 'changed' || superseded()) return;
-    // The question's reading reads the documents again at once; the index catches up a moment later.
-    library.reader.forget();
-    clearTimeout(reconcileTimer);
-    reconcileTimer = setTimeout(() => void library.reconcile(), 100);
+    changedElsewhere();
   };
+  if (listeners.changedBeforeJoining?.() && !superseded()) changedElsewhere();
   control.onmessage = (e: MessageEvent<unknown>) => {
     if (!isControlMessage(e.data)) return;
     const message = e.data;
@@ -74,7 +83,10 @@ export function joinTabs(events: BroadcastChannel, control: BroadcastChannel, li
     if (superseded()) return;
     const released = new Promise<void>((resolve) => (releaseWriter = resolve));
     writer = true;
-    await library.reconcile();
+    // The tab that wrote until now may have committed what this tab's index has not seen. (A lock free at
+    // once had no writer since this tab opened: its reconcile at opening holds, and any change announced
+    // since is caught up above.)
+    if (tookOver) await library.reconcile();
     await library.startWriting({ tookOver });
     // Hold the lock for the life of this tab; the next tab waiting takes over when it closes. A tab
     // whose database was taken by a newer version of the app lets go at once: the newer tab indexes.

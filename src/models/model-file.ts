@@ -7,7 +7,8 @@
 import { DocQaError } from '../core/errors.ts';
 import { guardDownloads } from './download-guard.ts';
 import { KEY_ORIGIN } from './model-cache.ts';
-import { FileTally, remotePrefixFor, type LoadOptions, type ModelLocation } from './model-source.ts';
+import { FileTally } from './file-tally.ts';
+import { remotePrefixFor, type LoadOptions, type ModelLocation } from './model-source.ts';
 
 const withSlash = (s: string) => (s.endsWith('/') ? s : `${s}/`);
 

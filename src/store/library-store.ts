@@ -27,27 +27,37 @@ function entriesFor(chunks: Iterable<{ id: ChunkId; text: string }>, doc: DocRec
  */
 export class LibraryStore extends QueueStore {
   /**
+   * The document list as last read, kept until a document changes: every question reads it (for its
+   * filters, its whole-document reading and its passages), and at 6,623 documents one read is 30-100 ms
+   * of a worker's time in Chromium. Forgotten by every write here that touches a document, and by
+   * {@link forgetDocuments} when another tab says it changed one.
+   */
+  private documents: Promise<DocRecord[]> | undefined;
+
+  /**
    * Removes a queue row, whatever became of it: a waiting or failed entry is dequeued; an entry that was
    * committed meanwhile (its row still said "Indexing 95%") has its document deleted, in one transaction.
    */
   async dequeue(id: QueueId): Promise<DequeueResult> {
-    const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
-    try {
-      let result: DequeueResult = { outcome: 'none' };
-      if (await tx.objectStore('queue').get(id)) {
-        await tx.objectStore('queue').delete(id);
-        result = { outcome: 'dequeued' };
-      } else {
-        const docId = (await tx.objectStore('documents').index('by-queue').getKey(id)) as DocId | undefined;
-        if (docId) result = { outcome: 'deleted', docId, removed: await this.deleteInTx(tx, docId) };
+    return this.changingDocuments(async () => {
+      const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
+      try {
+        let result: DequeueResult = { outcome: 'none' };
+        if (await tx.objectStore('queue').get(id)) {
+          await tx.objectStore('queue').delete(id);
+          result = { outcome: 'dequeued' };
+        } else {
+          const docId = (await tx.objectStore('documents').index('by-queue').getKey(id)) as DocId | undefined;
+          if (docId) result = { outcome: 'deleted', docId, removed: await this.deleteInTx(tx, docId) };
+        }
+        await tx.objectStore('entryStatus').delete(id);
+        await tx.done;
+        return result;
+      } catch (err) {
+        abortQuietly(tx, []);
+        throw err;
       }
-      await tx.objectStore('entryStatus').delete(id);
-      await tx.done;
-      return result;
-    } catch (err) {
-      abortQuietly(tx, []);
-      throw err;
-    }
+    });
   }
 
   getDocument(id: DocId): Promise<DocRecord | undefined> {
@@ -58,8 +68,37 @@ export class LibraryStore extends QueueStore {
     return this.db.getAllFromIndex('documents', 'by-path', path);
   }
 
-  listDocuments(): Promise<DocRecord[]> {
-    return this.db.getAll('documents');
+  /**
+   * Every document, in a new array each call (the records are shared between callers: read them, never
+   * change them). `fresh`: read from the database even when a list is kept (reconciling the index with
+   * the store, which is the truth); what it reads is kept for the next callers.
+   */
+  listDocuments(options: { fresh?: boolean } = {}): Promise<DocRecord[]> {
+    if (!this.documents || options.fresh) {
+      const read = this.db.getAll('documents');
+      this.documents = read;
+      // A failed read is not kept. (A read that overlaps a write is not kept either: the write forgets
+      // the list when it ends.)
+      read.catch(() => {
+        if (this.documents === read) this.documents = undefined;
+      });
+    }
+    return this.documents.then((list) => list.slice());
+  }
+
+  /** Another tab changed the documents: the next list is read from the database. */
+  forgetDocuments(): void {
+    this.documents = undefined;
+  }
+
+  /** Runs a write that may change documents: the kept list is forgotten before it starts and after it ends. */
+  private async changingDocuments<T>(write: () => Promise<T>): Promise<T> {
+    this.forgetDocuments();
+    try {
+      return await write();
+    } finally {
+      this.forgetDocuments();
+    }
   }
 
   async listDocumentIds(): Promise<DocId[]> {
@@ -104,16 +143,18 @@ export class LibraryStore extends QueueStore {
    * `cancelled` (and writes nothing) when `queueId` is no longer in the queue.
    */
   async commitDocument(prepared: PreparedDocument, queueId: QueueId | undefined, replaces: readonly DocId[] = [], original?: Blob): Promise<{ added: IndexEntry[]; removed: IndexEntry[] }> {
-    const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
-    const writes: Array<Promise<unknown>> = [];
-    try {
-      // Before the rest, so its quota error aborts the whole commit: nothing half-written stays.
-      if (original) writes.push(tx.objectStore('originals').put(original, prepared.doc.id));
-      return await this.commitInTx(tx, writes, prepared, queueId, replaces);
-    } catch (err) {
-      abortQuietly(tx, writes);
-      throw err;
-    }
+    return this.changingDocuments(async () => {
+      const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
+      const writes: Array<Promise<unknown>> = [];
+      try {
+        // Before the rest, so its quota error aborts the whole commit: nothing half-written stays.
+        if (original) writes.push(tx.objectStore('originals').put(original, prepared.doc.id));
+        return await this.commitInTx(tx, writes, prepared, queueId, replaces);
+      } catch (err) {
+        abortQuietly(tx, writes);
+        throw err;
+      }
+    });
   }
 
   private async commitInTx(tx: WriteTx, writes: Array<Promise<unknown>>, prepared: PreparedDocument, queueId: QueueId | undefined, replaces: readonly DocId[]): Promise<{ added: IndexEntry[]; removed: IndexEntry[] }> {
@@ -156,17 +197,19 @@ export class LibraryStore extends QueueStore {
    * document was there.
    */
   async deleteDocument(docId: DocId, unlessAddedSince?: number): Promise<{ removed: IndexEntry[]; kept: boolean; found: boolean }> {
-    const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
-    try {
-      const doc = await tx.objectStore('documents').get(docId);
-      const kept = unlessAddedSince !== undefined && (doc?.addedAgainAt ?? -Infinity) >= unlessAddedSince;
-      const removed = kept ? [] : await this.deleteInTx(tx, docId);
-      await tx.done;
-      return { removed, kept, found: !!doc };
-    } catch (err) {
-      abortQuietly(tx, []);
-      throw err;
-    }
+    return this.changingDocuments(async () => {
+      const tx: WriteTx = this.db.transaction(WRITE_STORES, 'readwrite');
+      try {
+        const doc = await tx.objectStore('documents').get(docId);
+        const kept = unlessAddedSince !== undefined && (doc?.addedAgainAt ?? -Infinity) >= unlessAddedSince;
+        const removed = kept ? [] : await this.deleteInTx(tx, docId);
+        await tx.done;
+        return { removed, kept, found: !!doc };
+      } catch (err) {
+        abortQuietly(tx, []);
+        throw err;
+      }
+    });
   }
 
   /**
@@ -178,22 +221,24 @@ export class LibraryStore extends QueueStore {
    * sync knows it unchanged without reading it.
    */
   async settleDuplicate(queueId: QueueId, docId: DocId, now = Date.now()): Promise<boolean> {
-    const tx = this.db.transaction(['documents', 'queue', 'entryStatus'], 'readwrite');
-    try {
-      const doc = await tx.objectStore('documents').get(docId);
-      if (doc) {
-        const entry = await tx.objectStore('queue').get(queueId);
-        const modified = entry?.path === doc.path && entry.modified !== undefined ? { modified: entry.modified } : {};
-        await tx.objectStore('documents').put({ ...doc, addedAgainAt: now, ...modified });
-        await tx.objectStore('queue').delete(queueId);
-        await tx.objectStore('entryStatus').delete(queueId);
+    return this.changingDocuments(async () => {
+      const tx = this.db.transaction(['documents', 'queue', 'entryStatus'], 'readwrite');
+      try {
+        const doc = await tx.objectStore('documents').get(docId);
+        if (doc) {
+          const entry = await tx.objectStore('queue').get(queueId);
+          const modified = entry?.path === doc.path && entry.modified !== undefined ? { modified: entry.modified } : {};
+          await tx.objectStore('documents').put({ ...doc, addedAgainAt: now, ...modified });
+          await tx.objectStore('queue').delete(queueId);
+          await tx.objectStore('entryStatus').delete(queueId);
+        }
+        await tx.done;
+        return !!doc;
+      } catch (err) {
+        abortQuietly(tx, []);
+        throw err;
       }
-      await tx.done;
-      return !!doc;
-    } catch (err) {
-      abortQuietly(tx, []);
-      throw err;
-    }
+    });
   }
 
   /** Deletes a document in `t`; chunks left with no location lose their vectors, unless `keep` holds them. */
@@ -227,10 +272,12 @@ export class LibraryStore extends QueueStore {
   }
 
   async setTags(docId: DocId, tags: string[]): Promise<void> {
-    const tx = this.db.transaction('documents', 'readwrite');
-    const doc = await tx.store.get(docId);
-    if (doc) await tx.store.put({ ...doc, tags });
-    await tx.done;
+    return this.changingDocuments(async () => {
+      const tx = this.db.transaction('documents', 'readwrite');
+      const doc = await tx.store.get(docId);
+      if (doc) await tx.store.put({ ...doc, tags });
+      await tx.done;
+    });
   }
 
   saveSnapshot(snapshot: Snapshot): Promise<unknown> {

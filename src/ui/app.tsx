@@ -1,4 +1,3 @@
-import { useEffect } from 'preact/hooks';
 import { AskPanel } from './ask-panel.tsx';
 import { DropZone } from './drop-zone.tsx';
 import { History } from './history.tsx';
@@ -14,7 +13,6 @@ import { LibraryPanel } from './library-panel.tsx';
 import { SourceDialog } from './source-dialog.tsx';
 import { loaded } from './library-state.ts';
 import { keepOriginals, setKeepOriginals } from './preferences.ts';
-import { startLibrary } from './start-library.ts';
 import { storage } from './storage-state.ts';
 import { StorageNotices } from './storage-notices.tsx';
 import { setTheme, theme, THEME_LABELS, type Theme } from './theme.ts';
@@ -29,9 +27,6 @@ function skipToQuestion(e: MouseEvent): void {
 }
 
 export function App() {
-  useEffect(() => {
-    void startLibrary();
-  }, []);
   const s = storage.value;
   return (
     <>

@@ -242,3 +242,54 @@ describe('LibraryStore queue', () => {
   });
 });
 
+
+describe('LibraryStore.listDocuments (the list kept for questions)', () => {
+  const names = async (store: LibraryStore, options?: { fresh?: boolean }) => (await store.listDocuments(options)).map((d) => d.name).sort();
+
+  it('follows every change made through the store: commit, tags, duplicate, delete, dequeue', async () => {
+    const store = await freshStore();
+    expect(await names(store)).toEqual([]);
+    const lease = await prepare('lease.md', leaseMd);
+    await store.commitDocument(lease, undefined);
+    expect(await names(store)).toEqual(['lease.md']);
+    await store.setTags(lease.doc.id, ['contracts']);
+    expect((await store.listDocuments())[0]!.tags).toEqual(['contracts']);
+    const again = await enqueueOne(store, 'lease.md', leaseMd);
+    expect(await store.settleDuplicate(again.id, lease.doc.id, 1234)).toBe(true);
+    expect((await store.listDocuments())[0]!.addedAgainAt).toBe(1234);
+    const entry = await enqueueOne(store, 'loan.md', loanMd);
+    await store.commitDocument(await prepare('loan.md', loanMd), entry.id);
+    expect(await names(store)).toEqual(['lease.md', 'loan.md']);
+    // The loan's queue row is gone, so removing it deletes the document committed from it.
+    expect((await store.dequeue(entry.id)).outcome).toBe('deleted');
+    expect(await names(store)).toEqual(['lease.md']);
+    await store.deleteDocument(lease.doc.id);
+    expect(await names(store)).toEqual([]);
+  });
+
+  it('is kept between reads, a new array each time; another tab\'s change is seen once forgotten, or by a fresh read', async () => {
+    const store = await freshStore();
+    await store.commitDocument(await prepare('lease.md', leaseMd), undefined);
+    const first = await store.listDocuments();
+    first.pop();
+    expect(await names(store)).toEqual(['lease.md']);
+    // Another tab (another connection to the same database) commits a document.
+    const other = new LibraryStore(await openLibraryDb(store.db.name));
+    await other.commitDocument(await prepare('loan.md', loanMd), undefined);
+    expect(await names(store)).toEqual(['lease.md']);
+    expect(await names(store, { fresh: true })).toEqual(['lease.md', 'loan.md']);
+    await other.deleteDocument((await other.findByPath('loan.md'))[0]!.id);
+    expect(await names(store)).toEqual(['lease.md', 'loan.md']);
+    store.forgetDocuments();
+    expect(await names(store)).toEqual(['lease.md']);
+    other.db.close();
+  });
+
+  it('does not keep a list read while a document was being written', async () => {
+    const store = await freshStore();
+    const reading = store.listDocuments();
+    const committing = store.commitDocument(await prepare('lease.md', leaseMd), undefined);
+    await Promise.all([reading, committing]);
+    expect(await names(store)).toEqual(['lease.md']);
+  });
+});

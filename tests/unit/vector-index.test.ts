@@ -24,6 +24,8 @@ const KINDS: [string, Kind][] = [
   ['int8, oversample 1', { storage: 'int8', oversample: 1 }],
   ['binary', { storage: 'binary' }],
   ['binary, oversample 1', { storage: 'binary', oversample: 1 }],
+  ['binary-int8', { storage: 'binary-int8' }],
+  ['binary-int8, oversample 1', { storage: 'binary-int8', oversample: 1 }],
 ];
 
 function build(kind: Kind | Kind['storage'], dims: number, vectors: Map<ChunkId, Float32Array>): VectorIndex {
@@ -112,7 +114,7 @@ describe.each(KINDS)('VectorIndex (%s): incremental updates', (_, kind) => {
 });
 
 /** recall@10 of `storage` against exact f32 on 5,000 clustered 384-d vectors (100 queries from the same distribution), and both indexes. */
-function clusteredRecall(storage: 'int8' | 'binary'): { recall: number; approx: VectorIndex; exact: VectorIndex; maxScoreError: number } {
+function clusteredRecall(storage: 'int8' | 'binary' | 'binary-int8'): { recall: number; approx: VectorIndex; exact: VectorIndex; maxScoreError: number } {
   // Clustered data (topics around a shared mean), not uniform noise: see tools/vectors/clustered-vectors.ts.
   const dims = 384;
   const n = 5_000;
@@ -211,6 +213,41 @@ describe('VectorIndex (binary)', () => {
   });
 });
 
+describe('VectorIndex (binary-int8)', () => {
+  it('recall@10 against exact f32 is at least 0.99 on 5,000 clustered 384-d vectors, scores within 1e-3, no floats kept', () => {
+    const { recall, approx, exact, maxScoreError } = clusteredRecall('binary-int8');
+    expect(recall).toBeGreaterThanOrEqual(0.99);
+    expect(maxScoreError).toBeLessThan(1e-3);
+    // int8's 580 bytes and 48 bytes of sign codes: 2.5 times less than binary's floats and signs.
+    expect(approx.bytesPerVector).toBe(580 + 48);
+    expect(approx.serialize().length).toBeLessThan(exact.serialize().length / 2);
+    // Its sign codes travel in the snapshot (there are no floats to make them from): the same hits after loading.
+    const reloaded = VectorIndex.load(approx.serialize());
+    const q = rowOf(clusteredVectors({ count: 5_001, dimensions: 384, seed: 42 }), 384, 5_000);
+    expect(reloaded.search(q, 10)).toEqual(approx.search(q, 10));
+  });
+
+  it('shortlists as binary does (the same sign scan), and scores the shortlist as int8 does', () => {
+    const dims = 48;
+    const block = clusteredVectors({ count: 400, dimensions: dims, seed: 11 });
+    const entries = Array.from({ length: 399 }, (_, i) => ({ chunkId: id(i), vector: rowOf(block, dims, i) }));
+    const both = new VectorIndex({ dimensions: dims, storage: 'binary-int8', oversample: 3 });
+    // Oversample 1 and k 30: binary's 30 hits are exactly its sign scan's shortlist of 30 (no ties in these scores).
+    const binary = new VectorIndex({ dimensions: dims, storage: 'binary', oversample: 1 });
+    const int8 = new VectorIndex({ dimensions: dims, storage: 'int8', oversample: 1000 });
+    for (const ix of [both, binary, int8]) ix.add(entries);
+    const q = rowOf(block, dims, 399);
+    const got = both.search(q, 10);
+    // Every hit is one of the 30 rows binary's sign scan shortlists, scored as int8 scores it.
+    const shortlisted = new Set(binary.search(q, 30).map((h) => h.chunkId));
+    const int8Scores = new Map(int8.search(q, 399).map((h) => [h.chunkId, h.score]));
+    for (const h of got) {
+      expect(shortlisted.has(h.chunkId)).toBe(true);
+      expect(h.score).toBe(int8Scores.get(h.chunkId));
+    }
+  });
+});
+
 describe('VectorIndex filters', () => {
   it.each(KINDS)('%s: a Set or a predicate returns the best allowed chunks, as an index of only those', (_, kind) => {
     fc.assert(
@@ -262,12 +299,12 @@ describe('VectorIndex refusals and edges', () => {
   });
 
   it('refuses an unknown storage and an oversample out of range', () => {
-    expectCode(() => new VectorIndex({ dimensions: 3, storage: 'pq' as 'f32' }), 'invalid-vector', /unknown storage "pq" \(f32, int8 or binary\)/);
+    expectCode(() => new VectorIndex({ dimensions: 3, storage: 'pq' as 'f32' }), 'invalid-vector', /unknown storage "pq" \(f32, int8, binary, binary-int8\)/);
     expectCode(() => new VectorIndex({ dimensions: 3, storage: 'int8', oversample: 0 }), 'invalid-vector', /oversample must be an integer from 1 to 10000, got 0/);
     expect(new VectorIndex({ dimensions: 3, storage: 'binary' }).oversample).toBe(50);
   });
 
-  it.each(['int8', 'binary'] as const)('%s: odd dimensions (33: a half-filled residual byte, a second sign word) score as f32 and round-trip', (storage) => {
+  it.each(['int8', 'binary', 'binary-int8'] as const)('%s: odd dimensions (33: a half-filled residual byte, a second sign word) score as f32 and round-trip', (storage) => {
     const dims = 33;
     const block = clusteredVectors({ count: 200, dimensions: dims, seed: 5 });
     const vectors = new Map(Array.from({ length: 200 }, (_, i) => [id(i), rowOf(block, dims, i)]));
@@ -307,7 +344,7 @@ describe('VectorIndex refusals and edges', () => {
     expect(VectorIndex.load(shifted.subarray(1)).search(new Float32Array([1, 0, 0]), 1)).toEqual([{ chunkId: id(7), score: 0.5 }]);
   });
 
-  it.each(['f32', 'int8', 'binary'] as const)('%s: an empty index searches to nothing and round-trips', (storage) => {
+  it.each(['f32', 'int8', 'binary', 'binary-int8'] as const)('%s: an empty index searches to nothing and round-trips', (storage) => {
     const index = new VectorIndex({ dimensions: 4, storage });
     expect(index.search(new Float32Array(4), 10)).toEqual([]);
     const reloaded = VectorIndex.load(index.serialize());

@@ -1,6 +1,7 @@
 import { DocQaError } from '../../core/errors.ts';
 import type { EmbeddingEvent } from '../../core/types.ts';
-import { FileTally, type LoadProgress } from '../model-source.ts';
+import { FileTally } from '../file-tally.ts';
+import type { LoadProgress } from '../model-source.ts';
 
 /**
  * What the library worker does around a model held by another worker (embed, rerank, generate): download
