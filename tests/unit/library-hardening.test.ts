@@ -6,6 +6,7 @@ import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { ChunkOwners } from '../../src/index/chunk-owners.ts';
 import { IndexSet } from '../../src/index/index-set.ts';
 import { LexicalIndex } from '../../src/index/lexical-index.ts';
+import { LexicalSegment } from '../../src/index/lexical-segment.ts';
 import { createLibrary, type LibraryOptions } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
@@ -117,6 +118,45 @@ describe('writes that cannot be lost or half-done', () => {
     const { library: reopened } = await open(name);
     expect(reopened.indexedChunks).toBe(library.indexedChunks);
     expect((await reopened.asking.ask('item4900 walrus')).citations[0]?.passage.docName).toBe('big.md');
+  });
+
+  it('a tab that dies while its index merges segments loses nothing: the next start has every committed document, searchable', async () => {
+    const name = freshName();
+    const { library, store } = await open(name);
+    await library.startWriting();
+    // 1,200-chunk documents each go into a segment of their own; the second makes the first two merge.
+    await library.queue.add([file('otter.md', bigMarkdown(1200, 'otter'))]);
+    await library.processQueue();
+    await library.saveSnapshot();
+    let merges = 0;
+    const merge = vi.spyOn(LexicalSegment, 'merge').mockImplementation(() => {
+      merges++;
+      // The tab dies here: nothing it does after this moment reaches the database.
+      store.db.close();
+      throw new Error('the tab was killed');
+    });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      await library.queue.add([file('walrus.md', bigMarkdown(1200, 'walrus'))]);
+      await library.processQueue().catch(() => undefined);
+    } finally {
+      merge.mockRestore();
+      warn.mockRestore();
+    }
+    expect(merges).toBeGreaterThan(0);
+
+    const { library: reopened, store: after } = await open(name);
+    const docs = await after.listDocuments();
+    expect(docs.map((d) => d.name).sort()).toEqual(['otter.md', 'walrus.md']);
+    const counts = reopened.indexedChunkCounts();
+    for (const d of docs) expect(counts.get(d.id)).toBe(d.distinctChunks);
+    expect((await reopened.asking.ask('item1150 walrus')).citations[0]?.passage.docName).toBe('walrus.md');
+    expect((await reopened.asking.ask('item1150 otter')).citations[0]?.passage.docName).toBe('otter.md');
+    // And the reopened index merges as usual from here on.
+    await reopened.startWriting();
+    await reopened.queue.add([file('heron.md', bigMarkdown(1200, 'heron'))]);
+    await reopened.processQueue();
+    expect(reopened.indexedChunks).toBe(docs.reduce((n, d) => n + (d.distinctChunks ?? 0), 0) + (await after.listDocuments()).find((d) => d.name === 'heron.md')!.distinctChunks!);
   });
 
   it('counts files another tab queued from the start of the run, not one at a time', async () => {
