@@ -7,7 +7,9 @@
  * buffers, after a full collection), query time p50/p95 at k = 20, the snapshot's size, the time to
  * write it, the time to load it and the memory once loaded. Ratios (segments ÷ MiniSearch) per round,
  * median and range. Every query's top 20 is compared between the sides (same chunks, scores within
- * 1e-9): the ranking is MiniSearch's.
+ * 1e-9): the ranking is MiniSearch's. A third side, `segments_sliced`, merges as the library's worker
+ * does: at most 30 ms of merging in an add, the rest in slices of 30 ms after it (its "longest add" is
+ * the longest add or slice: how long a question can wait behind indexing).
  *
  * Sets: `100k`, about 100,000 generated chunks (bench/context.ts, the set the issue's figures were
  * measured on), and `--chunks N` for another size (`500000`: the segments alone, MiniSearch would need
@@ -74,13 +76,21 @@ export class MiniSearchLexical {
 }
 
 interface Side {
-  name: 'segments' | 'minisearch';
-  create(): { add(e: readonly LexicalEntry[]): void; searchNow(q: string, k: number): Hit[]; serialize(): string | Uint8Array; size: number };
+  name: 'segments' | 'segments_sliced' | 'minisearch';
+  create(): { add(e: readonly LexicalEntry[]): void; searchNow(q: string, k: number): Hit[]; serialize(): string | Uint8Array; size: number; maintainFor?(ms: number): boolean };
   load(snapshot: string | Uint8Array): { searchNow(q: string, k: number): Hit[]; size: number };
 }
 
+/** The library's worker merges a slice at a time (`IndexKeeper`'s MERGE_SLICE_MS), the rest in tasks of their own. */
+const MERGE_SLICE_MS = 30;
+
 const SIDES: Side[] = [
   { name: 'segments', create: () => new LexicalIndex(), load: (s) => LexicalIndex.load(s) },
+  {
+    name: 'segments_sliced',
+    create: () => Object.assign(new LexicalIndex(), { mergeSliceMs: MERGE_SLICE_MS }),
+    load: (s) => LexicalIndex.load(s),
+  },
   { name: 'minisearch', create: () => new MiniSearchLexical(), load: (s) => MiniSearchLexical.load(s as string) },
 ];
 
@@ -111,12 +121,18 @@ function buildAndSave(side: Side, docs: readonly LexicalEntry[][], queries: read
   const before = retained();
   const t0 = performance.now();
   const index = side.create();
-  // The longest single add: a document's chunks, plus any segment write or merge it set off (questions wait that long).
+  // The longest single add: a document's chunks, plus any segment write or merge it set off (questions wait
+  // that long). Sliced: also each slice of merging that follows, as the worker runs them between questions.
   let longestAddMs = 0;
   for (const entries of docs) {
     const a0 = performance.now();
     index.add(entries);
     longestAddMs = Math.max(longestAddMs, performance.now() - a0);
+    for (let done = false; index.maintainFor && !done; ) {
+      const m0 = performance.now();
+      done = index.maintainFor(MERGE_SLICE_MS);
+      longestAddMs = Math.max(longestAddMs, performance.now() - m0);
+    }
   }
   const addMs = performance.now() - t0;
   const heap = retained() - before;
@@ -174,7 +190,7 @@ export async function benchLexical(ctx: BenchContext, options: { chunks?: number
   const target = options.chunks ?? GEN_100K.targetChunks;
   const set = target === GEN_100K.targetChunks ? '100k' : `${Math.round(target / 1000)}k`;
   const { docs, queries, total } = await entriesOf(target);
-  const sides = target > 200_000 ? SIDES.slice(0, 1) : SIDES;
+  const sides = target > 200_000 ? SIDES.slice(0, 2) : SIDES;
   const rounds = new Map<string, Round[]>(sides.map((s) => [s.name, []]));
   for (let r = 0; r < ROUNDS; r++) {
     // Alternate which side goes first: the machine is shared and noisy.

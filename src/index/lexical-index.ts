@@ -6,7 +6,7 @@ import type { ChunkFilter, Hit, IndexEntry, SearchIndex, SearchQuery } from './s
 import { processTerm, termsOf, tokenize } from '../text/tokenize.ts';
 import { TopK } from './top-k.ts';
 import { concatBytes } from '../core/bytes.ts';
-import { addPostings, LexicalSegment, SegmentBuilder, writeTerms, type ScoreBoard } from './lexical-segment.ts';
+import { addPostings, LexicalSegment, SegmentBuilder, SegmentMerge, writeTerms, type ScoreBoard } from './lexical-segment.ts';
 
 /**
  * Snapshot format version; unknown versions are refused and the index is rebuilt from the store.
@@ -208,11 +208,21 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
   /** Per segment, for searches: running scores, and each chunk's length part of BM25 at the last average. */
   private boards = new WeakMap<LexicalSegment, ScoreBoard>();
   private norms = new WeakMap<LexicalSegment, { avg: number; norms: Float64Array }>();
+  /** The merge under way (its inputs are still parts, searched as before, until it is done). */
+  private merging: { job: SegmentMerge; inputs: Part[] } | undefined;
+  /**
+   * Milliseconds of merging an add or removal does before it returns; what is left waits for the next
+   * change or {@link maintainFor} (the library's worker runs it in slices between questions). Default: no
+   * limit (merges end inside the add, as tools and tests expect).
+   */
+  mergeSliceMs = Infinity;
 
   constructor(
     readonly options: LexicalOptions = DEFAULT_LEXICAL_OPTIONS,
     /** Chunks the live part holds before they are written into a segment; default {@link LIVE_LIMIT} (tests make it small). */
     private readonly liveLimit = LIVE_LIMIT,
+    /** Terms a merge slice merges between two looks at the clock (tests make it small, so merges span many changes). */
+    private readonly mergeTermsPerLook = 256,
   ) {}
 
   get size(): number {
@@ -325,32 +335,69 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
     this.memo = new TermMemo(this.live);
   }
 
+  /** Whether merging is under way or due (see {@link maintainFor}). */
+  get needsMerging(): boolean {
+    return this.merging !== undefined || this.nextMerge() !== undefined;
+  }
+
+  /**
+   * Merges for about `ms` milliseconds (a merge is made of slices of terms: each slice ends at the first
+   * look at the clock past the time); true when no merge is left to do.
+   */
+  maintainFor(ms: number): boolean {
+    return this.maintain(ms);
+  }
+
   /**
    * Keeps segments few and clean: one mostly deleted is rewritten without its deleted chunks, and the
    * newest two are merged while the older is at most {@link MERGE_RATIO} times the newer (so sizes fall
-   * geometrically: about log₂(chunks / 1,000) segments, each chunk rewritten about as many times).
+   * geometrically: about log₂(chunks / 1,000) segments, each chunk rewritten about as many times). A
+   * merge runs until `budgetMs` is spent and goes on at the next call; searches meanwhile read its
+   * inputs, and a chunk deleted from them meanwhile is deleted in the merged segment too.
    */
-  private maintain(): void {
+  private maintain(budgetMs = this.mergeSliceMs): boolean {
+    const deadline = performance.now() + budgetMs;
     try {
-      this.mergeSegments();
+      for (;;) {
+        if (!this.merging) {
+          const inputs = this.nextMerge();
+          if (!inputs) return true;
+          this.merging = { job: new SegmentMerge(inputs), inputs };
+        }
+        if (!this.merging.job.run(deadline, this.mergeTermsPerLook)) return false;
+        this.finishMerge(this.merging);
+        this.merging = undefined;
+      }
     } catch (err) {
-      // Each new part is built before it replaces the old ones, so a merge that fails (out of memory)
-      // leaves the index as it was: whole, in more segments than it needs.
+      // The merged part is built before it replaces its inputs, so a merge that fails (out of memory)
+      // leaves the index as it was: whole, in more segments than it needs (tried again at the next change).
+      this.merging = undefined;
       console.warn('lexical index: segments not merged', err);
+      return true;
     }
   }
 
-  private mergeSegments(): void {
+  /** The parts to merge next: a mostly deleted one alone, else the newest two when the older is not much larger. */
+  private nextMerge(): Part[] | undefined {
     const live = (p: Part) => p.segment.size - p.deletedCount;
-    for (let i = 0; i < this.parts.length; i++) {
-      const p = this.parts[i]!;
-      if (p.deletedCount > p.segment.size * PURGE_SHARE) this.parts[i] = newPart(LexicalSegment.merge([p]));
-    }
-    this.parts = this.parts.filter((p) => p.segment.size > 0);
-    while (this.parts.length >= 2 && live(this.parts.at(-2)!) <= MERGE_RATIO * live(this.parts.at(-1)!)) {
-      const merged = newPart(LexicalSegment.merge(this.parts.slice(-2)));
-      this.parts.splice(-2, 2, merged);
-    }
+    const purge = this.parts.find((p) => p.deletedCount > p.segment.size * PURGE_SHARE);
+    if (purge) return [purge];
+    const n = this.parts.length;
+    if (n >= 2 && live(this.parts[n - 2]!) <= MERGE_RATIO * live(this.parts[n - 1]!)) return [this.parts[n - 2]!, this.parts[n - 1]!];
+    return undefined;
+  }
+
+  /** Puts a finished merge's segment in its inputs' place, with the chunks deleted from them since it began. */
+  private finishMerge({ job, inputs }: { job: SegmentMerge; inputs: Part[] }): void {
+    const segment = job.result();
+    const deleted = new Uint8Array(segment.size);
+    inputs.forEach((p, i) => {
+      const remap = job.remaps[i]!;
+      for (let ordinal = 0; ordinal < remap.length; ordinal++) if (p.deleted[ordinal] && remap[ordinal]! >= 0) deleted[remap[ordinal]!] = 1;
+    });
+    // Inputs are neighbours and stay so: parts are only appended, or replaced by the one merge at a time.
+    const at = this.parts.indexOf(inputs[0]!);
+    this.parts.splice(at, inputs.length, ...(segment.size ? [newPart(segment, deleted)] : []));
   }
 
   /** Sum of the lengths of every chunk indexed. */
@@ -500,7 +547,7 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
   }
 
   /** Rebuilds an index from {@link serialize}'s output; throws `schema-version` on an unknown or damaged one. */
-  static load(data: string | Uint8Array, liveLimit = LIVE_LIMIT): LexicalIndex {
+  static load(data: string | Uint8Array, liveLimit = LIVE_LIMIT, mergeTermsPerLook?: number): LexicalIndex {
     if (typeof data === 'string') throw new DocQaError('schema-version', 'lexical index snapshot version 3 (JSON) is not supported (expected 4); the index will be rebuilt');
     const bytes = data.byteOffset % 4 === 0 ? data : data.slice();
     const word = (at: number) => {
@@ -521,7 +568,7 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
       at += pad4(n);
       return view;
     };
-    const index = new LexicalIndex(JSON.parse(decoder.decode(take(optionsLength))) as LexicalOptions, liveLimit);
+    const index = new LexicalIndex(JSON.parse(decoder.decode(take(optionsLength))) as LexicalOptions, liveLimit, mergeTermsPerLook);
     for (let i = 0; i < count; i++) {
       const length = word(at);
       at += 4;

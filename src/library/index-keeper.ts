@@ -11,6 +11,12 @@ const LEXICAL_SNAPSHOT = 'lexical';
 const INDEX_SLICE = 2000;
 /** Documents read from the store per transaction when the index is rebuilt or caught up. */
 const REBUILD_BATCH = 100;
+/**
+ * Milliseconds the lexical index merges segments at a time (in the change that sets it off, then in
+ * tasks of their own until done): a question waits at most about this long behind a merge, which at
+ * 500k chunks would otherwise hold the worker for seconds.
+ */
+const MERGE_SLICE_MS = 30;
 
 /**
  * The in-memory indexes kept in line with the store, which is the truth: chunk ownership and the lexical
@@ -20,7 +26,8 @@ const REBUILD_BATCH = 100;
  * that leaves the library leaves it too (its vectors are loaded and added by `Embedding`).
  */
 export class IndexKeeper {
-  set = new IndexSet();
+  private indexSet = slicedMerges(IndexSet.create());
+  private mergeTimer: ReturnType<typeof setTimeout> | undefined;
   private snapshotTimer: ReturnType<typeof setTimeout> | undefined;
   /** The indexes changed since the last saved snapshot. */
   dirty = false;
@@ -38,6 +45,24 @@ export class IndexKeeper {
     /** See `LibraryOptions.snapshotDelayMs`. */
     private readonly snapshotDelayMs = 5000,
   ) {}
+
+  /** The indexes; their lexical index merges in slices ({@link MERGE_SLICE_MS}), the rest in tasks of their own. */
+  get set(): IndexSet {
+    return this.indexSet;
+  }
+
+  set set(set: IndexSet) {
+    this.indexSet = slicedMerges(set);
+  }
+
+  /** Goes on merging the lexical index's segments a slice per task, questions answered in between. */
+  private keepMerging(): void {
+    if (this.mergeTimer || !this.lexical.needsMerging) return;
+    this.mergeTimer = setTimeout(() => {
+      this.mergeTimer = undefined;
+      if (!this.lexical.maintainFor(MERGE_SLICE_MS)) this.keepMerging();
+    }, 0);
+  }
 
   get owners(): ChunkOwners {
     return this.set.owners;
@@ -91,6 +116,7 @@ export class IndexKeeper {
     }
     const toAdd = [...partial, ...missing];
     for (let at = 0; at < toAdd.length; at += REBUILD_BATCH) await this.set.add(await this.store.indexEntriesOf(toAdd.slice(at, at + REBUILD_BATCH)));
+    this.keepMerging();
     if (gone.size || missing.length) this.scheduleSnapshot();
     if (partial.length || missing.length) this.onChunksAdded();
   }
@@ -119,6 +145,7 @@ export class IndexKeeper {
       }
     } finally {
       this.inserting.delete(docId);
+      this.keepMerging();
     }
     if (state.cancelled || !(await this.store.getDocument(docId))) {
       await this.set.remove(entries);
@@ -136,6 +163,7 @@ export class IndexKeeper {
   async remove(removed: readonly IndexEntry[]): Promise<void> {
     if (!removed.length) return;
     await this.set.remove(removed);
+    this.keepMerging();
     this.scheduleSnapshot();
   }
 
@@ -174,4 +202,10 @@ export class IndexKeeper {
       console.warn('index snapshot not saved', err);
     }
   }
+}
+
+/** The library's indexes merge in slices ({@link MERGE_SLICE_MS}); `IndexKeeper` runs the rest between questions. */
+function slicedMerges(set: IndexSet): IndexSet {
+  set.lexical.mergeSliceMs = MERGE_SLICE_MS;
+  return set;
 }

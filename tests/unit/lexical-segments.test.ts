@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { headedText } from '../../src/core/doc-title.ts';
 import { asChunkId } from '../../src/core/ids.ts';
 import { LexicalIndex, type LexicalOptions } from '../../src/index/lexical-index.ts';
-import { LexicalSegment } from '../../src/index/lexical-segment.ts';
+import { LexicalSegment, SegmentMerge } from '../../src/index/lexical-segment.ts';
 import { processTerm, termsOf, tokenize } from '../../src/text/tokenize.ts';
 
 /**
@@ -79,8 +79,14 @@ function expectSameAsOracle(index: LexicalIndex, chunks: ReadonlyMap<string, { t
 describe('LexicalIndex over segments and a live MiniSearch', () => {
   it('scores exactly as one MiniSearch over the surviving chunks, after adds, replaces, removes, segment writes, merges and snapshots in any order', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { maxLength: 30 }), fc.integer({ min: 1, max: 8 }), async (ops, liveLimit) => {
-        let index = new LexicalIndex(OPTIONS, liveLimit);
+      fc.asyncProperty(fc.array(op, { maxLength: 30 }), fc.integer({ min: 1, max: 8 }), fc.boolean(), async (ops, liveLimit, sliced) => {
+        // Sliced: each change merges one term and returns, so merges stay under way across many changes
+        // (adds, removals, searches and snapshots land in the middle of them).
+        const make = (index: LexicalIndex) => {
+          if (sliced) index.mergeSliceMs = 0;
+          return index;
+        };
+        let index = make(new LexicalIndex(OPTIONS, liveLimit, sliced ? 1 : undefined));
         const chunks = new Map<string, { text: string; title: string }>();
         for (const o of ops) {
           if (o.kind === 'add') {
@@ -98,10 +104,15 @@ describe('LexicalIndex over segments and a live MiniSearch', () => {
             const expected = oracle(chunks).search(o.query);
             expect(index.searchNow(o.query, 100).map((h) => h.chunkId).sort()).toEqual(expected.map((h) => h.chunkId).sort());
           } else {
-            index = LexicalIndex.load(index.serialize(), liveLimit);
+            index = make(LexicalIndex.load(index.serialize(), liveLimit, sliced ? 1 : undefined));
           }
         }
         expectSameAsOracle(index, chunks);
+        if (sliced) {
+          while (!index.maintainFor(0)) expectSameAsOracle(index, chunks);
+          expect(index.needsMerging).toBe(false);
+          expectSameAsOracle(index, chunks);
+        }
         expect(index.segmentCount).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(1 + chunks.size)));
       }),
       { numRuns: 300 },
@@ -176,7 +187,7 @@ describe('a merge that fails', () => {
     for (let i = 0; i < 6; i++) add(i);
     const segments = index.segmentCount;
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const merge = vi.spyOn(LexicalSegment, 'merge').mockImplementation(() => {
+    const merge = vi.spyOn(SegmentMerge.prototype, 'run').mockImplementation(() => {
       throw new RangeError('Array buffer allocation failed');
     });
     try {

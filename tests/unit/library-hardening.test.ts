@@ -6,7 +6,7 @@ import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { ChunkOwners } from '../../src/index/chunk-owners.ts';
 import { IndexSet } from '../../src/index/index-set.ts';
 import { LexicalIndex } from '../../src/index/lexical-index.ts';
-import { LexicalSegment } from '../../src/index/lexical-segment.ts';
+import { SegmentMerge } from '../../src/index/lexical-segment.ts';
 import { createLibrary, type LibraryOptions } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
@@ -129,7 +129,7 @@ describe('writes that cannot be lost or half-done', () => {
     await library.processQueue();
     await library.saveSnapshot();
     let merges = 0;
-    const merge = vi.spyOn(LexicalSegment, 'merge').mockImplementation(() => {
+    const merge = vi.spyOn(SegmentMerge.prototype, 'run').mockImplementation(() => {
       merges++;
       // The tab dies here: nothing it does after this moment reaches the database.
       store.db.close();
