@@ -148,7 +148,7 @@ function buildAndSave(side: Side, docs: readonly LexicalEntry[][], queries: read
 
 /** Loads the snapshot from its file as the store would hand it over (bytes or text); only the load is timed. */
 function load(side: Side, path: string, query: string) {
-  const data = side.name === 'segments' ? new Uint8Array(readFileSync(path)) : readFileSync(path, 'utf8');
+  const data = side.name !== 'minisearch' ? new Uint8Array(readFileSync(path)) : readFileSync(path, 'utf8');
   const l0 = performance.now();
   const index = side.load(data);
   const loadMs = performance.now() - l0;

@@ -4,11 +4,12 @@ import { VectorIndex, type VectorEntry, type VectorStorage } from './vector-inde
 
 /**
  * How the app stores chunk vectors in memory: chosen on real embeddings by `npm run bench -- vector
- * --real <model folder>` (106k real passages, bge-small q8, 1,225 real questions): `binary`, the float
- * query scored against 1-bit sign codes and a shortlist of k × 50 re-scored exactly, kept recall@10 at
- * 0.9958 against exact search at 100k, p50 5.0 ms against f32's 40 ms, for 3 % more memory (decision 0012).
+ * --real <model folder>` (106k real passages, bge-small q8, 1,225 real questions): `binary-int8`, the
+ * float query scored against 1-bit sign codes and a shortlist of k × 50 re-scored from int8 codes, no
+ * floats kept: recall@10 0.9956 against exact search at 100k, p50 7.6 ms (binary with its floats 7.4 ms,
+ * f32 73 ms, on the same run), 628 bytes a vector against binary's 1,584 (decision 0012).
  */
-export const DEFAULT_VECTOR_STORAGE: VectorStorage = 'binary';
+export const DEFAULT_VECTOR_STORAGE: VectorStorage = 'binary-int8';
 
 /** Any dense index (the flat one, voy's): the common contract, for one embedding model's vectors. */
 export type DenseRetriever = SearchIndex<VectorEntry> & { readonly model: ModelId };
