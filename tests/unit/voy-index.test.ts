@@ -17,7 +17,8 @@ async function both() {
   const entries = Array.from({ length: COUNT }, (_, i) => ({ chunkId: id(i), vector: rowOf(block, DIMS, i) }));
   const queries = Array.from({ length: 20 }, (_, i) => rowOf(block, DIMS, COUNT + i));
   const voy = new VoyIndex(await loadVoy(), asModelId('test'), DIMS);
-  const flat = DenseIndex.create(asModelId('test'), DIMS);
+  // Exact (f32), not the app's default (binary-int8, whose scores are 12-bit): voy's are exact.
+  const flat = DenseIndex.create(asModelId('test'), DIMS, 'f32');
   voy.add(entries);
   flat.add(entries);
   return { voy, flat, queries };
