@@ -4,9 +4,10 @@
  * image directories before anything is decoded (`tiffPages`: a chain that loops or points outside the
  * file is refused, as are too many pages and a page over the pixel limit), then each page is decoded by
  * UTIF.js (photopea's TIFF decoder: uncompressed, LZW, Deflate, PackBits, JPEG, CCITT G3/G4 fax), read
- * as grey, and recognised like a PDF page: upright, with its words' boxes, resumable page by page.
+ * as grey, shown as its Orientation tag says (mirrored, turned), and recognised like a PDF page: upright, with its words' boxes, resumable page by page.
  */
 import UTIF from 'utif';
+import { tiffOrientation } from '../core/image-orientation.ts';
 import { toPageRanges } from '../core/page-ranges.ts';
 import { DocQaError } from '../core/errors.ts';
 import type { Block, PageReading, ParsedDoc, ReadProgress } from '../core/types.ts';
@@ -30,14 +31,18 @@ export interface ParseTiffOptions {
   onRecognised?: (reading: PageReading) => void;
 }
 
-/** A decoded page as grey PGM, shrunk (darkest pixel of each square) to the OCR pixel budget when larger. */
+/**
+ * A decoded page as grey PGM, as the page is seen (its Orientation tag applied: mirrored, turned), shrunk
+ * (darkest pixel of each square) to the OCR pixel budget when larger.
+ */
 function pagePgm(ifd: UTIF.IFD): Uint8Array {
   const rgba = UTIF.toRGBA8(ifd);
   // A page whose pixels did not decode (an unknown or broken compression) comes back short or empty.
   if (!(ifd.width > 0 && ifd.height > 0) || rgba.length < ifd.width * ifd.height * 4) throw new Error('no pixels decoded');
   const pgm = toPgm(rgba, ifd.width, ifd.height);
   const step = Math.ceil(Math.sqrt((ifd.width * ifd.height) / MAX_OCR_PIXELS));
-  return step > 1 ? turnPgm(pgm, 0, step) : pgm;
+  const { mirror, turn } = tiffOrientation(ifd);
+  return step > 1 || mirror || turn ? turnPgm(pgm, turn, step, mirror) : pgm;
 }
 
 export async function parseTiff(bytes: Uint8Array, name: string, onProgress?: ReadProgress, options: ParseTiffOptions = {}): Promise<ParsedDoc> {

@@ -1,6 +1,9 @@
+import { orientPixels, tiffOrientation } from '../core/image-orientation.ts';
+
 /**
- * An image document's page as a bitmap to draw: the browser decodes PNG, JPEG and WebP itself; a TIFF
- * (which browsers do not show) is decoded by UTIF.js, loaded only when one is shown, at the cited page.
+ * An image document's page as a bitmap to draw: the browser decodes PNG, JPEG and WebP itself (their EXIF
+ * orientation applied); a TIFF (which browsers do not show) is decoded by UTIF.js, loaded only when one is
+ * shown, at the cited page, and shown as OCR read it: its Orientation tag applied (mirrored, turned).
  */
 export async function pageBitmap(blob: Blob, page: number): Promise<ImageBitmap> {
   const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
@@ -12,6 +15,6 @@ export async function pageBitmap(blob: Blob, page: number): Promise<ImageBitmap>
   const ifd = images[page - 1];
   if (!ifd) throw new Error(`the file has no page ${page}`);
   UTIF.decodeImage(buffer, ifd);
-  const rgba = UTIF.toRGBA8(ifd);
-  return createImageBitmap(new ImageData(new Uint8ClampedArray(rgba.buffer as ArrayBuffer, rgba.byteOffset, rgba.byteLength), ifd.width, ifd.height));
+  const { pixels, width, height } = orientPixels(UTIF.toRGBA8(ifd), ifd.width, ifd.height, 4, tiffOrientation(ifd));
+  return createImageBitmap(new ImageData(new Uint8ClampedArray(pixels.buffer as ArrayBuffer, pixels.byteOffset, pixels.byteLength), width, height));
 }

@@ -109,7 +109,8 @@ describe('a scanned PDF', () => {
   it('reads a multi-page TIFF from a scanner, cites its page and marks the sentence on that page, and refuses a TIFF whose pages loop', async () => {
     const { page } = app;
     const notices = [['The caretaker collects bulky waste on the last Friday of each month.'], ['Bicycles are kept in the locked shed behind building C, never in the hallway.']];
-    await dropFile(page, 'lease-scan.tif', makeScannedTiff(notices.map((paragraphs) => ({ paragraphs }))));
+    // Stored mirrored and sideways, as its Orientation tag (7) says: read and shown as the page is seen.
+    await dropFile(page, 'lease-scan.tif', makeScannedTiff(notices.map((paragraphs) => ({ paragraphs })), { orientation: 7 }));
     expect(await statusWhenDone(page, 'lease-scan.tif')).toBe('Indexed: pages 1–2 recognised from images (OCR)');
     expect(await askQuestion(page, 'Where are bicycles kept?')).toContain('Bicycles are kept in the locked shed behind building C');
     expect(await page.getByRole('list', { name: 'Sources' }).textContent()).toContain('lease-scan.tif, page 2');

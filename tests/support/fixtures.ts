@@ -186,6 +186,45 @@ export interface TiffOptions {
   bits?: 1 | 8;
   /** Deflate-compressed strips (default: none). */
   deflate?: boolean;
+  /**
+   * The Orientation tag (274) every page carries, its pixels stored as a scanner that writes that tag
+   * stores them (e.g. 2: mirrored left to right; 6: the page's top along the stored right side). Default: no tag.
+   */
+  orientation?: number;
+}
+
+/**
+ * Grey pixels stored under the Orientation tag `tag`: the page as seen, turned back and unmirrored. Written
+ * step by step from the TIFF 6 specification's wording (row 0 / column 0 are which side of the page), not
+ * from the app's table, so a mistake in either is caught.
+ */
+function storedAs(tag: number, page: { width: number; height: number; grey: Uint8Array }): { width: number; height: number; grey: Uint8Array } {
+  // Which side of the page the stored row 0 shows, and which side its column 0 shows (TIFF 6, tag 274).
+  const sides: Record<number, [row0: string, col0: string]> = {
+    1: ['top', 'left'], 2: ['top', 'right'], 3: ['bottom', 'right'], 4: ['bottom', 'left'],
+    5: ['left', 'top'], 6: ['right', 'top'], 7: ['right', 'bottom'], 8: ['left', 'bottom'],
+  };
+  const [row0, col0] = sides[tag]!;
+  const { width: W, height: H, grey } = page;
+  const sideways = row0 === 'left' || row0 === 'right';
+  const [w, h] = sideways ? [H, W] : [W, H];
+  const out = new Uint8Array(w * h);
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      // Stored row r runs from the row-0 side inwards; stored column c from the column-0 side inwards.
+      let px: number;
+      let py: number;
+      if (sideways) {
+        px = row0 === 'left' ? r : W - 1 - r;
+        py = col0 === 'top' ? c : H - 1 - c;
+      } else {
+        py = row0 === 'top' ? r : H - 1 - r;
+        px = col0 === 'left' ? c : W - 1 - c;
+      }
+      out[r * w + c] = grey[py * W + px]!;
+    }
+  }
+  return { width: w, height: h, grey: out };
 }
 
 /** A page's pixels as grey bytes (0 black … 255 white), from its rendered image. */
@@ -224,7 +263,8 @@ export function makeScannedTiff(pages: ScannedPageSpec[], options: TiffOptions =
   let previousNext = 4; // where the offset of the next directory is written
   const patches: Array<[number, number]> = [];
   for (const spec of pages) {
-    const { width, height, grey } = greyPixels(spec);
+    const seen = greyPixels(spec);
+    const { width, height, grey } = options.orientation ? storedAs(options.orientation, seen) : seen;
     let strip: Uint8Array;
     if (bits === 1) {
       const row = Math.ceil(width / 8);
@@ -243,7 +283,10 @@ export function makeScannedTiff(pages: ScannedPageSpec[], options: TiffOptions =
       [277, 3, 1],
       [278, 4, height],
       [279, 4, strip.length],
+      ...(options.orientation ? [[274, 3, options.orientation] as [number, 3, number]] : []),
     ];
+    // A directory's entries are in ascending tag order (TIFF 6).
+    entries.sort((a, b) => a[0] - b[0]);
     const ifd = new Uint8Array(2 + entries.length * 12 + 4);
     const view = new DataView(ifd.buffer);
     view.setUint16(0, entries.length, true);

@@ -10,6 +10,7 @@ import { prepareDocument } from '../../src/ingest/prepare-document.ts';
 import { linesOfPage, toPgm, type RecognisedWord } from '../../src/ingest/ocr/recognised-page.ts';
 import { ocrScale } from '../../src/ingest/ocr/render-page.ts';
 import { turnPgm } from '../../src/ingest/ocr/orientation.ts';
+import { orientationOf, orientPixels, tiffOrientation } from '../../src/core/image-orientation.ts';
 import { cleanedForOcr, speckRatio, withoutSpecks } from '../../src/ingest/ocr/despeckle.ts';
 import { rotatePgm, skewAngle } from '../../src/ingest/ocr/deskew.ts';
 import { imageToPgm } from '../../src/ingest/ocr/decode-image.ts';
@@ -304,6 +305,31 @@ function pngHeader(width: number, height: number): Uint8Array {
   return b;
 }
 
+describe('a stored image as it is seen (Orientation tag)', () => {
+  // A 3 × 2 RGBA image whose pixels are numbered by position: 1 2 3 / 4 5 6 (all four channels hold it).
+  const image = Uint8Array.from([1, 2, 3, 4, 5, 6].flatMap((v) => [v, v, v, v]));
+  const seen = (tag: number) => {
+    const out = orientPixels(image, 3, 2, 4, orientationOf(tag));
+    return { width: out.width, rows: Array.from({ length: out.height }, (_, y) => Array.from({ length: out.width }, (_, x) => out.pixels[(y * out.width + x) * 4]!)) };
+  };
+  it('applies each of the eight orientations as TIFF 6 defines them', () => {
+    expect(seen(1).rows).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(seen(2).rows).toEqual([[3, 2, 1], [6, 5, 4]]);
+    expect(seen(3).rows).toEqual([[6, 5, 4], [3, 2, 1]]);
+    expect(seen(4).rows).toEqual([[4, 5, 6], [1, 2, 3]]);
+    // Row 0 of the stored image is the page's left side (5, 8) or right side (6, 7).
+    expect(seen(5).rows).toEqual([[1, 4], [2, 5], [3, 6]]);
+    expect(seen(6).rows).toEqual([[4, 1], [5, 2], [6, 3]]);
+    expect(seen(7).rows).toEqual([[6, 3], [5, 2], [4, 1]]);
+    expect(seen(8).rows).toEqual([[3, 6], [2, 5], [1, 4]]);
+    // A missing or unknown tag is read as 1, as viewers do.
+    expect(seen(0).rows).toEqual(seen(1).rows);
+    expect(seen(42).rows).toEqual(seen(1).rows);
+    expect(tiffOrientation({ t274: [6] })).toEqual({ mirror: false, turn: 90 });
+    expect(tiffOrientation({})).toEqual({ mirror: false, turn: 0 });
+  });
+});
+
 describe('TIFF scans: one page or many', () => {
   it('reads a multi-page black-and-white TIFF page by page, and a grey Deflate one, and hands on each page it recognises', { timeout: 60_000 }, async () => {
     const tiff = makeScannedTiff([{ paragraphs: LEASE }, { paragraphs: NOTICE }]);
@@ -327,6 +353,21 @@ describe('TIFF scans: one page or many', () => {
     expect(resumed.parsed.blocks[0]!.text).toBe('Kept from before.');
     const grey = await parseFile(makeScannedTiff([{ paragraphs: NOTICE, skew: 4 }], { bits: 8, deflate: true }), 'notice.tiff');
     expect(cer(grey.parsed.blocks[0]!.text, NOTICE.join(' '))).toBeLessThan(0.02);
+  });
+
+  it('reads a page stored turned or mirrored as its Orientation tag says, the words boxed on the page as seen', { timeout: 120_000 }, async () => {
+    // Mirrored pages (2, 4, 5, 7) read as garbage in every quarter turn unless the tag is applied; turned ones
+    // (3, 6, 8) are read straight away rather than after the orientation trials.
+    for (const orientation of [2, 3, 4, 5, 6, 7, 8]) {
+      const tiff = makeScannedTiff([{ paragraphs: NOTICE, dpi: 150 }], { orientation });
+      const { parsed } = await parseFile(tiff, `notice-${orientation}.tif`);
+      expect(cer(parsed.blocks[0]!.text, NOTICE.join(' ')), `orientation ${orientation}`).toBeLessThan(0.02);
+      // The first word sits at the 1-inch margins of the page as seen (a wrong turn read upright by the
+      // trials would box it at another corner).
+      const [x0, y0] = parsed.blocks[0]!.words![0]!.box;
+      expect([orientation, x0]).toEqual([orientation, expect.closeTo(72 / 612, 1)]);
+      expect(y0, `orientation ${orientation}`).toBeLessThan(0.12);
+    }
   });
 
   it('walks the chain of pages without decoding, and refuses a loop, a bomb and too many pages before decoding', async () => {

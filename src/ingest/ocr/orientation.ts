@@ -6,6 +6,7 @@
  * clearly better. Upright pages with good confidence, nearly every page, cost nothing more. Pure apart from
  * the engine: the PGM turning and the box mapping are shared by the parse worker, Node tools and tests.
  */
+import { sourceOf } from '../../core/image-orientation.ts';
 import { cleanedForOcr } from './despeckle.ts';
 import { newPgm, pgmHeader } from './pgm.ts';
 import { rotatePgm, skewAngle } from './deskew.ts';
@@ -19,10 +20,11 @@ const MIN_SIDE = 8;
 const TURN_MARGIN = 15;
 
 /**
- * A PGM image turned clockwise by `turn` degrees, and shrunk by `step` (each output pixel the darkest of
- * its `step` × `step` square: thin strokes survive).
+ * A PGM image mirrored left to right when `mirror` (a TIFF's Orientation tag can say so), turned clockwise by
+ * `turn` degrees, and shrunk by `step` (each output pixel the darkest of its `step` × `step` square: thin
+ * strokes survive).
  */
-export function turnPgm(pgm: Uint8Array, turn: Turn, step = 1): Uint8Array {
+export function turnPgm(pgm: Uint8Array, turn: Turn, step = 1, mirror = false): Uint8Array {
   const src = pgmHeader(pgm);
   const pixels = pgm.subarray(src.offset);
   const w = Math.floor(src.width / step);
@@ -34,7 +36,7 @@ export function turnPgm(pgm: Uint8Array, turn: Turn, step = 1): Uint8Array {
   for (let y = 0; y < oh; y++) {
     for (let x = 0; x < ow; x++) {
       // The shrunk source pixel this output pixel shows.
-      const [sx, sy] = turn === 90 ? [y, h - 1 - x] : turn === 180 ? [w - 1 - x, h - 1 - y] : turn === 270 ? [w - 1 - y, x] : [x, y];
+      const [sx, sy] = sourceOf(x, y, w, h, { mirror, turn });
       let v = 255;
       for (let dy = 0; dy < step; dy++) {
         const row = (sy * step + dy) * src.width + sx * step;
