@@ -9,10 +9,10 @@ import { parsePdf } from '../../src/ingest/parse-pdf.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
 import { linesOfPage, toPgm, type RecognisedWord } from '../../src/ingest/ocr/recognised-page.ts';
 import { ocrScale } from '../../src/ingest/ocr/render-page.ts';
-import { turnPgm } from '../../src/ingest/ocr/orientation.ts';
+import { recogniseUpright, turnPgm } from '../../src/ingest/ocr/orientation.ts';
 import { orientationOf, orientPixels, tiffOrientation } from '../../src/core/image-orientation.ts';
 import { cleanedForOcr, speckRatio, withoutSpecks } from '../../src/ingest/ocr/despeckle.ts';
-import { rotatePgm, skewAngle } from '../../src/ingest/ocr/deskew.ts';
+import { lineDirection, rotatePgm, skewAngle } from '../../src/ingest/ocr/deskew.ts';
 import { imageToPgm } from '../../src/ingest/ocr/decode-image.ts';
 import { MAX_OCR_PIXELS } from '../../src/ingest/ocr/render-page.ts';
 import { unskewBox, unturnBox } from '../../src/ingest/ocr/recognised-page.ts';
@@ -212,6 +212,33 @@ describe('OCR pieces', () => {
     // rotatePgm turns a square image a quarter counter-clockwise as turnPgm turns it three quarters clockwise.
     const square = toPgm(Uint8Array.from([10, 20, 30, 40, 50, 60, 70, 80, 90].flatMap((v) => [v, v, v, 255])), 3, 3);
     expect([...rotatePgm(square, 90).subarray(-9)].slice(3, 6)).toEqual([...turnPgm(square, 270).subarray(-9)].slice(3, 6));
+  });
+
+  it('tells a page whose lines run down it from one read upright or upside down, and reads it straightened and turned without reading it as it is first', async () => {
+    const page = (spec: Partial<ScannedPageSpec>) => imageToPgm(renderPageImage({ paragraphs: LEASE, ...spec }), MAX_OCR_PIXELS);
+    const judged = async (spec: Partial<ScannedPageSpec>) => lineDirection(await page(spec));
+    for (const spec of [{}, { turn: 180 as const }, { skew: 4 }]) expect((await judged(spec)).runsDown).toBe(false);
+    for (const spec of [{ turn: 90 as const }, { turn: 270 as const }]) expect((await judged(spec)).runsDown).toBe(true);
+    // A sideways page's skew is measured along its lines, as it will read once turned.
+    expect(await judged({ turn: 90, skew: -6 })).toEqual({ runsDown: true, skew: -6 });
+    // One line across an upright page also has even rows and uneven columns: not taken for a turned page.
+    expect((await judged({ paragraphs: ['The boiler is serviced every May by the landlord’s plumber.'] })).runsDown).toBe(false);
+    expect(await judged({ paragraphs: [] })).toEqual({ runsDown: false, skew: 0 });
+    // A page turned a quarter and askew: straightened, then three half-resolution trials (as it is, a
+    // quarter either way) and one read upright; not a garbage read at full resolution first, four trials
+    // and the read (six), of a page left askew.
+    const engine = await createTesseractEngine();
+    const sizes: number[] = [];
+    try {
+      const counting = { recognise: (image: Uint8Array, onProgress?: (f: number) => void) => (sizes.push(image.length), engine.recognise(image, onProgress)), close: () => engine.close() };
+      const sideways = await page({ turn: 270, skew: 6 });
+      const read = await recogniseUpright(counting, sideways);
+      expect([read.turn, read.skew]).toEqual([90, 6]);
+      expect(cer(read.paragraphs.flat(2).map((w) => w.text).join(' '), LEASE.join(' '))).toBeLessThan(0.02);
+      expect(sizes.map((n) => (n > sideways.length / 2 ? 'full' : 'half'))).toEqual(['half', 'half', 'half', 'full']);
+    } finally {
+      await engine.close();
+    }
   });
 
   it('turns a PGM by quarter turns (four make none), halves it keeping thin strokes, and maps boxes back', () => {

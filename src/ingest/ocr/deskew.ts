@@ -2,8 +2,9 @@
  * Pages scanned askew. tesseract's layout absorbs a few degrees (2.5° read at 0.27 % CER, 4° at 1.4 %) but
  * not more (6° at 7 %, 8° at 15 %, figures in decision 0032). The skew is measured as the angle at which
  * the page's rows of ink are sharpest (the projection profile's sum of squares, on a copy at most
- * {@link SAMPLE_WIDTH} wide), and a page askew by {@link MIN_SKEW}° or more is turned straight before it is
- * read. A page whose profile sharpens at no angle (a picture, lines running down the page) is left as it is.
+ * {@link SAMPLE_WIDTH} wide), or at which its columns are, when they are the sharper (a page fed sideways:
+ * its lines run down it), and a page askew by {@link MIN_SKEW}° or more is turned straight before it is read.
+ * A page whose profile sharpens at no angle (a picture) is left as it is.
  * Pure: PGM in, PGM out.
  */
 
@@ -22,11 +23,42 @@ const INK = 128;
 /** How far outside the page (in pixels, for rounding) a sample still takes the edge's pixel. */
 const EDGE = 1e-6;
 
+/** Which way a page's lines run, and how far askew they are. */
+export interface LineDirection {
+  /**
+   * The lines run down the page (it was fed to the scanner sideways): the ink per column, at the columns'
+   * sharpest angle, is more uneven than the ink per row at the rows' (see {@link RUNS_DOWN}).
+   */
+  runsDown: boolean;
+  /**
+   * Degrees the page is askew (positive: its lines fall to the right, as on a page turned clockwise on the
+   * scanner; for lines running down, as seen once the page is turned a quarter clockwise), 0 under
+   * {@link MIN_SKEW} or when no angle sharpens the lines. `rotatePgm(page, skew)` straightens the page
+   * either way: turns about the centre commute, so a sideways page straightened as it is stays straight
+   * when it is later turned upright.
+   */
+  skew: number;
+}
+
 /**
- * The page's skew in degrees (positive: its lines fall to the right, as on a page turned clockwise on
- * the scanner), or 0 when it is under {@link MIN_SKEW} or no angle sharpens its rows of ink.
+ * Lines of text make the ink per row uneven (a line's rows full of ink, the gaps between lines empty) and
+ * the ink per column even (the words of many lines overlap); a page whose lines run down it, the reverse.
+ * Unevenness is the coefficient of variation of the ink per line between the first and the last holding
+ * any, at each direction's sharpest angle; the columns must be this many times as uneven as the rows.
  */
-export function skewAngle(pgm: Uint8Array): number {
+const RUNS_DOWN = 1.2;
+/**
+ * ... and the ink must span at least this share of the page both ways: one line across an upright page
+ * (a title, a one-line note) has even rows and uneven columns too.
+ */
+const MIN_SPAN = 0.05;
+
+/**
+ * Which way the page's lines run and how far they are askew: the angle (±{@link MAX_SKEW}°, by {@link STEP})
+ * at which the rows of ink are sharpest (the projection profile's sum of squares, on a copy at most
+ * {@link SAMPLE_WIDTH} wide), and the same for its columns; then how uneven each is at that angle.
+ */
+export function lineDirection(pgm: Uint8Array): LineDirection {
   const { width, height, offset } = pgmHeader(pgm);
   const step = Math.max(1, Math.ceil(width / SAMPLE_WIDTH));
   const xs: number[] = [];
@@ -39,27 +71,67 @@ export function skewAngle(pgm: Uint8Array): number {
       }
     }
   }
-  if (xs.length < 100) return 0;
-  const rows = Math.ceil(Math.hypot(width, height) / step) + 2;
-  const counts = new Float64Array(rows * 2);
-  const sharpness = (degrees: number): number => {
+  if (xs.length < 100) return { runsDown: false, skew: 0 };
+  const bins = Math.ceil(Math.hypot(width, height) / step) + 2;
+  const counts = new Float64Array(bins * 2);
+  /** The ink per line at `degrees`, into `counts`: lines across (rows) or down (columns) the page. */
+  const profile = (degrees: number, down: boolean) => {
     const a = (degrees * Math.PI) / 180;
     const [sin, cos] = [Math.sin(a), Math.cos(a)];
     counts.fill(0);
-    // The row a pixel falls in once the page is turned back by `degrees`.
-    for (let i = 0; i < xs.length; i++) counts[Math.round(ys[i]! * cos - xs[i]! * sin) + rows]!++;
+    // The row a pixel falls in once the page is turned back by `degrees`; for lines running down, the
+    // row it falls in on the page turned a quarter clockwise (x becomes the row, y the column from the right).
+    if (down) for (let i = 0; i < xs.length; i++) counts[Math.round(xs[i]! * cos + ys[i]! * sin) + bins]!++;
+    else for (let i = 0; i < xs.length; i++) counts[Math.round(ys[i]! * cos - xs[i]! * sin) + bins]!++;
+  };
+  const sharpness = (degrees: number, down: boolean): number => {
+    profile(degrees, down);
     let sum = 0;
     for (const c of counts) sum += c * c;
     return sum;
   };
-  const flat = sharpness(0);
-  let best = 0;
-  let bestScore = flat;
-  for (let d = -MAX_SKEW; d <= MAX_SKEW + 1e-9; d += STEP) {
-    const score = sharpness(d);
-    if (score > bestScore) [best, bestScore] = [d, score];
-  }
-  return Math.abs(best) >= MIN_SKEW && bestScore >= SHARPER * flat ? best : 0;
+  const sharpest = (down: boolean) => {
+    const flat = sharpness(0, down);
+    let best = 0;
+    let score = flat;
+    for (let d = -MAX_SKEW; d <= MAX_SKEW + 1e-9; d += STEP) {
+      const s = sharpness(d, down);
+      if (s > score) [best, score] = [d, s];
+    }
+    profile(best, down);
+    return { skew: Math.abs(best) >= MIN_SKEW && score >= SHARPER * flat ? best : 0, ...unevenness(counts, (down ? width : height) / step) };
+  };
+  const across = sharpest(false);
+  const down = sharpest(true);
+  const runsDown = across.span >= MIN_SPAN && down.span >= MIN_SPAN && down.variation > RUNS_DOWN * across.variation;
+  return { runsDown, skew: runsDown ? down.skew : across.skew };
+}
+
+/**
+ * The coefficient of variation of `counts` between the first and the last that are not zero, and the share
+ * of a side `side` bins long that they span.
+ */
+function unevenness(counts: Float64Array, side: number): { variation: number; span: number } {
+  let first = 0;
+  let last = counts.length - 1;
+  while (!counts[first]) first++;
+  while (!counts[last]) last--;
+  const n = last - first + 1;
+  let sum = 0;
+  for (let i = first; i <= last; i++) sum += counts[i]!;
+  const mean = sum / n;
+  let squares = 0;
+  for (let i = first; i <= last; i++) squares += (counts[i]! - mean) ** 2;
+  return { variation: Math.sqrt(squares / n) / mean, span: n / side };
+}
+
+/**
+ * The skew of a page whose lines run across it (see {@link lineDirection}), or 0 when it is under
+ * {@link MIN_SKEW}, no angle sharpens its rows of ink, or its lines run down the page.
+ */
+export function skewAngle(pgm: Uint8Array): number {
+  const direction = lineDirection(pgm);
+  return direction.runsDown ? 0 : direction.skew;
 }
 
 /** The page turned by `degrees` counter-clockwise about its centre (bilinear; white where nothing was). */

@@ -9,7 +9,7 @@
 import { sourceOf } from '../../core/image-orientation.ts';
 import { cleanedForOcr } from './despeckle.ts';
 import { newPgm, pgmHeader } from './pgm.ts';
-import { rotatePgm, skewAngle } from './deskew.ts';
+import { lineDirection, rotatePgm } from './deskew.ts';
 import type { OcrEngine } from './tesseract-engine.ts';
 import { LOW_CONFIDENCE, type RecognisedPage, type Turn } from './recognised-page.ts';
 
@@ -61,27 +61,45 @@ export async function recogniseUpright(engine: OcrEngine, scanned: Uint8Array, o
   const { width, height } = pgmHeader(scanned);
   if (width < MIN_SIDE || height < MIN_SIDE) return { paragraphs: [], confidence: 0, width, height };
   const cleaned = cleanedForOcr(scanned);
-  const skew = skewAngle(cleaned);
+  const { runsDown, skew } = lineDirection(cleaned);
   const pgm = skew ? rotatePgm(cleaned, skew) : cleaned;
-  const read = await readUpright(engine, pgm, onProgress);
+  const read = await readUpright(engine, pgm, runsDown, onProgress);
   return skew ? { ...read, skew } : read;
 }
 
-/** {@link recogniseUpright} once the page is clean and straight: as it is, or turned. */
-async function readUpright(engine: OcrEngine, pgm: Uint8Array, onProgress?: (fraction: number) => void): Promise<RecognisedPage> {
+/**
+ * {@link recogniseUpright} once the page is clean and straight: as it is, or turned. A page whose lines
+ * run down it is tried first at a quarter turn either way (and as it is) at half resolution, and read
+ * turned when one of them reads clearly best: reading it as it is first, at full resolution, costs more
+ * than a page (garbage reads slowly). Any other page, or one those trials do not settle, is read as it is
+ * and tried in every turn only when that reads badly.
+ */
+async function readUpright(engine: OcrEngine, pgm: Uint8Array, runsDown: boolean, onProgress?: (fraction: number) => void): Promise<RecognisedPage> {
+  const trials = new Map<Turn, number>();
+  const tryTurns = async (turns: readonly Turn[], heartbeat: number) => {
+    for (const turn of turns) {
+      if (trials.has(turn)) continue;
+      trials.set(turn, (await engine.recognise(turnPgm(pgm, turn, 2))).confidence);
+      // Each trial is a heartbeat for the watchdog; the page's own progress stays where it was.
+      onProgress?.(heartbeat);
+    }
+  };
+  /** The page read in the trials' best turn, when that is not as it is, beats it by TURN_MARGIN and reads as text. */
+  const readBestTurn = async (): Promise<RecognisedPage | undefined> => {
+    const [turn, confidence] = [...trials].reduce((a, b) => (b[1] > a[1] ? b : a));
+    if (turn === 0 || confidence < trials.get(0)! + TURN_MARGIN) return undefined;
+    const upright = await engine.recognise(turnPgm(pgm, turn), onProgress);
+    // A page turned upright reads as text does (81 for a grainy photocopy, 94-96 clean); a page of symbols
+    // can read a little better turned (44 against 7) and is still garbage.
+    return upright.confidence >= LOW_CONFIDENCE ? { ...upright, turn } : undefined;
+  };
+  if (runsDown) {
+    await tryTurns([0, 90, 270], 0);
+    const turned = await readBestTurn();
+    if (turned) return turned;
+  }
   const asIs = await engine.recognise(pgm, onProgress);
   if (asIs.confidence >= LOW_CONFIDENCE) return asIs;
-  const trials: Array<{ turn: Turn; confidence: number }> = [];
-  for (const turn of [0, 90, 180, 270] as const) {
-    const read = await engine.recognise(turnPgm(pgm, turn, 2));
-    // Each trial is a heartbeat for the watchdog; the page's own progress stays where it was.
-    onProgress?.(1);
-    trials.push({ turn, confidence: read.confidence });
-  }
-  const best = trials.reduce((a, b) => (b.confidence > a.confidence ? b : a));
-  if (best.turn === 0 || best.confidence < trials[0]!.confidence + TURN_MARGIN) return asIs;
-  const upright = await engine.recognise(turnPgm(pgm, best.turn), onProgress);
-  // A page turned upright reads as text does (81 for a grainy photocopy, 94-96 clean); a page of symbols
-  // can read a little better turned (44 against 7) and is still garbage.
-  return upright.confidence >= LOW_CONFIDENCE ? { ...upright, turn: best.turn } : asIs;
+  await tryTurns([0, 90, 180, 270], 1);
+  return (await readBestTurn()) ?? asIs;
 }
