@@ -10,6 +10,7 @@ import { prepareDocument } from '../../src/ingest/prepare-document.ts';
 import { linesOfPage, toPgm, type RecognisedWord } from '../../src/ingest/ocr/recognised-page.ts';
 import { ocrScale } from '../../src/ingest/ocr/render-page.ts';
 import { recogniseUpright, turnPgm } from '../../src/ingest/ocr/orientation.ts';
+import { looksUpsideDown } from '../../src/ingest/ocr/upside-down.ts';
 import { orientationOf, orientPixels, tiffOrientation } from '../../src/core/image-orientation.ts';
 import { cleanedForOcr, speckRatio, withoutSpecks } from '../../src/ingest/ocr/despeckle.ts';
 import { lineDirection, rotatePgm, skewAngle } from '../../src/ingest/ocr/deskew.ts';
@@ -214,7 +215,7 @@ describe('OCR pieces', () => {
     expect([...rotatePgm(square, 90).subarray(-9)].slice(3, 6)).toEqual([...turnPgm(square, 270).subarray(-9)].slice(3, 6));
   });
 
-  it('tells a page whose lines run down it from one read upright or upside down, and reads it straightened and turned without reading it as it is first', async () => {
+  it('tells a page whose lines run down it or look upside down, and reads it straightened and turned without reading it as it is first', async () => {
     const page = (spec: Partial<ScannedPageSpec>) => imageToPgm(renderPageImage({ paragraphs: LEASE, ...spec }), MAX_OCR_PIXELS);
     const judged = async (spec: Partial<ScannedPageSpec>) => lineDirection(await page(spec));
     for (const spec of [{}, { turn: 180 as const }, { skew: 4 }]) expect((await judged(spec)).runsDown).toBe(false);
@@ -236,6 +237,15 @@ describe('OCR pieces', () => {
       expect([read.turn, read.skew]).toEqual([90, 6]);
       expect(cer(read.paragraphs.flat(2).map((w) => w.text).join(' '), LEASE.join(' '))).toBeLessThan(0.02);
       expect(sizes.map((n) => (n > sideways.length / 2 ? 'full' : 'half'))).toEqual(['half', 'half', 'half', 'full']);
+      // Upside down: more ink below the lines' cores than above (descenders outnumbered by ascenders
+      // upright); tried as it is and turned a half at half resolution, then read turned.
+      const upsideDown = await page({ turn: 180 });
+      expect([looksUpsideDown(await page({})), looksUpsideDown(upsideDown), looksUpsideDown(await page({ paragraphs: ['Pay by 5 May.'], turn: 180 }))]).toEqual([false, true, false]);
+      sizes.length = 0;
+      const righted = await recogniseUpright(counting, upsideDown);
+      expect(righted.turn).toBe(180);
+      expect(cer(righted.paragraphs.flat(2).map((w) => w.text).join(' '), LEASE.join(' '))).toBeLessThan(0.02);
+      expect(sizes.map((n) => (n > upsideDown.length / 2 ? 'full' : 'half'))).toEqual(['half', 'half', 'full']);
     } finally {
       await engine.close();
     }

@@ -11,6 +11,7 @@ import { cleanedForOcr } from './despeckle.ts';
 import { newPgm, pgmHeader } from './pgm.ts';
 import { lineDirection, rotatePgm } from './deskew.ts';
 import type { OcrEngine } from './tesseract-engine.ts';
+import { looksUpsideDown } from './upside-down.ts';
 import { LOW_CONFIDENCE, type RecognisedPage, type Turn } from './recognised-page.ts';
 
 /** Fewest pixels across an image has for it to be read: a line of text needs a few pixels of height and width. */
@@ -69,10 +70,11 @@ export async function recogniseUpright(engine: OcrEngine, scanned: Uint8Array, o
 
 /**
  * {@link recogniseUpright} once the page is clean and straight: as it is, or turned. A page whose lines
- * run down it is tried first at a quarter turn either way (and as it is) at half resolution, and read
- * turned when one of them reads clearly best: reading it as it is first, at full resolution, costs more
- * than a page (garbage reads slowly). Any other page, or one those trials do not settle, is read as it is
- * and tried in every turn only when that reads badly.
+ * run down it is tried first at a quarter turn either way (and as it is) at half resolution, one whose
+ * lines look upside down (`upside-down.ts`) at a half turn, and read turned when one of them reads clearly
+ * best: reading it as it is first, at full resolution, costs more than a page (garbage reads slowly).
+ * Any other page, or one those trials do not settle, is read as it is and tried in every turn only when
+ * that reads badly.
  */
 async function readUpright(engine: OcrEngine, pgm: Uint8Array, runsDown: boolean, onProgress?: (fraction: number) => void): Promise<RecognisedPage> {
   const trials = new Map<Turn, number>();
@@ -93,8 +95,10 @@ async function readUpright(engine: OcrEngine, pgm: Uint8Array, runsDown: boolean
     // can read a little better turned (44 against 7) and is still garbage.
     return upright.confidence >= LOW_CONFIDENCE ? { ...upright, turn } : undefined;
   };
-  if (runsDown) {
-    await tryTurns([0, 90, 270], 0);
+  // Turns the page's ink suggests: a quarter either way for lines running down, a half for lines upside down.
+  const likely: Turn[] | undefined = runsDown ? [0, 90, 270] : looksUpsideDown(pgm) ? [0, 180] : undefined;
+  if (likely) {
+    await tryTurns(likely, 0);
     const turned = await readBestTurn();
     if (turned) return turned;
   }
