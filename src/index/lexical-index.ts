@@ -6,7 +6,8 @@ import type { ChunkFilter, Hit, IndexEntry, SearchIndex, SearchQuery } from './s
 import { processTerm, termsOf, tokenize } from '../text/tokenize.ts';
 import { TopK } from './top-k.ts';
 import { concatBytes } from '../core/bytes.ts';
-import { addPostings, LexicalSegment, SegmentBuilder, SegmentMerge, writeTerms, type ScoreBoard } from './lexical-segment.ts';
+import { addPostings, LexicalSegment, SegmentBuilder, writeTerms, type ScoreBoard } from './lexical-segment.ts';
+import { SegmentMerge } from './segment-merge.ts';
 
 /**
  * Snapshot format version; unknown versions are refused and the index is rebuilt from the store.

@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { headedText } from '../../src/core/doc-title.ts';
 import { asChunkId } from '../../src/core/ids.ts';
 import { LexicalIndex, type LexicalOptions } from '../../src/index/lexical-index.ts';
-import { LexicalSegment, SegmentMerge } from '../../src/index/lexical-segment.ts';
+import { LexicalSegment } from '../../src/index/lexical-segment.ts';
+import { SegmentMerge } from '../../src/index/segment-merge.ts';
 import { processTerm, termsOf, tokenize } from '../../src/text/tokenize.ts';
 
 /**

@@ -6,7 +6,7 @@ import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { ChunkOwners } from '../../src/index/chunk-owners.ts';
 import { IndexSet } from '../../src/index/index-set.ts';
 import { LexicalIndex } from '../../src/index/lexical-index.ts';
-import { SegmentMerge } from '../../src/index/lexical-segment.ts';
+import { SegmentMerge } from '../../src/index/segment-merge.ts';
 import { createLibrary, type LibraryOptions } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
