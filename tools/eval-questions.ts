@@ -62,7 +62,9 @@ function printOutcomes(report: QuestionReport): void {
   for (const o of report.outcomes) {
     const mark = o.answerable ? (o.factQuoted ? 'fact' : o.answered ? 'miss' : 'NONE') : o.answered ? 'ANSW' : 'none';
     const rank = o.answerable ? (o.documentRank ? `#${o.documentRank}` : '--') : '  ';
-    console.log(`${mark} ${rank}  ${o.id}: ${o.question}${o.quoted ? `\n             → ${o.quoted.replace(/\s+/g, ' ').slice(0, 240)}` : ''}`);
+    // A miss with the right document among the passages is quoted whole: what to read to see why.
+    const shown = mark === 'miss' && o.documentRank ? 2000 : 240;
+    console.log(`${mark} ${rank}  ${o.id}: ${o.question}${o.quoted ? `\n             → ${o.quoted.replace(/\s+/g, ' ').slice(0, shown)}` : ''}`);
   }
 }
 
