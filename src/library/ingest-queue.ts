@@ -337,7 +337,7 @@ export class IngestQueue {
     const said = `${percent} ${stage ? `${stage.page}/${stage.pages} ${stage.secondsLeft ?? ''}` : ''}`;
     if (said === this.percents.get(entry.id)) return;
     this.percents.set(entry.id, said);
-    this.progress.partial(entry.size * fraction);
+    this.progress.partial(entry.size * fraction, entry.size, stage?.secondsLeft);
     this.emit({ type: 'file-progress', queueId: entry.id, path: entry.path, percent, ...(stage && { stage }) });
     this.emitQueue();
   }

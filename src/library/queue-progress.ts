@@ -1,10 +1,16 @@
-/** Files and bytes done in the current run of the queue, and an ETA from the byte rate so far. */
+/**
+ * Files and bytes done in the current run of the queue, and an ETA from the byte rate so far; while the
+ * file being read says how long it has left (OCR: from the pace of its pages), that plus the rate's
+ * estimate for the files after it, so the queue's line agrees with the file's row.
+ */
 export class QueueProgress {
   private done = 0;
   private total = 0;
   private bytesDone = 0;
   private bytesTotal = 0;
   private partialBytes = 0;
+  /** The file being read: its size, and the seconds it says it has left (when it says). */
+  private reading: { size: number; secondsLeft?: number } | undefined;
   private startedAt: number | undefined;
 
   constructor(private readonly now: () => number = () => Date.now()) {}
@@ -30,19 +36,22 @@ export class QueueProgress {
     if (this.done >= this.total) this.add(1, bytes);
   }
 
-  partial(bytes: number): void {
+  /** The file being read (`size` bytes) is `bytes` in, and has `secondsLeft` to go when it knows. */
+  partial(bytes: number, size?: number, secondsLeft?: number): void {
     this.partialBytes = bytes;
+    this.reading = size === undefined ? undefined : { size, ...(secondsLeft !== undefined && { secondsLeft }) };
   }
 
   fileDone(bytes: number): void {
     this.done++;
     this.bytesDone += bytes;
     this.partialBytes = 0;
+    this.reading = undefined;
   }
 
   reset(): void {
     this.done = this.total = this.bytesDone = this.bytesTotal = this.partialBytes = 0;
-    this.startedAt = undefined;
+    this.reading = this.startedAt = undefined;
   }
 
   figures(): { done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number } {
@@ -53,6 +62,16 @@ export class QueueProgress {
     const byBytes = bytesDone > 0 ? (elapsed / bytesDone) * remaining : undefined;
     const byFiles = this.done > 0 ? (elapsed / this.done) * (this.total - this.done) : undefined;
     const estimates = [byBytes, byFiles].filter((x): x is number => x !== undefined && Number.isFinite(x));
+    const secondsLeft = this.reading?.secondsLeft;
+    if (secondsLeft !== undefined) {
+      // The file being read knows its own time; the files after it go at the rate so far.
+      const after = [
+        bytesDone > 0 ? (elapsed / bytesDone) * Math.max(0, this.bytesTotal - this.bytesDone - this.reading!.size) : undefined,
+        this.done > 0 ? (elapsed / this.done) * Math.max(0, this.total - this.done - 1) : undefined,
+      ].filter((x): x is number => x !== undefined && Number.isFinite(x));
+      const etaMs = Math.round(secondsLeft * 1000 + (after.length ? Math.max(...after) : 0));
+      return { done: this.done, total: this.total, bytesDone, bytesTotal: this.bytesTotal, etaMs };
+    }
     const etaMs = elapsed > 1000 && estimates.length ? Math.round(Math.max(...estimates)) : undefined;
     return { done: this.done, total: this.total, bytesDone, bytesTotal: this.bytesTotal, etaMs };
   }
