@@ -70,7 +70,8 @@ const LEXICAL_WEIGHTS = [0, 0.05, 0.1, 0.15, 0.2, 0.3];
 const figures: GroupFigures[] = [];
 for (const g of groups) {
   process.stderr.write(`calibrate: ${g.name} (${g.questions.length} questions)\n`);
-  figures.push(await groupFigures(g, embedder, CONTEXT_SHARES, LEXICAL_WEIGHTS));
+  // The sentences are embedded by the model itself, one call per question as in the app (never from the cache).
+  figures.push(await groupFigures(g, folderEmbedder, CONTEXT_SHARES, LEXICAL_WEIGHTS));
 }
 
 /** Columns padded to their widest cell. */

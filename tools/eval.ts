@@ -177,8 +177,10 @@ console.log(`index time   ${report.index_ms} ms`);
 console.log(table(['mode', 'nDCG@10', 'recall@10', 'recall@100', 'MRR@10', 'query p50 ms'], reports.map((r) => [r.mode, r['ndcg@10'].toFixed(4), r['recall@10'].toFixed(4), r['recall@100'].toFixed(4), r['mrr@10'].toFixed(4), String(r.query_p50_ms)])));
 // --answers replaces the extractive answer figures below with those of the answerer chosen.
 const generated = answerArgs && claims ? await runAnswerEval(indexed, claims, collection.corpus, answerArgs, chosen) : undefined;
-// With a model the answer quotes by meaning, as the app's does once an embedding model is chosen.
-const defaultAnswerer = embedder && indexed.mode !== 'bm25' ? createEncoderAnswerer(embedder) : extractiveAnswerer;
+// With a model the answer quotes by meaning, as the app's does once an embedding model is chosen; its
+// sentences embedded by the model, one call per question as in the app, never from the vector cache
+// (the 8-bit model's vectors move with their batch mates: see tools/eval-questions.ts).
+const defaultAnswerer = folderEmbedder && indexed.mode !== 'bm25' ? createEncoderAnswerer(folderEmbedder) : extractiveAnswerer;
 const answers = claims && !answerArgs ? await evaluateAnswers(indexed, claims, collection.corpus, defaultAnswerer) : undefined;
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 if (answers) {
