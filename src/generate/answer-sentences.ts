@@ -200,6 +200,17 @@ export function paragraphOf<T extends AnswerSentence>(best: AnswerSentence, sent
   return [...after, ...before];
 }
 
+/**
+ * The sentences of `best`'s passage under no label line outside its paragraph, nearest first (by
+ * characters, either side): the rest of its section, where a sentence under no label is completed when
+ * its paragraph says nothing more ("Do not include the package name in the synopsis line." with "The
+ * single line synopsis should be kept brief—certainly under 80 characters." a paragraph above it).
+ */
+export function sectionOf<T extends AnswerSentence>(best: AnswerSentence, sentences: readonly T[]): T[] {
+  const distance = (s: AnswerSentence) => (s.start >= best.end ? s.start - best.end : best.start - s.end);
+  return sentences.filter((s) => s.passage === best.passage && s.line !== best.line && s.context === '' && s.kind === 'prose').sort((a, b) => distance(a) - distance(b));
+}
+
 /** The prose sentences of `nearestFirst` (one side of `best`, nearest first) up to the first that is not under `best`'s label. */
 function runUnderLabel<T extends AnswerSentence>(best: AnswerSentence, nearestFirst: readonly T[]): T[] {
   if (!best.context || best.kind !== 'prose') return [];

@@ -17,7 +17,7 @@ import { DocQaError } from '../core/errors.ts';
 import type { Answer, Passage } from '../core/types.ts';
 import type { Answerer } from './answerer.ts';
 import type { AnswerSentence, SentenceKind } from './answer-sentences.ts';
-import { afterTheStatement, answerQuoting, buildExtractiveAnswer, completedInBlock, distinctBest, rankSentences, statesSomething, type RankedSentence, type TermStatistics } from './extractive-answer.ts';
+import { afterTheStatement, answerQuoting, buildExtractiveAnswer, completedWithFigure, distinctBest, rankSentences, statesSomething, type RankedSentence, type TermStatistics } from './extractive-answer.ts';
 
 /** What the answer needs of an embedding model: the question's vector and passages' vectors (L2-normalised). */
 export interface SentenceEncoder {
@@ -144,7 +144,7 @@ export async function buildEncoderAnswer(question: string, passages: readonly Pa
   const best = encoded.find(statesSomething);
   const keep = (s: EncodedSentence) => s.relevance >= min && s.relevance >= best!.relevance - SIMILARITY_MARGIN;
   const chosen = best && best.relevance >= min ? distinctBest(afterTheStatement(encoded, best, (s) => s.relevance), MAX_QUOTES, keep) : [];
-  return answerQuoting(question, passages, completedInBlock<RankedSentence>(question, chosen, ranked, MAX_QUOTES), ranked);
+  return answerQuoting(question, passages, completedWithFigure<RankedSentence>(question, chosen, ranked, MAX_QUOTES), ranked);
 }
 
 /**

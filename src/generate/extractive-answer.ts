@@ -1,7 +1,7 @@
 import { headingOf } from '../core/block-label.ts';
 import type { Answer, AnswerSegment, Citation, Passage, TextRange } from '../core/types.ts';
 import { termsOf } from '../text/tokenize.ts';
-import { answerSentences, antecedentOf, blockStarts, paragraphOf, restOfBlock, startOfBlock, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
+import { answerSentences, antecedentOf, blockStarts, paragraphOf, restOfBlock, sectionOf, startOfBlock, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
 import { contentTermsOf, unitsOf, type Matchable } from './question-units.ts';
 
 /**
@@ -67,8 +67,13 @@ export const QUANTITY_BONUS = 0.1;
 
 /** Questions that ask for a quantity: "how many / much / long / big…", "what size / port / year…", "the maximum / highest…". */
 const ASKS_QUANTITY = /\bhow (?:many|much|long|big|large|often|far|old|tall|high|wide|deep|fast|heavy|small|short)\b|\bwhat (?:size|port|year|percentage|version|number|amount)\b|\b(?:maximum|minimum|max|min|largest|smallest|highest|lowest|longest|shortest|biggest|limit)\b/iu;
-/** A figure in a sentence: digits not inside a name ("5min" and "128MB" are figures; "sqlite3_limit" and "arg0" are not), or a number word. */
-const QUANTITY = /(?<![\p{L}_])\p{Nd}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|trillion|dozen|twice|half)\b/iu;
+/**
+ * A figure in a sentence: digits not inside a name ("5min" and "128MB" are figures; "sqlite3_limit" and
+ * "arg0" are not), or a number word from "two" on: "one" is as often a pronoun or an article ("one of
+ * these ways", "uses one process per connection") as a count, and manuals write counts of one in digits too
+ * ("one minute (1min)").
+ */
+const QUANTITY = /(?<![\p{L}_])\p{Nd}|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|trillion|dozen|twice|half)\b/iu;
 /** Numbers that point somewhere rather than measure: "Table 8.9", "see Section 4.2", "Chapter 20". */
 const REFERENCE_NUMBER = /\b(?:table|section|figure|fig|chapter|example|appendix|part|step|version|v|rfc|pep|§)\.?\s*\p{Nd}[\p{Nd}.]*/giu;
 
@@ -251,7 +256,7 @@ function chooseSentences(question: string, ranked: readonly RankedSentence[], op
   if (!best) return [];
   const floor = best.score * (options.minShareOfBest ?? 0.6);
   const chosen = distinctBest(afterTheStatement(quotable, best, (s) => s.score), options.maxSentences ?? 3, (s) => s.score >= floor);
-  return completedInBlock(question, chosen, ranked, options.maxSentences ?? 3);
+  return completedWithFigure(question, chosen, ranked, options.maxSentences ?? 3);
 }
 
 /**
@@ -274,7 +279,11 @@ export function completedInBlock<T extends RankedSentence>(question: string, cho
   const completes = rest.find((s) => s.answers && ([...s.holds].some((u) => !best.holds.has(u)) || (wantsFigure && holdsQuantity(s.text))));
   // No figure after it: the nearest one before it in its block ("The default value is 4MB." comes first
   // there); under no label line (a Markdown section), in its paragraph, after it first.
-  const figureNear = () => (best.context ? startOfBlock(best, ranked) : paragraphOf(best, ranked)).find((s) => s.answers && holdsQuantity(s.text));
+  // Under no label, and nothing in the paragraph: the nearest figure in its section that names something asked.
+  const figureNear = () =>
+    best.context
+      ? startOfBlock(best, ranked).find((s) => s.answers && holdsQuantity(s.text))
+      : (paragraphOf(best, ranked).find((s) => s.answers && holdsQuantity(s.text)) ?? sectionOf(best, ranked).find((s) => s.answers && s.holds.size > 0 && holdsQuantity(s.text)));
   const figure = wantsFigure && !(completes && holdsQuantity(completes.text)) ? figureNear() : undefined;
   // A best sentence that points back ("It is affectionately known as…") is quoted after the one it points at.
   const antecedent = antecedentOf(best, ranked);
@@ -286,6 +295,23 @@ export function completedInBlock<T extends RankedSentence>(question: string, cho
 }
 
 const sameSentence = (a: AnswerSentence, b: AnswerSentence) => a.passage === b.passage && a.start === b.start;
+
+/**
+ * {@link completedInBlock} for a question that asks for a quantity: when the best sentence's completion
+ * states no figure, the completion led by the first of the other `chosen` (all close enough to quote)
+ * whose completion does. "How many concurrent connections does PostgreSQL allow by default?" is answered
+ * by "Determines the maximum number of concurrent connections…" with "The default is typically 100
+ * connections…" from its block, not by a sentence about processes per connection that states no number.
+ */
+export function completedWithFigure<T extends RankedSentence>(question: string, chosen: readonly T[], ranked: readonly T[], max: number): T[] {
+  const first = completedInBlock(question, chosen, ranked, max);
+  if (!asksForQuantity(question) || first.some((s) => holdsQuantity(s.text))) return first;
+  for (const lead of chosen.slice(1)) {
+    const led = completedInBlock(question, [lead, ...chosen.filter((s) => s !== lead)], ranked, max);
+    if (led.some((s) => holdsQuantity(s.text))) return led;
+  }
+  return first;
+}
 
 /**
  * What a sentence ending in a colon introduces: the piece right after it in its passage ("…run the venv

@@ -3,7 +3,7 @@ import { asChunkId, asDocId } from '../../src/core/ids.ts';
 import type { Passage } from '../../src/core/types.ts';
 import { answerSentences } from '../../src/generate/answer-sentences.ts';
 import { headingOf } from '../../src/core/block-label.ts';
-import { buildExtractiveAnswer, holdsQuantity } from '../../src/generate/extractive-answer.ts';
+import { buildExtractiveAnswer, completedWithFigure, holdsQuantity, rankSentences } from '../../src/generate/extractive-answer.ts';
 import { contentTermsOf, identifiersOf } from '../../src/generate/question-units.ts';
 import { indexFiles } from '../../src/eval/evaluate.ts';
 import { retrievePassages } from '../../src/retrieve/retrieve.ts';
@@ -295,7 +295,36 @@ describe('buildExtractiveAnswer', () => {
     expect(answerSentences([passage('outs, errs = proc.communicate(timeout=15);', 'outs')])[0]!.kind).toBe('code');
   });
 
-  it('takes digits inside a name for no figure: "sqlite3_limit" and "arg0" state no quantity, "5min" and "128MB" do', () => {
+  it('completes a sentence under no label with the figure its section states in another paragraph, when that names something asked', () => {
+    const synopsis = 'The single line synopsis should be kept brief—certainly under 80 characters.\n\n'
+      + 'Do not include the package name in the synopsis line. The display software knows how to display this already.\n\nThe archive keeps 12 files.';
+    const answer = buildExtractiveAnswer("How long may a package's synopsis be?", [passage(synopsis, synopsis, 'ch-binary.html', '3.4.1. The single line synopsis')]);
+    expect(answer.segments.map((s) => s.text).slice(0, 2)).toEqual(['Do not include the package name in the synopsis line.', 'The single line synopsis should be kept brief—certainly under 80 characters.']);
+    // A figure in the section that names nothing asked is no answer to it.
+    const apart = 'Do not include the package name in the synopsis line.\n\nThe archive keeps 12 files.';
+    expect(buildExtractiveAnswer("How long may a package's synopsis be?", [passage(apart, apart)]).segments.map((s) => s.text)).toEqual(['Do not include the package name in the synopsis line.']);
+  });
+
+  it('leads a quantity answer with a close sentence whose block states a figure when the best one states none', () => {
+    const settings = 'max_connections (integer)\n\nDetermines the maximum number of concurrent connections to the database server. '
+      + 'The default is typically 100 connections, but might be less if your kernel settings will not support it.';
+    const kernel = 'The server uses one process per connection, so allow at least as many processes as allowed connections.';
+    const passages = [passage(kernel, kernel, 'kernel-resources.html', 'Resource Limits'), passage(settings, settings, 'runtime-config-connection.html', 'Connection Settings')];
+    const question = 'How many concurrent connections does PostgreSQL allow by default?';
+    const ranked = rankSentences(question, passages);
+    const pick = (start: string) => ranked.find((s) => s.text.startsWith(start))!;
+    // As a model may rank them: the sentence about processes first, the setting's description close behind.
+    const chosen = [pick('The server uses'), pick('Determines the maximum')];
+    expect(completedWithFigure(question, chosen, ranked, 3).map((s) => s.text.slice(0, 40))).toEqual([
+      'Determines the maximum number of concurr', 'The default is typically 100 connections', 'The server uses one process per connecti',
+    ]);
+    // Not asked how many: the best leads.
+    expect(completedWithFigure('Which connections does the server allow?', chosen, ranked, 3)[0]!.text).toMatch(/^The server uses/);
+  });
+
+  it('takes digits inside a name for no figure: "sqlite3_limit" and "arg0" state no quantity, "5min" and "128MB" do; nor is "one" a figure', () => {
+    expect(holdsQuantity('The server uses one process per connection; see one of these ways.')).toBe(false);
+    expect(holdsQuantity('The default is three connections.')).toBe(true);
     expect(holdsQuantity('It is lowered at run-time with sqlite3_limit(db, arg0).')).toBe(false);
     expect(holdsQuantity('The default is five minutes (5min).')).toBe(true);
     expect(holdsQuantity('The default is typically 128MB.')).toBe(true);
