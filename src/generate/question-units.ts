@@ -18,6 +18,26 @@ export function identifiersOf(text: string): string[] {
   return [...new Set((text.match(IDENTIFIER) ?? []).filter((t) => /\p{L}/u.test(t)).map((t) => t.toLowerCase()))];
 }
 
+/**
+ * Functions the question names by a call ("open()", "zip()"), lower-cased with their parentheses: "Which
+ * encoding does open() use?" asks about that function, which a text names as "open(" ("open()",
+ * "open(file, mode='r')"), not about "lzma.open(" nor every sentence saying "opened".
+ */
+const CALL = /(?<![\p{L}\p{N}_.])[\p{L}_][\p{L}\p{N}_]*\(\)/gu;
+
+export function callsOf(text: string): string[] {
+  return [...new Set((text.match(CALL) ?? []).map((t) => t.toLowerCase()))];
+}
+
+/** Whether `text` (lower-cased) calls `call` ("open()"): "open(" not inside a longer or dotted name. */
+function writesCall(text: string, call: string): boolean {
+  const open = call.slice(0, -1);
+  for (let at = text.indexOf(open); at >= 0; at = text.indexOf(open, at + 1)) {
+    if (!/[\p{L}\p{N}_.]/u.test(text[at - 1] ?? ' ')) return true;
+  }
+  return false;
+}
+
 /** What a sentence is matched on: its terms, and which of the question's identifiers it writes out whole. */
 export interface Matchable {
   terms: ReadonlySet<string>;
@@ -48,12 +68,15 @@ export interface Unit {
  * a word of its own stays a term as well.
  */
 export function unitsOf(question: string, weights: ReadonlyMap<string, number>): Unit[] {
-  const ids = identifiersOf(question).map((id) => ({ id, parts: [...new Set(termsOf(id))].filter((t) => weights.has(t)) })).filter((x) => x.parts.length > 1);
-  const outside = new Set(termsOf(question.replace(IDENTIFIER, ' ')));
-  const inIds = new Set(ids.flatMap((x) => x.parts));
+  const partsOf = (id: string) => [...new Set(termsOf(id))].filter((t) => weights.has(t));
+  const ids = identifiersOf(question).map((id) => ({ id, parts: partsOf(id), writes: writesIdentifier })).filter((x) => x.parts.length > 1);
+  const calls = callsOf(question).map((id) => ({ id, parts: partsOf(id), writes: writesCall })).filter((x) => x.parts.length > 0);
+  const named = [...ids, ...calls];
+  const outside = new Set(termsOf(question.replace(IDENTIFIER, ' ').replace(CALL, ' ')));
+  const inIds = new Set(named.flatMap((x) => x.parts));
   const units: Unit[] = [];
   for (const [t, w] of weights) if (!inIds.has(t) || outside.has(t)) units.push({ weight: w, holds: (m) => m.terms.has(t) });
-  for (const { id, parts } of ids) units.push({ weight: parts.reduce((sum, t) => sum + weights.get(t)!, 0), holds: (m) => writesIdentifier(m.text, id) });
+  for (const { id, parts, writes } of named) units.push({ weight: parts.reduce((sum, t) => sum + weights.get(t)!, 0), holds: (m) => writes(m.text, id) });
   return units;
 }
 

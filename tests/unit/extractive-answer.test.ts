@@ -4,7 +4,7 @@ import type { Passage } from '../../src/core/types.ts';
 import { answerSentences } from '../../src/generate/answer-sentences.ts';
 import { headingOf } from '../../src/core/block-label.ts';
 import { buildExtractiveAnswer, completedWithFigure, holdsQuantity, rankSentences } from '../../src/generate/extractive-answer.ts';
-import { contentTermsOf, identifiersOf } from '../../src/generate/question-units.ts';
+import { callsOf, contentTermsOf, identifiersOf } from '../../src/generate/question-units.ts';
 import { indexFiles } from '../../src/eval/evaluate.ts';
 import { retrievePassages } from '../../src/retrieve/retrieve.ts';
 import { makePdf } from '../support/fixtures.ts';
@@ -238,6 +238,17 @@ describe('buildExtractiveAnswer', () => {
       + 'max_wal_size (integer)\n\nMaximum size to let the WAL grow during automatic checkpoints. The default is 1 GB.';
     expect(buildExtractiveAnswer('What is the default max_wal_size?', [passage(wal, wal, 'runtime-config-wal.html', 'Settings')], { maxSentences: 1 }).segments.map((s) => s.text))
       .toEqual(['The default is 1 GB.']);
+  });
+
+  it('matches a function the question names by a call ("zip()") only where a text calls it, not a dotted one nor the word', () => {
+    expect(callsOf('What does zip() return, and is it like os.path.join() or map ()?')).toEqual(['zip()']);
+    const zip = 'Open a ZIP file, where file can be a path to a file.\n\nThe zipfile module reads ZIP archives; zipfile.zip() is not a function.\n\n'
+      + 'zip(*iterables) returns an iterator of tuples, where the i-th tuple contains the i-th element from each argument.';
+    expect(buildExtractiveAnswer('What does zip() return?', [passage(zip, zip, 'functions.html', 'Built-in Functions')]).segments.map((s) => s.text))
+      .toEqual(['zip(*iterables) returns an iterator of tuples, where the i-th tuple contains the i-th element from each argument.']);
+    // Where no text calls it, a sentence about ZIP files does not answer.
+    const archives = 'Open a ZIP file, where file can be a path to a file. The ZIP file lists its members in order.';
+    expect(buildExtractiveAnswer('What does zip() return?', [passage(archives, archives)]).found).toBe(false);
   });
 
   it('reads a sentence with its label and block: the default stated under the setting asked about comes first, not the one under another setting', () => {
