@@ -13,7 +13,8 @@ import { recogniseUpright, turnPgm } from '../../src/ingest/ocr/orientation.ts';
 import { looksUpsideDown } from '../../src/ingest/ocr/upside-down.ts';
 import { orientationOf, orientPixels, tiffOrientation } from '../../src/core/image-orientation.ts';
 import { cleanedForOcr, speckRatio, withoutSpecks } from '../../src/ingest/ocr/despeckle.ts';
-import { lineDirection, rotatePgm, skewAngle } from '../../src/ingest/ocr/deskew.ts';
+import { lineDirection, rotatePgm } from '../../src/ingest/ocr/deskew.ts';
+import { pgmHeader } from '../../src/ingest/ocr/pgm.ts';
 import { imageToPgm } from '../../src/ingest/ocr/decode-image.ts';
 import { MAX_OCR_PIXELS } from '../../src/ingest/ocr/render-page.ts';
 import { unskewBox, unturnBox } from '../../src/ingest/ocr/recognised-page.ts';
@@ -195,12 +196,13 @@ describe('scanned PDFs are read by OCR', () => {
 describe('OCR pieces', () => {
   it('measures how far a page is askew, turns it straight, and places its words where the skewed page has them', async () => {
     const page = (spec: Partial<ScannedPageSpec>) => imageToPgm(renderPageImage({ paragraphs: LEASE, ...spec }), MAX_OCR_PIXELS);
-    expect(skewAngle(await page({}))).toBe(0);
-    expect(skewAngle(await page({ skew: 1 }))).toBe(0);
-    expect(skewAngle(await page({ skew: 6 }))).toBeCloseTo(6, 0);
-    expect(skewAngle(await page({ skew: -8 }))).toBeCloseTo(-8, 0);
-    // Lines running down the page sharpen at no small angle: a turned page is left to the orientation step.
-    expect(skewAngle(await page({ turn: 90 }))).toBe(0);
+    const direction = async (spec: Partial<ScannedPageSpec>) => lineDirection(await page(spec));
+    expect(await direction({})).toEqual({ runsDown: false, skew: 0 });
+    expect(await direction({ skew: 1 })).toEqual({ runsDown: false, skew: 0 });
+    expect((await direction({ skew: 6 })).skew).toBeCloseTo(6, 0);
+    expect((await direction({ skew: -8 })).skew).toBeCloseTo(-8, 0);
+    // Lines running down the page: a turned page is left to the orientation step.
+    expect((await direction({ turn: 90 })).runsDown).toBe(true);
     // Turned straight, the page reads as the straight one does, and its first word lies where the skewed
     // page shows it: to the right of and above where it is printed on a straight page.
     const parsed = await parsePdf(await makeScannedTextPdf([{ paragraphs: LEASE }, { paragraphs: LEASE, skew: 6 }]), 'askew.pdf');
@@ -249,6 +251,30 @@ describe('OCR pieces', () => {
     } finally {
       await engine.close();
     }
+  });
+
+  it('reads a page in one turn at full resolution at most once, though that turn reads as garbage', async () => {
+    // An engine scripted by the image's shape (our OCR interface, not a library's): half-resolution trials
+    // of the page turned a quarter read clearly, every full read is garbage.
+    const sideways = await imageToPgm(renderPageImage({ paragraphs: LEASE, turn: 90 }), MAX_OCR_PIXELS);
+    const { width, height } = pgmHeader(sideways);
+    const reads: string[] = [];
+    const scripted = {
+      recognise: async (image: Uint8Array) => {
+        const size = pgmHeader(image);
+        const full = size.width * size.height > (width * height) / 2;
+        const quarter = (size.width > size.height) !== (width > height);
+        reads.push(`${full ? 'full' : 'half'}${quarter ? ' turned a quarter' : ''}`);
+        return { paragraphs: [], confidence: !full && quarter ? 60 : 10, width: size.width, height: size.height };
+      },
+      close: async () => undefined,
+    };
+    const read = await recogniseUpright(scripted, sideways);
+    expect(read.confidence).toBe(10);
+    // Trials as it is and a quarter either way, the best turn read, the page as it is, the half turn tried:
+    // the best turn is not read at full resolution again.
+    expect(reads.filter((r) => r === 'full turned a quarter')).toHaveLength(1);
+    expect(reads).toEqual(['half', 'half turned a quarter', 'half turned a quarter', 'full turned a quarter', 'full', 'half']);
   });
 
   it('turns a PGM by quarter turns (four make none), halves it keeping thin strokes, and maps boxes back', () => {

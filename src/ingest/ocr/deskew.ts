@@ -125,15 +125,6 @@ function unevenness(counts: Float64Array, side: number): { variation: number; sp
   return { variation: Math.sqrt(squares / n) / mean, span: n / side };
 }
 
-/**
- * The skew of a page whose lines run across it (see {@link lineDirection}), or 0 when it is under
- * {@link MIN_SKEW}, no angle sharpens its rows of ink, or its lines run down the page.
- */
-export function skewAngle(pgm: Uint8Array): number {
-  const direction = lineDirection(pgm);
-  return direction.runsDown ? 0 : direction.skew;
-}
-
 /** The page turned by `degrees` counter-clockwise about its centre (bilinear; white where nothing was). */
 export function rotatePgm(pgm: Uint8Array, degrees: number): Uint8Array {
   const { width: w, height: h, offset } = pgmHeader(pgm);

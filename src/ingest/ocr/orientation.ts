@@ -86,11 +86,15 @@ async function readUpright(engine: OcrEngine, pgm: Uint8Array, runsDown: boolean
       onProgress?.(heartbeat);
     }
   };
+  // Full reads made, by turn: the trials' best turn may come up twice (after the likely turns, then after
+  // all four), and a page read as garbage once reads the same again.
+  const reads = new Map<Turn, RecognisedPage>();
   /** The page read in the trials' best turn, when that is not as it is, beats it by TURN_MARGIN and reads as text. */
   const readBestTurn = async (): Promise<RecognisedPage | undefined> => {
     const [turn, confidence] = [...trials].reduce((a, b) => (b[1] > a[1] ? b : a));
     if (turn === 0 || confidence < trials.get(0)! + TURN_MARGIN) return undefined;
-    const upright = await engine.recognise(turnPgm(pgm, turn), onProgress);
+    const upright = reads.get(turn) ?? (await engine.recognise(turnPgm(pgm, turn), onProgress));
+    reads.set(turn, upright);
     // A page turned upright reads as text does (81 for a grainy photocopy, 94-96 clean); a page of symbols
     // can read a little better turned (44 against 7) and is still garbage.
     return upright.confidence >= LOW_CONFIDENCE ? { ...upright, turn } : undefined;
