@@ -57,22 +57,23 @@ export class QueueProgress {
   figures(): { done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number } {
     const bytesDone = this.bytesDone + this.partialBytes;
     const elapsed = this.startedAt === undefined ? 0 : this.now() - this.startedAt;
-    const remaining = this.bytesTotal - bytesDone;
-    // Per-file overhead matters for many small files, so blend byte rate and file rate.
-    const byBytes = bytesDone > 0 ? (elapsed / bytesDone) * remaining : undefined;
-    const byFiles = this.done > 0 ? (elapsed / this.done) * (this.total - this.done) : undefined;
-    const estimates = [byBytes, byFiles].filter((x): x is number => x !== undefined && Number.isFinite(x));
-    const secondsLeft = this.reading?.secondsLeft;
-    if (secondsLeft !== undefined) {
+    // The time `bytes` and `files` take at the pace so far: per-file overhead matters for many small
+    // files, so the slower of the byte rate and the file rate.
+    const atRate = (bytes: number, files: number): number | undefined => {
+      const estimates = [bytesDone > 0 ? (elapsed / bytesDone) * bytes : undefined, this.done > 0 ? (elapsed / this.done) * files : undefined];
+      const finite = estimates.filter((x): x is number => x !== undefined && Number.isFinite(x));
+      return finite.length ? Math.max(...finite) : undefined;
+    };
+    const own = this.reading?.secondsLeft;
+    let etaMs: number | undefined;
+    if (own !== undefined) {
       // The file being read knows its own time; the files after it go at the rate so far.
-      const after = [
-        bytesDone > 0 ? (elapsed / bytesDone) * Math.max(0, this.bytesTotal - this.bytesDone - this.reading!.size) : undefined,
-        this.done > 0 ? (elapsed / this.done) * Math.max(0, this.total - this.done - 1) : undefined,
-      ].filter((x): x is number => x !== undefined && Number.isFinite(x));
-      const etaMs = Math.round(secondsLeft * 1000 + (after.length ? Math.max(...after) : 0));
-      return { done: this.done, total: this.total, bytesDone, bytesTotal: this.bytesTotal, etaMs };
+      const after = atRate(Math.max(0, this.bytesTotal - this.bytesDone - this.reading!.size), Math.max(0, this.total - this.done - 1));
+      etaMs = Math.round(own * 1000 + (after ?? 0));
+    } else if (elapsed > 1000) {
+      const left = atRate(this.bytesTotal - bytesDone, this.total - this.done);
+      etaMs = left === undefined ? undefined : Math.round(left);
     }
-    const etaMs = elapsed > 1000 && estimates.length ? Math.round(Math.max(...estimates)) : undefined;
     return { done: this.done, total: this.total, bytesDone, bytesTotal: this.bytesTotal, etaMs };
   }
 }

@@ -26,4 +26,19 @@ describe('the queue’s time left', () => {
     progress.fileDone(1_000);
     expect(progress.figures()).toMatchObject({ done: 3, total: 3 });
   });
+
+  it('says nothing in the first second, then takes the slower of the byte rate and the file rate', () => {
+    let now = 0;
+    const progress = new QueueProgress(() => now);
+    // One large file, then three of 10 bytes each.
+    progress.add(4, 4_030);
+    progress.expect(4, 4_030);
+    now = 500;
+    progress.partial(400, 4_000);
+    expect(progress.figures().etaMs).toBeUndefined();
+    now = 4_000;
+    progress.fileDone(4_000);
+    // By bytes the three small files take 30 ms; each file has taken 4 s so far, so 12 s.
+    expect(progress.figures()).toMatchObject({ done: 1, total: 4, bytesDone: 4_000, etaMs: 12_000 });
+  });
 });
