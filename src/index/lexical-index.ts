@@ -1,19 +1,15 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { headedText } from '../core/doc-title.ts';
-import { DocQaError } from '../core/errors.ts';
 import { asChunkId, type ChunkId } from '../core/ids.ts';
 import type { ChunkFilter, Hit, IndexEntry, SearchIndex, SearchQuery } from './search-index.ts';
 import { processTerm, termsOf, tokenize } from '../text/tokenize.ts';
 import { TopK } from './top-k.ts';
-import { concatBytes } from '../core/bytes.ts';
 import { addPostings, LexicalSegment, SegmentBuilder, writeTerms, type ScoreBoard } from './lexical-segment.ts';
 import { SegmentMerge } from './segment-merge.ts';
+import { decodeLexicalSnapshot, encodeLexicalSnapshot } from './lexical-snapshot.ts';
 
-/**
- * Snapshot format version; unknown versions are refused and the index is rebuilt from the store.
- * 4: binary, the segments and their deletions (3 was MiniSearch's JSON).
- */
-export const LEXICAL_SNAPSHOT_VERSION = 4;
+export { LEXICAL_SNAPSHOT_VERSION } from './lexical-snapshot.ts';
+
 
 export interface LexicalOptions {
   /** BM25 term-saturation k1. Default 1.2 (Lucene); range 0.5–2. */
@@ -168,11 +164,6 @@ const LIVE_LIMIT = 1000;
 const MERGE_RATIO = 2;
 /** A segment is rewritten once more than this share of its chunks are deleted. */
 const PURGE_SHARE = 0.5;
-/** "DQLX" read as a little-endian 32-bit integer: a binary lexical snapshot. */
-const SNAPSHOT_MAGIC = 0x584c5144;
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 function newPart(segment: LexicalSegment, deleted: Uint8Array = new Uint8Array(segment.size)): Part {
   const part: Part = { segment, deleted, deletedCount: 0, deletedLength: 0 };
@@ -529,53 +520,18 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
     return this.frequencyOf(term).df;
   }
 
-  /**
-   * The index as bytes: the live part is written into a segment first, then every segment with its
-   * deletion bitmap. A header of 32-bit words (magic, version, number of segments, length of the options
-   * as JSON), the options, then per segment its byte length, its bytes and its bitmap (one byte a
-   * chunk), each padded to 4 bytes.
-   */
+  /** The index as bytes ({@link encodeLexicalSnapshot}): the live part is written into a segment first. */
   serialize(): Uint8Array {
     this.flushLive();
     this.maintain();
-    const options = encoder.encode(JSON.stringify(this.options));
-    const pieces: Uint8Array[] = [words(SNAPSHOT_MAGIC, LEXICAL_SNAPSHOT_VERSION, this.parts.length, options.byteLength), padded(options)];
-    for (const p of this.parts) {
-      const bytes = p.segment.toBytes();
-      pieces.push(words(bytes.byteLength), bytes, padded(p.deleted));
-    }
-    return concatBytes(pieces);
+    return encodeLexicalSnapshot(this.options, this.parts);
   }
 
   /** Rebuilds an index from {@link serialize}'s output; throws `schema-version` on an unknown or damaged one. */
   static load(data: string | Uint8Array, liveLimit = LIVE_LIMIT, mergeTermsPerLook?: number): LexicalIndex {
-    if (typeof data === 'string') throw new DocQaError('schema-version', 'lexical index snapshot version 3 (JSON) is not supported (expected 4); the index will be rebuilt');
-    const bytes = data.byteOffset % 4 === 0 ? data : data.slice();
-    const word = (at: number) => {
-      if (at + 4 > bytes.byteLength) throw new DocQaError('schema-version', 'lexical index snapshot is cut short; the index will be rebuilt');
-      return new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, true);
-    };
-    if (word(0) !== SNAPSHOT_MAGIC) throw new DocQaError('schema-version', 'lexical index snapshot is not one; the index will be rebuilt');
-    const version = word(4);
-    if (version !== LEXICAL_SNAPSHOT_VERSION) {
-      throw new DocQaError('schema-version', `lexical index snapshot version ${version} is not supported (expected ${LEXICAL_SNAPSHOT_VERSION}); the index will be rebuilt`);
-    }
-    const count = word(8);
-    const optionsLength = word(12);
-    let at = 16;
-    const take = (n: number) => {
-      if (at + n > bytes.byteLength) throw new DocQaError('schema-version', 'lexical index snapshot is cut short; the index will be rebuilt');
-      const view = bytes.subarray(at, at + n);
-      at += pad4(n);
-      return view;
-    };
-    const index = new LexicalIndex(JSON.parse(decoder.decode(take(optionsLength))) as LexicalOptions, liveLimit, mergeTermsPerLook);
-    for (let i = 0; i < count; i++) {
-      const length = word(at);
-      at += 4;
-      const segment = LexicalSegment.fromBytes(take(length));
-      index.parts.push(newPart(segment, take(segment.size)));
-    }
+    const snapshot = decodeLexicalSnapshot<LexicalOptions>(data);
+    const index = new LexicalIndex(snapshot.options, liveLimit, mergeTermsPerLook);
+    for (const { segment, deleted } of snapshot.parts) index.parts.push(newPart(segment, deleted));
     return index;
   }
 }
@@ -589,17 +545,4 @@ function sortedPairs(flat: number[]): number[] {
   for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);
   pairs.sort((x, y) => x[0] - y[0]);
   return pairs.flat();
-}
-
-const pad4 = (n: number) => (n + 3) & ~3;
-
-function padded(bytes: Uint8Array): Uint8Array {
-  if (bytes.byteLength % 4 === 0) return bytes;
-  const out = new Uint8Array(pad4(bytes.byteLength));
-  out.set(bytes);
-  return out;
-}
-
-function words(...values: number[]): Uint8Array {
-  return new Uint8Array(Uint32Array.from(values).buffer);
 }
