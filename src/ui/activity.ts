@@ -12,8 +12,8 @@ export interface ActivityNote {
    * first {@link MAX_GROUP_LINES}), shown when the summary is opened.
    */
   group?: { key: string; summary: string; count: number; lines?: string[] };
-  /** An "Adding N files" line, replaced by what became of the files once the queue is empty. */
-  adding?: boolean;
+  /** An "Adding N files" line: N, the files it stands for; replaced by what became of them once the queue is empty. */
+  adding?: number;
 }
 
 /** Most lines the Activity list keeps. */
@@ -57,7 +57,7 @@ export const emptyTally = (): RunTally => ({ indexed: 0, updated: 0, already: 0,
 
 /** Marks the "Adding N files" line of a drop, so the end of its run can replace it. */
 export function addingNote(count: number): ActivityNote {
-  return { text: `Adding ${count} file${count === 1 ? '' : 's'}`, adding: true };
+  return { text: `Adding ${count} file${count === 1 ? '' : 's'}`, adding: count };
 }
 
 /** "Done: 22 indexed, 1 updated, 1 already in library, 1 failed"; parts with no file are left out. */
@@ -72,10 +72,32 @@ export function runSummary(t: RunTally): string {
 }
 
 /**
- * The queue is empty: the "Adding N files" lines of the run give way to one line on top saying what
- * became of the files (they would otherwise say "Adding" for ever). Failures keep their own lines.
+ * The queue is empty: the "Adding N files" lines of the run give way to one line saying what became of
+ * the files (they would otherwise say "Adding" for ever), where the newest of them stood. Failures keep
+ * their own lines. Only the lines whose files the run counts go, oldest first (always the oldest, so a
+ * drop some of whose files never reached the queue is closed too): a drop made just as a run ends may be
+ * listed before the page hears that end, and its own run says what became of its files.
  */
 export function finishRun(notes: readonly ActivityNote[], tally: RunTally): ActivityNote[] {
-  if (!notes.some((n) => n.adding)) return [...notes];
-  return [{ text: runSummary(tally) }, ...notes.filter((n) => !n.adding)];
+  const finished = tally.indexed + tally.updated + tally.already + tally.failed;
+  const ended = new Set<ActivityNote>();
+  let counted = 0;
+  // The list is newest first.
+  for (const n of [...notes].reverse()) {
+    if (n.adding === undefined) continue;
+    counted += n.adding;
+    if (ended.size > 0 && counted > finished) break;
+    ended.add(n);
+  }
+  if (ended.size === 0) return [...notes];
+  const out: ActivityNote[] = [];
+  let summarised = false;
+  for (const n of notes) {
+    if (!ended.has(n)) out.push(n);
+    else if (!summarised) {
+      out.push({ text: runSummary(tally) });
+      summarised = true;
+    }
+  }
+  return out;
 }

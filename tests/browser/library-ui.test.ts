@@ -14,10 +14,12 @@ describe('the Library at real size', () => {
     await page.getByRole('status').filter({ hasText: /^Ready$/ }).waitFor();
     await page.getByLabel('Add a folder').setInputFiles(await writeTree({ 'original.md': NOTE, 'other.md': '# Other\n\nThe ferry leaves at noon.\n' }, 'notes'));
     await waitForIndexed(page, 2);
+    const activity = page.getByRole('list', { name: 'Activity' });
+    // The first drop's run has ended (a drop made before that would join its run).
+    await activity.getByText('Done: 2 indexed', { exact: true }).waitFor({ timeout: 30_000 });
     const copies: Record<string, string> = {};
     for (let i = 0; i < 30; i++) copies[`copy-${i}.md`] = NOTE;
     await page.getByLabel('Add a folder').setInputFiles(await writeTree(copies, 'copies'));
-    const activity = page.getByRole('list', { name: 'Activity' });
     await activity.getByText('30 already in library', { exact: true }).waitFor({ timeout: 60_000 });
     expect(await activity.getByRole('listitem').count()).toBeLessThan(6);
     // Once the queue is empty, "Adding 30 files" gives way to what became of them.

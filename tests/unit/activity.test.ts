@@ -32,6 +32,19 @@ describe('the end of a run', () => {
     expect(finishRun(done, { indexed: 3, updated: 0, already: 0, failed: 0 })).toEqual(done);
   });
 
+  it('closes only the drops the run counted: a drop listed just before the page hears the run end waits for its own run', () => {
+    let notes = addNotes([], [addingNote(2)]);
+    // The next drop is listed before the first run's end reaches the page.
+    notes = addNotes(notes, [addingNote(30)]);
+    notes = finishRun(notes, { indexed: 2, updated: 0, already: 0, failed: 0 });
+    expect(notes.map((n) => n.text)).toEqual(['Adding 30 files', 'Done: 2 indexed']);
+    notes = addNotes(notes, [alreadyNote('copy-0.md', 'original.md', 2)]);
+    notes = finishRun(notes, { indexed: 0, updated: 0, already: 30, failed: 0 });
+    expect(notes.map((n) => n.text)).toEqual(['copy-0.md: already in library as original.md', 'Done: 30 already in library', 'Done: 2 indexed']);
+    // A drop some of whose files never reached the queue is closed all the same.
+    expect(finishRun(addNotes([], [addingNote(5)]), { indexed: 3, updated: 0, already: 0, failed: 0 }).map((n) => n.text)).toEqual(['Done: 3 indexed']);
+  });
+
   it('says only what happened', () => {
     expect(runSummary({ indexed: 5, updated: 0, already: 0, failed: 0 })).toBe('Done: 5 indexed');
     expect(runSummary({ indexed: 0, updated: 0, already: 3, failed: 2 })).toBe('Done: 3 already in library, 2 failed');
