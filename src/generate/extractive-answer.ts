@@ -3,6 +3,7 @@ import type { Answer, AnswerSegment, Citation, Passage, TextRange } from '../cor
 import { termsOf } from '../text/tokenize.ts';
 import { answerSentences, antecedentOf, blockStarts, paragraphOf, restOfBlock, sectionOf, startOfBlock, type AnswerSentence, type SentenceKind } from './answer-sentences.ts';
 import { contentTermsOf, unitsOf, type Matchable } from './question-units.ts';
+import { asksForQuantity, holdsQuantity } from './quantity.ts';
 
 /**
  * How common a term is in the collection, for IDF weights. An index that can count may implement it; without
@@ -64,28 +65,6 @@ const HIT_BONUS = 0.1;
  * max_wal_size…").
  */
 export const QUANTITY_BONUS = 0.1;
-
-/** Questions that ask for a quantity: "how many / much / long / big…", "what size / port / year…", "the maximum / highest…". */
-const ASKS_QUANTITY = /\bhow (?:many|much|long|big|large|often|far|old|tall|high|wide|deep|fast|heavy|small|short)\b|\bwhat (?:size|port|year|percentage|version|number|amount)\b|\b(?:maximum|minimum|max|min|largest|smallest|highest|lowest|longest|shortest|biggest|limit)\b/iu;
-/**
- * A figure in a sentence: digits not inside a name ("5min" and "128MB" are figures; "sqlite3_limit" and
- * "arg0" are not), or a number word from "two" on: "one" is as often a pronoun or an article ("one of
- * these ways", "uses one process per connection") as a count, and manuals write counts of one in digits too
- * ("one minute (1min)").
- */
-const QUANTITY = /(?<![\p{L}_])\p{Nd}|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|trillion|dozen|twice|half)\b/iu;
-/** Numbers that point somewhere rather than measure: "Table 8.9", "see Section 4.2", "Chapter 20". */
-const REFERENCE_NUMBER = /\b(?:table|section|figure|fig|chapter|example|appendix|part|step|version|v|rfc|pep|§)\.?\s*\p{Nd}[\p{Nd}.]*/giu;
-
-/** Whether a question asks for a quantity ("How many…", "How long…", "What is the maximum…"). */
-export function asksForQuantity(question: string): boolean {
-  return ASKS_QUANTITY.test(question);
-}
-
-/** Whether a text states a figure (a number or a number word), references such as "Table 8.9" aside. */
-export function holdsQuantity(text: string): boolean {
-  return QUANTITY.test(text.replace(REFERENCE_NUMBER, ' '));
-}
 
 /**
  * A question term found only in the passage's heading (the section a sentence stands in) counts this much
@@ -280,10 +259,9 @@ export function completedInBlock<T extends RankedSentence>(question: string, cho
   // No figure after it: the nearest one before it in its block ("The default value is 4MB." comes first
   // there); under no label line (a Markdown section), in its paragraph, after it first.
   // Under no label, and nothing in the paragraph: the nearest figure in its section that names something asked.
+  const statesFigure = (s: T) => s.answers && holdsQuantity(s.text);
   const figureNear = () =>
-    best.context
-      ? startOfBlock(best, ranked).find((s) => s.answers && holdsQuantity(s.text))
-      : (paragraphOf(best, ranked).find((s) => s.answers && holdsQuantity(s.text)) ?? sectionOf(best, ranked).find((s) => s.answers && s.holds.size > 0 && holdsQuantity(s.text)));
+    best.context ? startOfBlock(best, ranked).find(statesFigure) : (paragraphOf(best, ranked).find(statesFigure) ?? sectionOf(best, ranked).find((s) => statesFigure(s) && s.holds.size > 0));
   const figure = wantsFigure && !(completes && holdsQuantity(completes.text)) ? figureNear() : undefined;
   // A best sentence that points back ("It is affectionately known as…") is quoted after the one it points at.
   const antecedent = antecedentOf(best, ranked);
