@@ -27,7 +27,9 @@ export interface RetrieveOptions {
 
 /**
  * The best passages for a question: fused index hits resolved to their parent windows, one passage per
- * window (the best-ranked chunk in it), restricted by the filter; a table of contents
+ * window (the best-ranked chunk in it), and none for a hit that lies inside a window already taken (windows
+ * are centred on their chunks, so a neighbour's window holds most of it: on git's stash page, two
+ * passages of one section left its DESCRIPTION out), restricted by the filter; a table of contents
  * ({@link readsAsContents}) only after every other passage found. Each passage says where it stood in
  * each retriever ("BM25 #3 · Dense #1 · RRF 0.0325").
  */
@@ -44,17 +46,19 @@ export async function retrievePassages(search: RankedSearch, source: PassageSour
   const passages: Passage[] = [];
   // Tables of contents hold every heading's words but state nothing: they come last, if room is left.
   const contents: Passage[] = [];
-  const seenWindows = new Set<string>();
+  // The windows taken, by document and block: a hit inside one of them is already shown.
+  const taken = new Map<string, TextRange[]>();
   for (const [i, hit] of hits.entries()) {
     const chunk = chunks[i];
     const location = chunk?.locations.find((l) => docById.has(l.docId) && (!allowed || allowed.has(l.docId)));
     if (!chunk || !location) continue;
-    const windowKey = `${location.docId}:${location.block}:${location.parentStart}`;
-    if (seenWindows.has(windowKey)) continue;
+    const blockKey = `${location.docId}:${location.block}`;
+    const windows = taken.get(blockKey) ?? [];
+    if (windows.some((w) => w.start <= location.start && location.end <= w.end)) continue;
     const block = await source.getBlock(location.docId, location.block);
     const doc = docById.get(location.docId);
     if (!block || !doc) continue;
-    seenWindows.add(windowKey);
+    taken.set(blockKey, [...windows, { start: location.parentStart, end: location.parentEnd }]);
     const label = describeBlock(block);
     // The document's own title names the source: its metadata title; a title taken from its first heading
     // only where this passage's location starts with it (a later section's heading path does not).

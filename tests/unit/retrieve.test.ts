@@ -108,6 +108,38 @@ describe('retrievePassages', () => {
     expect(new Set(passages.map((p) => p.docId)).size).toBe(passages.length);
   });
 
+  it('leaves out a hit inside a window already taken, so the passages show five places, not one twice', async () => {
+    // One long block, windows centred on each chunk (as chunkBlocks makes them): the second chunk lies
+    // inside the first one's window although its own window starts elsewhere; the third lies outside it.
+    const parts = ['Stash saves your changes away.', 'It resets the working tree to HEAD.', 'Far below, stash list shows the entries.'];
+    const text = parts.join(' ');
+    const starts = parts.map((p) => text.indexOf(p));
+    const windows = [
+      { parentStart: 0, parentEnd: starts[2]! - 1 },
+      { parentStart: starts[1]!, parentEnd: text.length },
+      { parentStart: starts[2]!, parentEnd: text.length },
+    ];
+    const doc = DOCS[0]!;
+    const set = IndexSet.create({ k1: 1.2, b: 0.75 });
+    const chunks = new Map<ChunkId, ChunkRecord>();
+    const entries: IndexEntry[] = parts.map((p, i) => {
+      const id = asChunkId(`long-${i}`);
+      chunks.set(id, { id, text: p, locations: [{ docId: doc.id, block: 0, start: starts[i]!, end: starts[i]! + p.length, ...windows[i]!, ordinal: i }] });
+      return { chunkId: id, docId: doc.id, text: p, title: '' };
+    });
+    await set.add(entries);
+    const source: PassageSource = {
+      listDocuments: async () => [doc],
+      getChunks: async (list) => list.map((id) => chunks.get(id)),
+      getBlock: async () => ({ docId: doc.id, index: 0, label: 'git-stash', text }),
+    };
+    const passages = await retrievePassages(hybridSearch([{ index: set.lexical }]), source, { text: 'stash saves changes tree' }, { k: 5 });
+    const shown = passages.map((p) => p.window.slice(p.hitStart, p.hitEnd));
+    expect(shown).toHaveLength(2);
+    expect(shown).toContain(parts[0]);
+    expect(shown).toContain(parts[2]);
+  });
+
   it('keeps only passages of documents the filter allows, and at most k', async () => {
     const { index, source, set } = await setup();
     const tax = await retrievePassages(index, source, { text: 'rent' }, { k: 10, filter: { tags: ['tax'] }, chunkFilter: (d) => set.owners.ownedBy(d) });
