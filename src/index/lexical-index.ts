@@ -1,15 +1,13 @@
-import MiniSearch, { type Options } from 'minisearch';
-import { headedText } from '../core/doc-title.ts';
 import { asChunkId, type ChunkId } from '../core/ids.ts';
 import type { ChunkFilter, Hit, IndexEntry, SearchIndex, SearchQuery } from './search-index.ts';
 import { processTerm, termsOf, tokenize } from '../text/tokenize.ts';
 import { TopK } from './top-k.ts';
-import { addPostings, LexicalSegment, SegmentBuilder, writeTerms, type ScoreBoard } from './lexical-segment.ts';
+import { LexicalSegment, type ScoreBoard } from './lexical-segment.ts';
 import { SegmentMerge } from './segment-merge.ts';
 import { decodeLexicalSnapshot, encodeLexicalSnapshot } from './lexical-snapshot.ts';
+import { LivePart, withHeader, type IndexedChunk } from './live-part.ts';
 
 export { LEXICAL_SNAPSHOT_VERSION } from './lexical-snapshot.ts';
-
 
 export interface LexicalOptions {
   /** BM25 term-saturation k1. Default 1.2 (Lucene); range 0.5–2. */
@@ -21,12 +19,6 @@ export interface LexicalOptions {
 /** The title is indexed as the first line of every chunk of its document (a chunk header), not as a field of its own. */
 export const DEFAULT_LEXICAL_OPTIONS: LexicalOptions = { k1: 1.2, b: 0.5 };
 
-interface IndexedChunk {
-  id: string;
-  text: string;
-  title: string;
-}
-
 /**
  * Best score first; scores equal to 1e-9 (sums in another order after adds and removes) rank by chunk
  * id, so results never depend on the order documents were added in.
@@ -37,99 +29,8 @@ function byScoreThenId(x: Hit, y: Hit): number {
   return x.chunkId < y.chunkId ? -1 : x.chunkId > y.chunkId ? 1 : 0;
 }
 
-/** Processed terms of the field MiniSearch is indexing right now; read back by position in {@link termAt}. */
-let fieldTerms: string[] = [];
-
-/**
- * MiniSearch takes a field's length to be its number of distinct tokens; BM25 wants the number of
- * indexed terms. So the index tokenizer returns positions (all distinct) and {@link termAt} turns each
- * back into its term: lengths count every term (stop words excluded), frequencies are unchanged, and no
- * string is built per token. MiniSearch calls `tokenize` and then `processTerm` for each of its tokens
- * synchronously, field by field, when adding and removing; searches use the plain tokenizer.
- */
-function indexTokenize(text: string): string[] {
-  fieldTerms = termsOf(text);
-  return Array.from(fieldTerms, (_, i) => i) as unknown as string[];
-}
-
-interface TermMap {
-  fetch(term: string, initial: () => unknown): unknown;
-}
-
-/**
- * While a batch of chunks is added, MiniSearch's lookups of a term's postings are remembered, so a term
- * the batch has already met is not looked up again. MiniSearch looks a term up once per occurrence, by
- * walking its radix tree (`SearchableMap.fetch`: each node's children scanned one by one, ~0.8 µs per
- * walk on SciFact, about half of MiniSearch's cost of adding); a chunk repeats a third of its terms, and
- * every chunk of a document starts with its title. The index is the same: a walk to a term already in
- * the tree changes nothing, and a term's postings stay the same object while it is in the tree. Adding
- * never removes a term from the tree, so nothing remembered can go stale, and all is forgotten when the
- * batch ends. The term map is MiniSearch's private `_index`: where it is missing (a later MiniSearch),
- * nothing is remembered and adding works as before.
- */
-class TermMemo {
-  /** Term → its postings, while a batch is added. */
-  private postings: Map<string, unknown> | undefined;
-
-  constructor(ms: MiniSearch<IndexedChunk>) {
-    const map = (ms as unknown as { _index?: Partial<TermMap> })._index;
-    const fetch = map?.fetch;
-    if (!map || typeof fetch !== 'function') return;
-    map.fetch = (term: string, initial: () => unknown) => {
-      const known = this.postings;
-      if (!known) return fetch.call(map, term, initial);
-      let postings = known.get(term);
-      if (postings === undefined) {
-        postings = fetch.call(map, term, initial);
-        known.set(term, postings);
-      }
-      return postings;
-    };
-  }
-
-  /** Runs `add` (MiniSearch adding documents, nothing else) with the memo on. */
-  adding(add: () => void): void {
-    this.postings = new Map();
-    try {
-      add();
-    } finally {
-      this.postings = undefined;
-    }
-  }
-}
-
-function termAt(position: string): string {
-  return fieldTerms[position as unknown as number]!;
-}
-
-/** Indexed text of a chunk: its document's title as a header line, then the chunk. */
-const withHeader = (chunk: IndexedChunk): string => headedText(chunk.title, chunk.text);
-
-const MINISEARCH_OPTIONS: Options<IndexedChunk> = {
-  idField: 'id',
-  fields: ['text'],
-  storeFields: [],
-  // MiniSearch reads the id through this too.
-  extractField: (chunk, field) => (field === 'text' ? withHeader(chunk) : chunk[field as keyof IndexedChunk]),
-  tokenize: indexTokenize,
-  processTerm: termAt,
-  // Never vacuumed: a discarded chunk's postings are skipped when read, and dropped when the live part
-  // is written into a segment (MiniSearch's vacuum walks the whole term tree).
-  autoVacuum: false,
-};
-
 /** A chunk as the lexical index takes it: its text, headed by its title (`ChunkOwners.titleOf`). */
 export type LexicalEntry = Pick<IndexEntry, 'chunkId' | 'text' | 'title'>;
-
-/** What scoring reads of MiniSearch's private state (7.x): postings per term and field, ids and lengths by short id. */
-interface MiniSearchInternals {
-  _index: Iterable<[string, Map<number, Map<number, number>>]> & { get(term: string): Map<number, Map<number, number>> | undefined };
-  _documentIds: Map<number, string>;
-  _fieldLength: Map<number, number[]>;
-}
-
-/** The one field indexed ('text', headed by the title). */
-const FIELD = 0;
 
 /** A segment and the chunks deleted from it since it was written. */
 interface Part {
@@ -188,15 +89,8 @@ function newPart(segment: LexicalSegment, deleted: Uint8Array = new Uint8Array(s
 export class LexicalIndex implements SearchIndex<LexicalEntry> {
   readonly name = 'BM25';
   private parts: Part[] = [];
-  private live = new MiniSearch<IndexedChunk>(MINISEARCH_OPTIONS);
-  private memo = new TermMemo(this.live);
-  /**
-   * Chunks added since the last search, not yet in the live MiniSearch: the next search (or document
-   * frequency) puts them there, or, when they reach the live part's limit first, they are written
-   * straight into a segment with it. Ingesting a folder with no question asked meanwhile never pays for
-   * MiniSearch's term tree (about half the cost of adding, measured in decision 0036).
-   */
-  private pending = new Map<string, IndexedChunk>();
+  /** The chunks added lately, until they are written into a segment (`live-part.ts`). */
+  private live = new LivePart();
   /** Per segment, for searches: running scores, and each chunk's length part of BM25 at the last average. */
   private boards = new WeakMap<LexicalSegment, ScoreBoard>();
   private norms = new WeakMap<LexicalSegment, { avg: number; norms: Float64Array }>();
@@ -218,7 +112,7 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
   ) {}
 
   get size(): number {
-    let n = this.live.documentCount + this.pending.size;
+    let n = this.live.size;
     for (const p of this.parts) n += p.segment.size - p.deletedCount;
     return n;
   }
@@ -229,7 +123,7 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
   }
 
   has(chunkId: ChunkId): boolean {
-    return this.pending.has(chunkId) || this.live.has(chunkId) || this.parts.some((p) => ordinalsOf(p).has(chunkId));
+    return this.live.has(chunkId) || this.parts.some((p) => ordinalsOf(p).has(chunkId));
   }
 
   /** Adds chunks; one already indexed is replaced (its old terms stop counting at once). */
@@ -246,8 +140,8 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
     if (fresh.length >= this.liveLimit) {
       this.parts.push(newPart(LexicalSegment.fromChunks(fresh.map((c) => ({ id: c.id, terms: termsOf(withHeader(c)) })))));
     } else {
-      for (const c of fresh) this.pending.set(c.id, c);
-      if (this.live.documentCount + this.pending.size >= this.liveLimit) this.flushLive();
+      for (const c of fresh) this.live.add(c);
+      if (this.live.size >= this.liveLimit) this.flushLive();
     }
     this.maintain();
   }
@@ -265,16 +159,9 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
     return Promise.resolve();
   }
 
-  /**
-   * Takes a chunk out wherever it is: discarded from the live MiniSearch (its postings stay there, unread,
-   * until the live part is written into a segment) or marked deleted in its segment.
-   */
+  /** Takes a chunk out wherever it is: let go by the live part, or marked deleted in its segment. */
   private drop(id: string): void {
-    if (this.pending.delete(id)) return;
-    if (this.live.has(id)) {
-      this.live.discard(id);
-      return;
-    }
+    if (this.live.drop(id)) return;
     for (const p of this.parts) {
       const ordinals = ordinalsOf(p);
       const ordinal = ordinals.get(id);
@@ -287,44 +174,10 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
     }
   }
 
-  /** Puts the chunks waiting in {@link pending} into the live MiniSearch. */
-  private materialize(): void {
-    if (!this.pending.size) return;
-    const chunks = [...this.pending.values()];
-    this.pending.clear();
-    this.memo.adding(() => this.live.addAll(chunks));
-  }
-
-  /** Writes the live part and the chunks waiting into a segment of their own, and starts an empty live part. */
+  /** Writes the live part into a segment of its own. */
   private flushLive(): void {
-    if (!this.live.documentCount && !this.pending.size) return;
-    const ms = this.live as unknown as MiniSearchInternals;
-    const builder = new SegmentBuilder();
-    const ordinalOf = new Map<number, number>();
-    // Short ids grow as chunks are added, so ordinals in this order keep every posting list ascending.
-    for (const [shortId, id] of ms._documentIds) ordinalOf.set(shortId, builder.chunk(id, ms._fieldLength.get(shortId)![FIELD]!));
-    const byTerm = new Map<string, number[]>();
-    for (const [term, fields] of ms._index) {
-      const postings = fields.get(FIELD);
-      if (!postings) continue;
-      const flat: number[] = [];
-      for (const [shortId, tf] of postings) {
-        const ordinal = ordinalOf.get(shortId);
-        if (ordinal !== undefined) flat.push(ordinal, tf);
-      }
-      if (flat.length) byTerm.set(term, sortedPairs(flat));
-    }
-    // The chunks waiting come after, so their ordinals keep the lists ascending.
-    for (const chunk of this.pending.values()) {
-      const terms = termsOf(withHeader(chunk));
-      const ordinal = builder.chunk(chunk.id, terms.length);
-      addPostings(byTerm, ordinal, terms);
-    }
-    writeTerms(builder, byTerm);
-    this.parts.push(newPart(builder.done()));
-    this.pending.clear();
-    this.live = new MiniSearch(MINISEARCH_OPTIONS);
-    this.memo = new TermMemo(this.live);
+    const segment = this.live.toSegment();
+    if (segment) this.parts.push(newPart(segment));
   }
 
   /** Whether merging is under way or due (see {@link maintainFor}). */
@@ -394,25 +247,19 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
 
   /** Sum of the lengths of every chunk indexed. */
   private totalLength(): number {
-    this.materialize();
-    const ms = this.live as unknown as MiniSearchInternals;
-    let total = 0;
-    for (const shortId of ms._documentIds.keys()) total += ms._fieldLength.get(shortId)![FIELD]!;
+    let total = this.live.totalLength();
     for (const p of this.parts) total += p.segment.totalLength - p.deletedLength;
     return total;
   }
 
   /** Chunks holding the term in every part, deleted ones left out; and where it sits in each segment's dictionary. */
   private frequencyOf(term: string): { df: number; at: number[] } {
-    this.materialize();
-    let df = 0;
+    let df = this.live.frequency(term);
     const at = this.parts.map((p) => {
       const t = p.segment.find(term);
       if (t >= 0) df += p.deletedCount ? p.segment.liveFrequency(t, p.deleted) : p.segment.frequency(t);
       return t;
     });
-    const ms = this.live as unknown as MiniSearchInternals;
-    for (const shortId of ms._index.get(term)?.get(FIELD)?.keys() ?? []) if (ms._documentIds.has(shortId)) df++;
     return { df, at };
   }
 
@@ -445,8 +292,7 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
     }
     const boards = this.parts.map((p) => this.boardOf(p.segment));
     const norms = this.parts.map((p) => this.normsOf(p.segment, avg));
-    const ms = this.live as unknown as MiniSearchInternals;
-    const liveScores = new Map<number, { score: number; matched: number }>();
+    const liveScores = new Map<string, { score: number; matched: number }>();
     const counted = new Set<string>();
     for (const term of terms) {
       const first = !counted.has(term);
@@ -455,16 +301,14 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
       this.parts.forEach((p, i) => {
         if (at[i]! >= 0) p.segment.addScores(at[i]!, idf, k1, norms[i]!, p.deleted, boards[i]!, first);
       });
-      for (const [shortId, tf] of ms._index.get(term)?.get(FIELD) ?? []) {
-        if (!ms._documentIds.has(shortId)) continue;
-        const len = ms._fieldLength.get(shortId)![FIELD]!;
+      this.live.forPostings(term, (id, tf, len) => {
         const score = idf * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * len) / avg)));
-        const known = liveScores.get(shortId);
+        const known = liveScores.get(id);
         if (known) {
           known.score += score;
           if (first) known.matched++;
-        } else liveScores.set(shortId, { score, matched: 1 });
-      }
+        } else liveScores.set(id, { score, matched: 1 });
+      });
     }
     const top = new TopK<Hit>(k, byScoreThenId);
     const consider = (id: string, score: number, matched: number) => {
@@ -485,7 +329,7 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
       }
       board.touchedCount = 0;
     });
-    for (const [shortId, { score, matched }] of liveScores) consider(ms._documentIds.get(shortId)!, score, matched);
+    for (const [id, { score, matched }] of liveScores) consider(id, score, matched);
     return top.sorted();
   }
 
@@ -534,15 +378,4 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
     for (const { segment, deleted } of snapshot.parts) index.parts.push(newPart(segment, deleted));
     return index;
   }
-}
-
-/** [ordinal, tf, …] pairs sorted by ordinal (they almost always are already). */
-function sortedPairs(flat: number[]): number[] {
-  let sorted = true;
-  for (let i = 2; i < flat.length && sorted; i += 2) sorted = flat[i - 2]! < flat[i]!;
-  if (sorted) return flat;
-  const pairs: Array<[number, number]> = [];
-  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);
-  pairs.sort((x, y) => x[0] - y[0]);
-  return pairs.flat();
 }
