@@ -3,6 +3,7 @@ import type { ChunkFilter, Hit, IndexEntry, SearchIndex, SearchQuery } from './s
 import { processTerm, termsOf, tokenize } from '../text/tokenize.ts';
 import { TopK } from './top-k.ts';
 import { LexicalSegment, type ScoreBoard } from './lexical-segment.ts';
+import { segmentOf } from './segment-builder.ts';
 import { SegmentMerge } from './segment-merge.ts';
 import { decodeLexicalSnapshot, encodeLexicalSnapshot } from './lexical-snapshot.ts';
 import { LivePart, withHeader, type IndexedChunk } from './live-part.ts';
@@ -138,7 +139,7 @@ export class LexicalIndex implements SearchIndex<LexicalEntry> {
     }
     if (!fresh.length) return;
     if (fresh.length >= this.liveLimit) {
-      this.parts.push(newPart(LexicalSegment.fromChunks(fresh.map((c) => ({ id: c.id, terms: termsOf(withHeader(c)) })))));
+      this.parts.push(newPart(segmentOf(fresh.map((c) => ({ id: c.id, terms: termsOf(withHeader(c)) })))));
     } else {
       for (const c of fresh) this.live.add(c);
       if (this.live.size >= this.liveLimit) this.flushLive();

@@ -7,7 +7,8 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { headedText } from '../core/doc-title.ts';
 import { termsOf } from '../text/tokenize.ts';
-import { addPostings, SegmentBuilder, writeTerms, type LexicalSegment } from './lexical-segment.ts';
+import type { LexicalSegment } from './lexical-segment.ts';
+import { addPostings, SegmentBuilder, writeTerms } from './segment-builder.ts';
 
 /** A chunk as the live part holds it: its text, headed by its title. */
 export interface IndexedChunk {
@@ -178,8 +179,8 @@ export class LivePart {
   }
 
   /**
-   * Writes every chunk held into one segment (`builder`'s), waiting ones without going through
-   * MiniSearch, and empties the part; undefined when it holds none.
+   * Writes every chunk held into one segment (MiniSearch's postings read straight, waiting chunks
+   * without going through MiniSearch) and empties the part; undefined when it holds none.
    */
   toSegment(): LexicalSegment | undefined {
     if (!this.size) return undefined;

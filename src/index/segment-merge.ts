@@ -3,7 +3,8 @@
  * left out where deleted and the rest renumbered in order, resumable so that the library's worker merges
  * a slice at a time between questions (decision 0036).
  */
-import { compareBytes, SegmentBuilder, type LexicalSegment } from './lexical-segment.ts';
+import { compareBytes, type LexicalSegment } from './lexical-segment.ts';
+import { SegmentBuilder } from './segment-builder.ts';
 
 /** A segment to merge, and which of its chunks to leave out. */
 export interface MergeInput {

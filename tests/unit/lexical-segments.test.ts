@@ -5,6 +5,7 @@ import { headedText } from '../../src/core/doc-title.ts';
 import { asChunkId } from '../../src/core/ids.ts';
 import { LexicalIndex, type LexicalOptions } from '../../src/index/lexical-index.ts';
 import { LexicalSegment } from '../../src/index/lexical-segment.ts';
+import { segmentOf } from '../../src/index/segment-builder.ts';
 import { SegmentMerge } from '../../src/index/segment-merge.ts';
 import { processTerm, termsOf, tokenize } from '../../src/text/tokenize.ts';
 
@@ -143,7 +144,7 @@ describe('LexicalIndex over segments and a live MiniSearch', () => {
 
 describe('LexicalSegment', () => {
   it('keeps terms in byte order, postings as given, and survives bytes and damage', () => {
-    const segment = LexicalSegment.fromChunks([
+    const segment = segmentOf([
       { id: 'a', terms: ['tenant', 'café', 'tenant'] },
       { id: 'b', terms: ['東京', 'tenant'] },
       { id: 'c', terms: [] },
@@ -168,7 +169,7 @@ describe('LexicalSegment', () => {
 
   it('codes gaps and frequencies past one byte (ordinals in the thousands, a term repeated 300 times)', () => {
     const chunks = Array.from({ length: 5000 }, (_, i) => ({ id: `c${i}`, terms: i % 1234 === 0 ? Array(300).fill('rare') : ['common'] }));
-    const segment = LexicalSegment.fromBytes(LexicalSegment.fromChunks(chunks).toBytes());
+    const segment = LexicalSegment.fromBytes(segmentOf(chunks).toBytes());
     const { ordinals, frequencies } = segment.postingsOf(segment.find('rare'));
     expect([...ordinals]).toEqual([0, 1234, 2468, 3702, 4936]);
     expect([...frequencies]).toEqual([300, 300, 300, 300, 300]);
