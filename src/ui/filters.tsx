@@ -3,13 +3,9 @@ import { useMemo, useRef, useState } from 'preact/hooks';
 import type { DocId } from '../core/ids.ts';
 import { TYPE_LABELS } from '../core/query-filters.ts';
 import type { DocType, SearchFilter } from '../core/types.ts';
+import { narrowChoices, type Choice } from './filter-choices.ts';
 import { withParents } from './library-view.ts';
 import { documents } from './library-state.ts';
-
-interface Choice {
-  value: string;
-  label: string;
-}
 
 /**
  * Past this many choices a select gets a set width (styles.css `select.many`). Reason: a select as wide as
@@ -22,11 +18,12 @@ const sameChoices = (a: readonly Choice[], b: readonly Choice[]) => a.length ===
 
 /**
  * One filter's `<select>`; memoised (by its choices' contents) so that a library refresh re-renders only a
- * select whose choices changed: the document select holds an option per document, thousands of them.
- * `onPick` is left out of the comparison: {@link Filters} passes one that reads the latest picks.
+ * select whose choices changed. `note`, when given, is a last option that cannot be chosen (what the
+ * narrowed list leaves out). `onPick` is left out of the comparison: {@link Filters} passes one that reads
+ * the latest picks.
  */
 const FilterSelect = memo(
-  function FilterSelect({ label, all, choices, value, onPick }: { label: string; all: string; choices: Choice[]; value: string; onPick: (v: string) => void }) {
+  function FilterSelect({ label, all, choices, value, note, onPick }: { label: string; all: string; choices: Choice[]; value: string; note?: string; onPick: (v: string) => void }) {
     return (
       <label>
         {label}
@@ -37,12 +34,26 @@ const FilterSelect = memo(
               {c.label}
             </option>
           ))}
+          {note && <option disabled>{note}</option>}
         </select>
       </label>
     );
   },
-  (a, b) => a.label === b.label && a.all === b.all && a.value === b.value && sameChoices(a.choices, b.choices),
+  (a, b) => a.label === b.label && a.all === b.all && a.value === b.value && a.note === b.note && sameChoices(a.choices, b.choices),
 );
+
+/**
+ * The document select's options past {@link MANY_CHOICES} documents: those whose path or title holds what
+ * is typed in "Find a document" (`narrowChoices`), with a last line saying what is left out.
+ */
+function documentChoices(choices: readonly Choice[], find: string, picked: string): { shown: Choice[]; note?: string } {
+  if (choices.length <= MANY_CHOICES) return { shown: [...choices] };
+  const { shown, more, matching } = narrowChoices(choices, find, picked);
+  const typed = find.trim();
+  if (typed && matching === 0) return { shown, note: `No document's name holds “${typed}”` };
+  if (more > 0) return { shown, note: `${more.toLocaleString('en')} more: type part of a name in “Find a document”` };
+  return { shown };
+}
 
 type Picked = { doc?: string; folder?: string; type?: string; tag?: string };
 
@@ -57,13 +68,15 @@ export function Filters({ onChange }: { onChange: (f: SearchFilter) => void }) {
     const types = [...new Set(docs.map((d) => d.type).filter((t): t is DocType => !!t))].sort();
     const tags = [...new Set(docs.flatMap((d) => d.tags ?? []))].sort();
     return {
-      doc: docs.map((d) => ({ value: d.docId ?? '', label: d.path })),
+      doc: docs.map((d) => ({ value: d.docId ?? '', label: d.path, title: d.title })),
       folder: folders.map((f) => ({ value: f, label: f })),
       type: types.map((t) => ({ value: t, label: TYPE_LABELS[t] })),
       tag: tags.map((t) => ({ value: t, label: t })),
     };
   }, [docs]);
   const [picked, setPicked] = useState<Picked>({});
+  const [find, setFind] = useState('');
+  const docChoices = useMemo(() => documentChoices(choices.doc, find, picked.doc ?? ''), [choices.doc, find, picked.doc]);
   // The selects keep the `onPick` of an earlier render (see FilterSelect): it reads the picks and `onChange` from here.
   const latest = useRef({ picked, onChange });
   latest.current = { picked, onChange };
@@ -82,7 +95,13 @@ export function Filters({ onChange }: { onChange: (f: SearchFilter) => void }) {
   if (!docs.length) return null;
   return (
     <div class="filters">
-      <FilterSelect label="Only in document" all="All documents" value={picked.doc ?? ''} onPick={pick('doc')} choices={choices.doc} />
+      {choices.doc.length > MANY_CHOICES && (
+        <label>
+          Find a document
+          <input type="search" value={find} placeholder="Part of a name or title" onInput={(e) => setFind(e.currentTarget.value)} />
+        </label>
+      )}
+      <FilterSelect label="Only in document" all="All documents" value={picked.doc ?? ''} note={docChoices.note} onPick={pick('doc')} choices={docChoices.shown} />
       {choices.folder.length > 0 && <FilterSelect label="Only in folder" all="All folders" value={picked.folder ?? ''} onPick={pick('folder')} choices={choices.folder} />}
       <FilterSelect label="Only of type" all="All types" value={picked.type ?? ''} onPick={pick('type')} choices={choices.type} />
       {choices.tag.length > 0 && <FilterSelect label="Only with tag" all="All tags" value={picked.tag ?? ''} onPick={pick('tag')} choices={choices.tag} />}
