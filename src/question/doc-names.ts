@@ -43,6 +43,12 @@ export function docNames(docs: readonly QueryableDoc[]): DocName[] {
 /** What a list of documents offers besides names: folders (every prefix of every path, longest first), types, tags. */
 export interface DocFacets {
   folders: string[];
+  /**
+   * Every folder's last part, lower case. A document named as one of them ("sqlite.html" in "docs/sqlite")
+   * is not read from its name without extension: "the maximum … in SQLite" asks about the subject of the
+   * whole folder, not its one page named so.
+   */
+  folderNames: ReadonlySet<string>;
   types: ReadonlySet<string>;
   tags: string[];
 }
@@ -58,7 +64,8 @@ export function docFacets(docs: readonly QueryableDoc[]): DocFacets {
     const parts = d.folder.split('/').filter(Boolean);
     for (let i = 1; i <= parts.length; i++) folders.add(parts.slice(0, i).join('/'));
   }
-  facets = { folders: [...folders].sort((a, b) => b.length - a.length), types: new Set(docs.map((d) => d.type)), tags: [...new Set(docs.flatMap((d) => d.tags))] };
+  const folderNames = new Set([...folders].map((f) => f.split('/').at(-1)!.toLowerCase()));
+  facets = { folders: [...folders].sort((a, b) => b.length - a.length), folderNames, types: new Set(docs.map((d) => d.type)), tags: [...new Set(docs.flatMap((d) => d.tags))] };
   facetCache.set(docs, facets);
   return facets;
 }

@@ -77,18 +77,18 @@ export function readFilters(question: string, docs: readonly QueryableDoc[], now
   const lower = q.toLowerCase();
   const words = (at: number, length: number) => q.slice(at, at + length);
   // Documents: a full file name anywhere; a name without extension (≥ 3 characters, not shared by two
-  // documents) after "in", "from", "within" or "according to", optionally "the".
+  // documents nor by a folder) after "in", "from", "within" or "according to", optionally "the".
+  const facets = docFacets(docs);
   for (const { doc: d, name, stem, stemCount } of docNames(docs)) {
     // Most names do not occur in the question at all: one plain search rules them out.
     const full = lower.includes(name) ? occurrences(lower, name)[0] : undefined;
-    const unique = stemCount === 1 && stem.length >= 3 && stem !== name;
+    const unique = stemCount === 1 && stem.length >= 3 && stem !== name && !facets.folderNames.has(stem);
     const byStem = full === undefined && unique && lower.includes(stem) ? occurrences(lower, stem).find((at) => DOC_LEAD.test(lower.slice(0, at))) : undefined;
     const at = full ?? byStem;
     if (at === undefined || chips.some((c) => c.kind === 'document' && c.docId === d.docId)) continue;
     chips.push({ kind: 'document', docId: d.docId, label: d.folder ? `${d.folder}/${d.name}` : d.name, matched: words(at, full !== undefined ? name.length : stem.length) });
   }
   // Folders: any folder on a document's path, by its last part or its full path (longest first).
-  const facets = docFacets(docs);
   for (const folder of facets.folders) {
     if (chips.some((c) => c.kind === 'folder' && (c.folder === folder || c.folder.startsWith(`${folder}/`)))) continue;
     for (const name of new Set([folder.toLowerCase(), folder.split('/').at(-1)!.toLowerCase()])) {

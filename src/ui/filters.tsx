@@ -98,7 +98,7 @@ export function Filters({ onChange }: { onChange: (f: SearchFilter) => void }) {
       {choices.doc.length > MANY_CHOICES && (
         <label>
           Find a document
-          <input type="search" value={find} placeholder="Part of a name or title" onInput={(e) => setFind(e.currentTarget.value)} />
+          <input type="search" value={find} placeholder="Name or title" onInput={(e) => setFind(e.currentTarget.value)} />
         </label>
       )}
       <FilterSelect label="Only in document" all="All documents" value={picked.doc ?? ''} note={docChoices.note} onPick={pick('doc')} choices={docChoices.shown} />

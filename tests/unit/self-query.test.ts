@@ -30,6 +30,15 @@ describe('readFilters (rule-based self-query)', () => {
     expect(chips('what is in notes.txt?')).toEqual(['document:old/notes.txt']);
   });
 
+  it('does not read a subject that also names a folder as its one document named so', () => {
+    // Debian's SQLite manual: "sqlite.html" (the command-line shell's page) sits in the folder "sqlite".
+    const manual: QueryableDoc[] = ['sqlite.html', 'limits.html', 'lang_attach.html'].map((name) => ({ docId: asDocId(name), name, folder: 'docs/sqlite', type: 'html', tags: [], addedAt: day(2024, 1, 1) }));
+    const read = (q: string) => readFilters(q, manual, NOW).map((c) => `${c.kind}:${c.label}`);
+    expect(read('What is the maximum number of attached databases in SQLite?')).toEqual([]);
+    expect(read('How do I quit the shell in sqlite.html?')).toEqual(['document:docs/sqlite/sqlite.html']);
+    expect(read('What does it say about ATTACH in lang_attach?')).toEqual(['document:docs/sqlite/lang_attach.html']);
+  });
+
   it('reads folders, types (plural or "files" forms only) and tags the library has', () => {
     expect(chips('deadlines in the contracts folder')).toEqual(['folder:contracts']);
     expect(chips('deadlines in folder contracts/2024')).toEqual(['folder:contracts/2024']);
