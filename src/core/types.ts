@@ -251,6 +251,8 @@ export type LibraryEvent =
   | { type: 'changed' }
   /** A folder added again was compared with the library (`folder-sync.ts`): "2 added, 1 removed, 40 unchanged". */
   | { type: 'folder-synced'; folders: string[]; summary: string }
+  /** A dropped folder's files of types the app does not read were left out: "skipped 3 files this app does not read: 2 .css, 1 .gif (…)". */
+  | { type: 'files-skipped'; folders: string[]; summary: string }
   /** A saved conversation was added to, renamed or deleted (the history is read again). */
   | { type: 'conversations' }
   | EmbeddingEvent

@@ -1,6 +1,6 @@
 import { DocQaError } from '../core/errors.ts';
 import type { DocType, PageReading, ParsedDoc, ReadProgress } from '../core/types.ts';
-import { detectType } from './file-kinds.ts';
+import { detectType, SUPPORTED_TYPES } from './file-kinds.ts';
 import { parseDocx } from './parse-docx.ts';
 import { parseHtml } from './parse-html.ts';
 import { parseImage } from './parse-image.ts';
@@ -30,7 +30,7 @@ export interface ParseOptions {
 export async function parseFile(bytes: Uint8Array, name: string, options: ParseOptions = {}): Promise<{ type: DocType; parsed: ParsedDoc }> {
   const { limits = DEFAULT_READ_LIMITS } = options;
   const type = detectType(name);
-  if (!type) throw new DocQaError('unsupported-type', `${name}: unsupported file type (supported: PDF, Word .docx, HTML, Markdown, text, and images of text: PNG, JPEG, WebP, TIFF)`);
+  if (!type) throw new DocQaError('unsupported-type', `${name}: unsupported file type (supported: ${SUPPORTED_TYPES})`);
   if (bytes.byteLength === 0) throw new DocQaError('empty-file', `${name}: the file is empty`);
   let parsed: ParsedDoc;
   try {

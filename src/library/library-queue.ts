@@ -1,7 +1,7 @@
 import type { QueueId } from '../core/ids.ts';
 import type { AddOptions, IncomingFile, QueueApi, Served } from '../core/library-api.ts';
 import type { DequeueOutcome, LibraryEvent } from '../core/types.ts';
-import { isSystemFile, joinPath } from '../ingest/file-kinds.ts';
+import { describeSkipped, detectType, isSystemFile, joinPath } from '../ingest/file-kinds.ts';
 import { describeDiff, folderDiff, topFolder, type Fingerprint } from './folder-sync.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 import type { IndexKeeper } from './index-keeper.ts';
@@ -31,7 +31,12 @@ export interface QueueParts {
 export class LibraryQueue implements Served<QueueApi> {
   constructor(private readonly parts: QueueParts) {}
 
-  /** Adds files to the persisted queue (system files such as .DS_Store skipped); the writer tab indexes them. */
+  /**
+   * Adds files to the persisted queue; the writer tab indexes them. System files such as .DS_Store are
+   * skipped, and so are a dropped folder's files of types the app does not read (its style sheets,
+   * scripts, icons…), said in one Activity line instead of a failed row each; a file of such a type
+   * chosen on its own is queued, and fails with its own message.
+   */
   async add(dropped: readonly IncomingFile[], options: AddOptions = {}): Promise<void> {
     await this.enqueue(dropped, options);
     this.parts.onQueued?.();
@@ -39,7 +44,17 @@ export class LibraryQueue implements Served<QueueApi> {
 
   private async enqueue(dropped: readonly IncomingFile[], { syncFolders = false, wholeFolders = [] }: AddOptions): Promise<void> {
     const { store, ingest, emit } = this.parts;
-    let files = dropped.filter((f) => !isSystemFile(joinPath(f.folder, f.name)));
+    const kept = dropped.filter((f) => !isSystemFile(joinPath(f.folder, f.name)));
+    const unread = kept.filter((f) => f.folder && !detectType(f.name));
+    let files = unread.length ? kept.filter((f) => !unread.includes(f)) : kept;
+    if (unread.length) {
+      // Their failed rows from an earlier drop go too, as a file dropped again replaces its failed row.
+      const cleared = await store.removeFailedAt(new Set(unread.map((f) => joinPath(f.folder, f.name))), new Set(ingest.unrecorded.keys()));
+      for (const id of cleared) ingest.unrecorded.delete(id);
+      const folders = [...new Set(unread.map((f) => topFolder(joinPath(f.folder, f.name)) ?? f.folder))];
+      emit({ type: 'files-skipped', folders, summary: describeSkipped(unread.map((f) => f.name)) });
+      if (!files.length) emit({ type: 'changed' });
+    }
     // A linked folder read through is synced even when it is empty now (its documents are removed).
     if (!files.length && !wholeFolders.length) return;
     try {

@@ -80,6 +80,7 @@ function flushEvents(): void {
         changed = true;
         break;
       case 'folder-synced':
+      case 'files-skipped':
         notes.push({ text: `${event.folders.join(', ')}: ${event.summary}`, path: event.folders[0] ?? '' });
         break;
       case 'conversations':

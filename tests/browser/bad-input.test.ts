@@ -17,6 +17,8 @@ describe('bad input: a clear per-file status, the rest proceeds', () => {
       'broken.docx': await makeCorruptDocx(),
       'photo.png': junkBytes(512),
       '.DS_Store': junkBytes(64),
+      'style.css': 'p { color: red }',
+      'logo.gif': junkBytes(64),
       'latin1.txt': Uint8Array.from(Buffer.from('Le caf\xe9 du march\xe9 ouvre \xe0 sept heures.', 'latin1')),
       '📄 minutes.md': good,
       'copy of minutes.md': good,
@@ -45,8 +47,11 @@ describe('bad input: a clear per-file status, the rest proceeds', () => {
       'big.txt': 'Indexed',
       'report.pdf': 'Indexed',
     });
-    // System files that come along with a folder are skipped, not listed as unsupported.
+    // System files that come along with a folder are skipped, not listed as unsupported; files of types the
+    // app does not read are skipped too, said in one line.
     expect(Object.keys(rows)).not.toContain('.DS_Store');
+    expect(Object.keys(rows)).not.toContain('style.css');
+    await expect(app.page.getByRole('list', { name: 'Activity' }).textContent()).resolves.toContain('inbox: skipped 2 files this app does not read: 1 .css, 1 .gif (it reads PDF, Word .docx, HTML, Markdown, text, and images of text: PNG, JPEG, WebP, TIFF)');
     // The same bytes twice in one drop: one document, and a message for the other.
     const minutes = ['📄 minutes.md', 'copy of minutes.md'].filter((n) => rows[n] === 'Indexed');
     expect(minutes).toHaveLength(1);
