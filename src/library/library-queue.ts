@@ -46,7 +46,7 @@ export class LibraryQueue implements Served<QueueApi> {
     const { store, ingest, emit } = this.parts;
     const kept = dropped.filter((f) => !isSystemFile(joinPath(f.folder, f.name)));
     const unread = kept.filter((f) => f.folder && !detectType(f.name));
-    let files = unread.length ? kept.filter((f) => !unread.includes(f)) : kept;
+    let files = unread.length ? kept.filter((f) => !f.folder || detectType(f.name)) : kept;
     if (unread.length) {
       // Their failed rows from an earlier drop go too, as a file dropped again replaces its failed row.
       const cleared = await store.removeFailedAt(new Set(unread.map((f) => joinPath(f.folder, f.name))), new Set(ingest.unrecorded.keys()));
