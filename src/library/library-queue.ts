@@ -44,9 +44,9 @@ export class LibraryQueue implements Served<QueueApi> {
 
   private async enqueue(dropped: readonly IncomingFile[], { syncFolders = false, wholeFolders = [] }: AddOptions): Promise<void> {
     const { store, ingest, emit } = this.parts;
-    const kept = dropped.filter((f) => !isSystemFile(joinPath(f.folder, f.name)));
-    const unread = kept.filter((f) => f.folder && !detectType(f.name));
-    let files = unread.length ? kept.filter((f) => !f.folder || detectType(f.name)) : kept;
+    let files: IncomingFile[] = [];
+    const unread: IncomingFile[] = [];
+    for (const f of dropped) if (!isSystemFile(joinPath(f.folder, f.name))) (f.folder && !detectType(f.name) ? unread : files).push(f);
     if (unread.length) {
       // Their failed rows from an earlier drop go too, as a file dropped again replaces its failed row.
       const cleared = await store.removeFailedAt(new Set(unread.map((f) => joinPath(f.folder, f.name))), new Set(ingest.unrecorded.keys()));

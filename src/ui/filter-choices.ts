@@ -2,6 +2,7 @@
  * The choices a filter's select offers when the library holds thousands of documents: only those whose
  * path or title holds what the person typed, at most {@link MAX_SHOWN} of them. Pure (unit-tested in Node).
  */
+import { holdsName } from './library-view.ts';
 
 /** One option of a filter's select. */
 export interface Choice {
@@ -36,7 +37,7 @@ export interface NarrowedChoices {
  */
 export function narrowChoices(choices: readonly Choice[], query: string, picked = '', limit = MAX_SHOWN): NarrowedChoices {
   const q = query.trim().toLocaleLowerCase();
-  const matches = q ? choices.filter((c) => c.label.toLocaleLowerCase().includes(q) || Boolean(c.title?.toLocaleLowerCase().includes(q))) : choices;
+  const matches = q ? choices.filter((c) => holdsName(c.label, c.title, q)) : choices;
   const shown = matches.slice(0, limit);
   let more = matches.length - shown.length;
   if (picked && !shown.some((c) => c.value === picked)) {

@@ -17,7 +17,7 @@ const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'bas
  */
 export function arrangeItems(items: readonly LibraryItem[], sort: LibrarySort, query: string): LibraryItem[] {
   const q = query.trim().toLocaleLowerCase();
-  const shown = q ? items.filter((i) => i.path.toLocaleLowerCase().includes(q) || Boolean(i.title?.toLocaleLowerCase().includes(q))) : [...items];
+  const shown = q ? items.filter((i) => holdsName(i.path, i.title, q)) : [...items];
   if (sort === 'added') return shown;
   const docs = shown.filter((i) => i.kind === 'document');
   const rest = shown.filter((i) => i.kind !== 'document');
@@ -29,6 +29,14 @@ export function arrangeItems(items: readonly LibraryItem[], sort: LibrarySort, q
   };
   docs.sort(order[sort]);
   return [...docs, ...rest];
+}
+
+/**
+ * Whether a document's path or title contains `lowerQuery` (already trimmed and lower-cased), as the
+ * Library list's filter and the "Find a document" box read what is typed.
+ */
+export function holdsName(path: string, title: string | undefined, lowerQuery: string): boolean {
+  return path.toLocaleLowerCase().includes(lowerQuery) || Boolean(title?.toLocaleLowerCase().includes(lowerQuery));
 }
 
 /** The folder a row sits in ("" for a file dropped alone). */
