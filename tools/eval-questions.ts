@@ -64,7 +64,8 @@ function printOutcomes(report: QuestionReport): void {
     const rank = o.answerable ? (o.documentRank ? `#${o.documentRank}` : '--') : '  ';
     // A miss with the right document among the passages is quoted whole: what to read to see why.
     const shown = mark === 'miss' && o.documentRank ? 2000 : 240;
-    console.log(`${mark} ${rank}  ${o.id}: ${o.question}${o.quoted ? `\n             → ${o.quoted.replace(/\s+/g, ' ').slice(0, shown)}` : ''}`);
+    const words = o.quoted.split(/\s+/u).filter(Boolean).length;
+    console.log(`${mark} ${rank}  ${o.id}: ${o.question}${o.quoted ? `\n             → (${words} words) ${o.quoted.replace(/\s+/g, ' ').slice(0, shown)}` : ''}`);
   }
 }
 
@@ -89,7 +90,7 @@ export async function runQuestionEval(args: QuestionEvalArgs): Promise<QuestionR
   printOutcomes(report);
   if (args.conversation) console.log('conversation every question asked in one conversation, follow-ups rewritten by the rule');
   console.log(`library      ${files.length - indexed.skipped} documents (${indexed.skipped} refused), ${indexed.owners.size} chunks; search ${indexed.mode}${embedder ? ` with ${embedder.model.id}` : ''}`);
-  console.log(`answerable   ${report.answerable}: answered ${pct(report.answered_rate)}, fact quoted ${pct(report.fact_quoted_rate)}, document among the 5 passages ${pct(report.document_retrieved_rate)}`);
+  console.log(`answerable   ${report.answerable}: answered ${pct(report.answered_rate)}, fact quoted ${pct(report.fact_quoted_rate)}, document among the 5 passages ${pct(report.document_retrieved_rate)}, median ${report.quoted_words_median} words quoted`);
   console.log(`unanswerable ${report.unanswerable}: "Not found" ${pct(report.not_found_rate)}`);
   if (args.json) {
     const { outcomes, ...figures } = report;

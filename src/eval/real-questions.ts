@@ -98,6 +98,11 @@ export interface QuestionReport {
   fact_quoted_rate: number;
   /** Share of the answerable questions whose document is among the 5 passages retrieved (what the answer can quote at best). */
   document_retrieved_rate: number;
+  /**
+   * Median words quoted in the answers to answerable questions that were answered: what a person reads to
+   * find the fact. A fact inside a quote of a whole table counts as quoted; this says how much came with it.
+   */
+  quoted_words_median: number;
   unanswerable: number;
   /** Share of the unanswerable questions answered "Not found in your documents.". */
   not_found_rate: number;
@@ -111,6 +116,12 @@ export interface QuestionEvalOptions {
    * question on its own.
    */
   followUp?: (question: string, previous: string) => string;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length === 0 ? 0 : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 const share = (n: number, of: number) => (of ? Math.round((n / of) * 10_000) / 10_000 : 0);
@@ -147,6 +158,7 @@ export async function evaluateQuestions(indexed: IndexedCollection, set: Questio
     answered_rate: share(answerable.filter((o) => o.answered).length, answerable.length),
     fact_quoted_rate: share(answerable.filter((o) => o.factQuoted).length, answerable.length),
     document_retrieved_rate: share(answerable.filter((o) => o.documentRank > 0).length, answerable.length),
+    quoted_words_median: median(answerable.filter((o) => o.answered).map((o) => o.quoted.split(/\s+/u).filter(Boolean).length)),
     unanswerable: unanswerable.length,
     not_found_rate: share(unanswerable.filter((o) => !o.answered).length, unanswerable.length),
     outcomes,

@@ -7,6 +7,7 @@
  * quote is the sentence alone.
  */
 import type { Passage } from '../core/types.ts';
+import { CELL_SEPARATOR } from '../core/table-cells.ts';
 import { splitSentences } from '../text/split-sentences.ts';
 import { tokenize } from '../text/tokenize.ts';
 
@@ -34,8 +35,6 @@ export interface AnswerSentence {
   line: number;
 }
 
-/** Table cells as the parsers write them (HTML, DOCX, Markdown tables): one row a line, cells between " | ". */
-const CELL_SEPARATOR = ' | ';
 /** A label has at most this many words: "checkpoint_timeout (integer)", "Table 8.9. Date/Time Types", "3.4.1. The single line synopsis". */
 const LABEL_WORDS = 8;
 /** Share of a line's visible characters that are code punctuation, from which a line without final punctuation reads as code. */

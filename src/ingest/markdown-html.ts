@@ -1,3 +1,4 @@
+import { CELL_SEPARATOR } from '../core/table-cells.ts';
 import { normalizeText } from './clean.ts';
 import { parseHtmlWithDepthLimit } from './html-depth-limit.ts';
 
@@ -62,7 +63,7 @@ export function htmlPieces(html: string): HtmlPiece[] {
           level = Number(h[1]);
         } else if (name === 'pre') preDepth++;
         if (name === 'br') parts.push('\n');
-        else if (name === 'td' || name === 'th') parts.push(cellsInRow++ ? ' | ' : '');
+        else if (name === 'td' || name === 'th') parts.push(cellsInRow++ ? CELL_SEPARATOR : '');
         else if (name === 'tr') {
           end();
           cellsInRow = 0;

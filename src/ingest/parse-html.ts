@@ -1,3 +1,4 @@
+import { CELL_SEPARATOR } from '../core/table-cells.ts';
 import type { Block, ParsedDoc } from '../core/types.ts';
 import { joinParagraphs, normalizeCode, normalizeText, readsAsProse, textToParagraphs } from './clean.ts';
 import { parseHtmlWithDepthLimit } from './html-depth-limit.ts';
@@ -334,7 +335,7 @@ class HtmlWalker {
     const t = this.tables.at(-1);
     if (!t?.row) return;
     this.closeCell();
-    const row = t.row.some(Boolean) ? t.row.join(' | ') : '';
+    const row = t.row.some(Boolean) ? t.row.join(CELL_SEPARATOR) : '';
     t.row = null;
     const outer = this.tables.at(-2)?.cell;
     if (!row) return;

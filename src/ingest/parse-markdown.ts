@@ -1,3 +1,4 @@
+import { CELL_SEPARATOR } from '../core/table-cells.ts';
 import { Lexer, type Token, type Tokens } from 'marked';
 import type { Block, ParsedDoc } from '../core/types.ts';
 import { joinLines, joinParagraphs, normalizeCode, normalizeText, textToParagraphs } from './clean.ts';
@@ -258,7 +259,7 @@ class MarkdownWalker {
   private table(table: Tokens.Table): void {
     for (const row of [table.header, ...table.rows]) {
       const cells = row.map((cell) => normalizeText(this.inlineText(cell.tokens)).replace(/\n/g, ' '));
-      if (cells.some(Boolean)) this.paragraph(cells.join(' | '));
+      if (cells.some(Boolean)) this.paragraph(cells.join(CELL_SEPARATOR));
     }
   }
 

@@ -5,6 +5,7 @@ import type { Block, PageReading, ParsedDoc, ReadProgress, WordBox } from '../co
 import { linesToParagraphs, removeRunningLines } from './clean.ts';
 import { locatePdfAssets, type PdfAssets } from './pdf-assets.ts';
 import { entriesByPage, readOutline, refKey, splitPage, type OutlineEntry } from './pdf-outline.ts';
+import { pageLines, type TextItemLike } from './pdf-lines.ts';
 import { isReadable } from './readable.ts';
 import { checkImagePixels, checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 import { largestPdfImage } from './ocr/image-header.ts';
@@ -30,50 +31,6 @@ function loadPdfJs(): Promise<PdfJs> {
     return import('pdfjs-dist/legacy/build/pdf.mjs');
   })();
   return pdfjsPromise;
-}
-
-interface TextItemLike {
-  str: string;
-  hasEOL?: boolean;
-  transform?: number[];
-  height?: number;
-}
-
-/**
- * Lines of one page in reading order. A gap between lines much taller than the line height starts a new
- * paragraph (marked by an empty line).
- */
-function pageLines(items: TextItemLike[]): string[] {
-  const lines: Array<{ text: string; y: number; h: number }> = [];
-  // Pieces of the current line, joined once: a line made of thousands of items stays linear.
-  let parts: string[] = [];
-  let hasText = false;
-  let y: number | undefined;
-  let h = 0;
-  const push = () => {
-    if (hasText) lines.push({ text: parts.join('').trim(), y: y ?? 0, h: h || 10 });
-    parts = [];
-    hasText = false;
-    y = undefined;
-    h = 0;
-  };
-  for (const item of items) {
-    const iy = item.transform?.[5];
-    if (y !== undefined && iy !== undefined && Math.abs(iy - y) > Math.max(2, h * 0.5) && hasText) push();
-    if (y === undefined && iy !== undefined) y = iy;
-    h = Math.max(h, item.height ?? 0);
-    parts.push(item.str);
-    hasText ||= item.str.trim() !== '';
-    if (item.hasEOL) push();
-  }
-  push();
-  const out: string[] = [];
-  lines.forEach((line, i) => {
-    const prev = lines[i - 1];
-    if (prev && Math.abs(prev.y - line.y) > Math.max(prev.h, line.h) * 1.8) out.push('');
-    out.push(line.text);
-  });
-  return out;
 }
 
 /** Longest part of a page that joins its neighbour when it has no letter. */
@@ -224,7 +181,7 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: Rea
         const ref = refKey(page.ref);
         if (ref) pageOfRef.set(ref, p);
         const content = await page.getTextContent();
-        let lines = pageLines(content.items as TextItemLike[]);
+        let lines = pageLines(content.items as TextItemLike[], content.styles);
         if (startOcr && (await needsOcr(lines, () => paintsImage(page, pdfjs.OPS)))) {
           let reading = options.recognised?.get(p);
           if (!reading) {

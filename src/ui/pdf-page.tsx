@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { WordBox } from '../core/types.ts';
+import { withoutCellSeparators } from '../core/table-cells.ts';
 import { findInItems, type ItemRange } from './text-match.ts';
 import { markRects, WordMarks } from './word-marks.tsx';
 
@@ -81,7 +82,9 @@ async function openPdf(blob: Blob): Promise<PdfDocument> {
 function markQuotes(layer: TextLayer, quotes: readonly string[]): void {
   const byItem = new Map<number, ItemRange[]>();
   for (const quote of quotes) {
-    for (const r of findInItems(layer.textContentItemsStr, quote)) byItem.set(r.item, [...(byItem.get(r.item) ?? []), r]);
+    // A table row's cells are joined by " | " in the stored text; the page has them side by side.
+    const found = findInItems(layer.textContentItemsStr, quote);
+    for (const r of found.length ? found : findInItems(layer.textContentItemsStr, withoutCellSeparators(quote))) byItem.set(r.item, [...(byItem.get(r.item) ?? []), r]);
   }
   for (const [item, ranges] of byItem) {
     const span = layer.textDivs[item];

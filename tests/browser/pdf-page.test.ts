@@ -64,12 +64,47 @@ describe('the Source dialog shows a PDF page, drawn by pdf.js, with the cited se
     await expect(app.page.evaluate(() => (window as unknown as { cspViolations: Violation[] }).cspViolations)).resolves.toEqual([]);
   });
 
+  it('quotes one row of a table in a PDF, not the table run together, and marks that row on the page', async () => {
+    const settings = [
+      'Server settings',
+      '',
+      'These settings are read when the server starts.',
+      '',
+      ['Setting', 'Default', 'Meaning'],
+      ['max_connections', '100', 'concurrent connections'],
+      ['shared_buffers', '128 MB', 'memory for cached pages'],
+      ['work_mem', '4 MB', 'memory for each sort'],
+      '',
+      'Table 2: Settings and their defaults',
+    ];
+    await app.page.getByLabel('Add documents').setInputFiles({ name: 'settings.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makePdf([{ lines: settings }])) });
+    await waitForIndexed(app.page, 2);
+    const answer = await askQuestion(app.page, 'What is the default of shared_buffers?');
+    expect(answer).toContain('128 MB');
+    // Run together, the table was one sentence: every setting in it, quoted whole.
+    expect(answer).not.toContain('work_mem');
+    expect(answer).not.toContain('max_connections');
+    await app.page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: '[1]' }).click();
+    const dialog = app.page.getByRole('dialog', { name: 'Source' });
+    // The last test left the dialog on its text; the row is looked for on the page.
+    await dialog.getByRole('button', { name: 'Page', exact: true }).click();
+    await dialog.locator('.pdf-page[data-page="1"]').waitFor({ timeout: 30_000 });
+    await app.page.waitForFunction(() => document.querySelectorAll('.textLayer mark').length > 0);
+    const marked = (await dialog.locator('.textLayer mark').allTextContents()).join(' ');
+    expect(marked).toContain('shared_buffers');
+    expect(marked).toContain('128 MB');
+    expect(marked).not.toContain('work_mem');
+    await app.page.screenshot({ path: '/tmp/pdf-table-row.png' });
+    await app.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+  });
+
   it('keeps no original when the setting is off: the dialog shows the text only', async () => {
     // The setting sits in Settings, folded under the page's title.
     await app.page.locator('summary', { hasText: 'Settings' }).click();
     await app.page.getByLabel('Keep original files').uncheck();
     await app.page.getByLabel('Add documents').setInputFiles({ name: 'boat.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makePdf([{ lines: ['Change the engine oil every hundred hours.'] }])) });
-    await waitForIndexed(app.page, 2);
+    await waitForIndexed(app.page, 3);
     expect(await askQuestion(app.page, 'How often to change the engine oil?')).toContain('every hundred hours');
     await app.page.getByRole('region', { name: 'Answer' }).getByRole('link', { name: '[1]' }).click();
     const dialog = app.page.getByRole('dialog', { name: 'Source' });

@@ -5,7 +5,8 @@ import { createCanvas, Image, type Canvas } from '@napi-rs/canvas';
 import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString, StandardFonts, type PDFObject } from 'pdf-lib';
 
 export interface PdfPageSpec {
-  lines: string[];
+  /** A line of text, or a table row: its cells drawn in columns {@link PDF_COLUMN} points apart. */
+  lines: Array<string | string[]>;
   header?: string;
   footer?: string;
 }
@@ -22,6 +23,9 @@ export interface PdfOutlineItem {
   children?: PdfOutlineItem[];
 }
 
+/** Points between the columns of a table row in {@link makePdf}: a cell of up to 20 characters leaves a gap of two line heights or more. */
+export const PDF_COLUMN = 150;
+
 /**
  * A PDF with a text layer: one line of text per entry, optional running header/footer per page, and an
  * optional outline (pdf-lib has no outline API: its dictionaries are written by hand, as the PDF spec
@@ -36,8 +40,9 @@ export async function makePdf(pages: PdfPageSpec[], title?: string, outline?: Pd
     if (spec.header) page.drawText(spec.header, { x: 50, y: 760, size: 9, font });
     let y = 720;
     for (const line of spec.lines) {
-      if (line) page.drawText(line, { x: 50, y, size: 11, font });
-      y -= line ? 14 : 24;
+      if (Array.isArray(line)) line.forEach((cell, i) => page.drawText(cell, { x: 50 + i * PDF_COLUMN, y, size: 11, font }));
+      else if (line) page.drawText(line, { x: 50, y, size: 11, font });
+      y -= line.length ? 14 : 24;
     }
     if (spec.footer) page.drawText(spec.footer, { x: 50, y: 30, size: 9, font });
   }

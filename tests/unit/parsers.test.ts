@@ -102,6 +102,17 @@ describe('PDF', () => {
     }
   });
 
+  it('reads a table in a PDF as rows, cells between " | ", a row a paragraph', async () => {
+    const { parsed } = await parseFile(await makePdf([{ lines: ['Server settings', '', ['Setting', 'Default', 'Meaning'], ['work_mem', '4 MB', 'memory for each sort'], ['max_connections', '100', 'concurrent connections'], '', 'Restart the server after a change.'] }]), 'settings.pdf');
+    expect(parsed.blocks.map((b) => b.text).join('\n\n').split('\n\n')).toEqual([
+      'Server settings',
+      'Setting | Default | Meaning',
+      'work_mem | 4 MB | memory for each sort',
+      'max_connections | 100 | concurrent connections',
+      'Restart the server after a change.',
+    ]);
+  });
+
   it('rejects junk named .pdf as unreadable', async () => {
     await expect(parseFile(junkBytes(), 'junk.pdf')).rejects.toMatchObject({ code: 'corrupt-file' });
   });

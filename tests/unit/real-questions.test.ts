@@ -75,6 +75,10 @@ describe('evaluateQuestions', () => {
     expect(byId.get('stash')).toMatchObject({ answered: true, factQuoted: false, documentRank: 1 });
     expect(byId.get('volcano')).toMatchObject({ answered: false });
     expect(report).toMatchObject({ answerable: 3, answered_rate: 1, fact_quoted_rate: 0.6667, document_retrieved_rate: 1, unanswerable: 1, not_found_rate: 1 });
+    // What a person reads: the median of the three answers' word counts.
+    const words = report.outcomes.filter((o) => o.answerable).map((o) => o.quoted.split(/\s+/u).filter(Boolean).length).sort((a, b) => a - b);
+    expect(words.every((n) => n > 0)).toBe(true);
+    expect(report.quoted_words_median).toBe(words[1]);
   });
 
   it('asks all questions in one conversation with followUp, each against the one searched before it', async () => {
