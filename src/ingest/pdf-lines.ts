@@ -33,6 +33,11 @@ export type TextStyles = Readonly<Record<string, { fontFamily?: string }>>;
 const CELL_GAP = 1.2;
 /** Cells of a line that makes a table of two lines (a header and one row): with two, it may be a heading's number and title. */
 const MIN_CELLS = 3;
+/**
+ * Most cells of a table row: wider tables are rare, and comparing the columns of two lines costs the product
+ * of their cells (a hostile page of lines of 60,000 spaced pieces each would take minutes).
+ */
+const MAX_CELLS = 64;
 /** How many lines away a row's neighbour in its columns may be: its wrapped cells' next lines lie between. */
 const ROW_REACH = 3;
 /** Dot leaders (". . . ." or "....") make a line a contents or index entry, never a table row. */
@@ -125,7 +130,7 @@ const sameColumn = (a: number, b: number) => Math.abs(a - b) <= 2;
  * title, a running header and its page number: each is alone, the lines around it have one cell.
  */
 function markRows(lines: Line[]): void {
-  const candidate = lines.map((l) => !l.code && l.cells.length >= 2 && !l.cells.some((c) => DOT_LEADER.test(cellText(c))));
+  const candidate = lines.map((l) => !l.code && l.cells.length >= 2 && l.cells.length <= MAX_CELLS && !l.cells.some((c) => DOT_LEADER.test(cellText(c))));
   const aligned = (a: Line, b: Line) => {
     const shared = a.cells.slice(1).filter((c) => b.cells.slice(1).some((d) => sameColumn(c.x, d.x))).length;
     return shared >= Math.min(2, a.cells.length - 1, b.cells.length - 1);

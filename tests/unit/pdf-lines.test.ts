@@ -125,6 +125,14 @@ describe('PDF lines and table rows', () => {
     expect(pageLines(mono, { f3: { fontFamily: 'sans-serif' } }).filter(Boolean)[0]).toBe('INSTALL_FILE | = $(INSTALL) -p | -o root -g root | -m 644');
   });
 
+  it('reads lines of tens of thousands of spaced pieces without comparing every cell with every other', () => {
+    // Each line's pieces a little right of the one above: no column is shared, every pair of cells is compared.
+    const wide = (y: number, shift: number) => line(y, ...Array.from({ length: 60_000 }, (_, i): [number, string] => [i * 60 + shift, `w${i}`]));
+    const lines = pageLines([...wide(700, 0), ...wide(688, 10), ...wide(676, 20)]);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]!.startsWith('w0 w1 w2')).toBe(true);
+  });
+
   it('keeps lines of prose, a new paragraph after a wide gap', () => {
     const items = [
       ...line(700, [57, 'The first line of a paragraph']),
