@@ -74,6 +74,23 @@ function isCode(line: string): boolean {
   return visible > 0 && CODE_SHAPE.test(line) && (line.match(CODE_SYMBOLS)?.length ?? 0) / visible >= CODE_SYMBOL_SHARE;
 }
 
+/** Most words of a field's name ("Maximum upload size", "Monthly rent"). */
+const FIELD_NAME_WORDS = 5;
+/** "Name: value": the name before the first colon and a space, the value after it. */
+const FIELD = /^([^:]{1,80}):\s+\S/u;
+
+/**
+ * Whether a short line states a field's value: "Maximum upload size: 25 MB", "Monthly rent: €950",
+ * "Depends: libc6". It says something, as a sentence does, though it has no final punctuation. A name
+ * ending in a number is a caption or a heading's ("Table 1.1: List of packages", "Chapter 4: Results").
+ */
+function isField(line: string): boolean {
+  const name = FIELD.exec(line)?.[1];
+  if (!name) return false;
+  const words = tokenize(name).length;
+  return words >= 1 && words <= FIELD_NAME_WORDS && !/\p{N}\s*$/u.test(name);
+}
+
 /** What a line of a window is ({@link SentenceKind}); '' for a blank line. */
 export function kindOfLine(line: string): SentenceKind | '' {
   const text = line.trim();
@@ -81,6 +98,7 @@ export function kindOfLine(line: string): SentenceKind | '' {
   if (text.includes(CELL_SEPARATOR)) return 'row';
   if (TERMINAL.test(text)) return 'prose';
   if (isCode(text)) return 'code';
+  if (isField(text)) return 'prose';
   return tokenize(text).length <= LABEL_WORDS ? 'label' : 'prose';
 }
 

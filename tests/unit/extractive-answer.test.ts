@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asChunkId, asDocId } from '../../src/core/ids.ts';
 import type { Passage } from '../../src/core/types.ts';
-import { answerSentences } from '../../src/generate/answer-sentences.ts';
+import { answerSentences, kindOfLine } from '../../src/generate/answer-sentences.ts';
 import { headingOf } from '../../src/core/block-label.ts';
 import { buildExtractiveAnswer, completedWithFigure, rankSentences } from '../../src/generate/extractive-answer.ts';
 import { holdsQuantity } from '../../src/generate/quantity.ts';
@@ -202,6 +202,19 @@ describe('buildExtractiveAnswer', () => {
     const rule = passage('The single line synopsis should be kept brief—certainly under 80 characters.\n\nDo not include the package name in the synopsis line.', 'The single line', 'ch-binary.html', '3.4.1. The single line synopsis');
     const stats = { documentCount: 900, documentFrequency: (t: string) => ({ synopsi: 12, line: 300, long: 200, packag: 600 })[t] ?? 1 };
     expect(buildExtractiveAnswer('How long may the single line synopsis of a package be?', [format, rule], { stats }).segments[0]!.text).toBe('The single line synopsis should be kept brief—certainly under 80 characters.');
+  });
+
+  it('quotes a field that states the value asked about ("Monthly rent: €950"), as a sentence, not as a label', () => {
+    // A lease summary, a form, a product sheet: short "name: value" lines without a full stop.
+    const summary = 'Lease summary\n\nMonthly rent: €950\nSecurity deposit: two months of rent\nNotice period: three months\n\nThe tenant may keep one cat.';
+    const ask = (q: string) => buildExtractiveAnswer(q, [passage(summary, summary, 'lease.pdf', 'page 1')]);
+    const rent = ask('What is the monthly rent?');
+    expect(rent.found).toBe(true);
+    expect(rent.segments[0]!.text).toBe('Monthly rent: €950');
+    expect(ask('How long is the notice period?').segments[0]!.text).toBe('Notice period: three months');
+    // A caption or a heading's number before the colon names what follows: it is a label still.
+    expect(['Chapter 4: Results', 'Table 1.1: List of packages', 'Step 3: Restart'].map(kindOfLine)).toEqual(['label', 'label', 'label']);
+    expect(['Monthly rent: €950', 'Depends: libc6'].map(kindOfLine)).toEqual(['prose', 'prose']);
   });
 
   it('never answers with a label alone, and never lets one lead the sentence that answers', () => {
