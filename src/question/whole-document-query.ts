@@ -11,7 +11,7 @@
  * is not; "Is every tenant liable?" is not (no verb that asks for a list). Words only: no regular
  * expression is built from the question or from library names.
  */
-import { docNames } from './doc-names.ts';
+import { docFacets, docNames } from './doc-names.ts';
 import type { DocId } from '../core/ids.ts';
 import type { SearchFilter } from '../core/types.ts';
 import { passesDates } from '../core/query-filters.ts';
@@ -110,15 +110,18 @@ function holdsPhrase(words: readonly string[], needle: readonly string[]): boole
 /**
  * Documents the question names: as self-query reads them (a full file name, or a name without its
  * extension after "in", "from", "according to"), and, since the question asks about a whole document, a
- * name without its extension anywhere ("summarise the lease"), when no other document shares it and it is
- * at least 3 characters long.
+ * name without its extension anywhere ("summarise the lease"), when no other document shares it, it is
+ * at least 3 characters long, and no folder has it as its name: "summarise sqlite" with Debian's SQLite
+ * manual in "docs/sqlite" asks about the manual, not its one page "sqlite.html" (as filters read it,
+ * `self-query.ts`); the full file name still names the page.
  */
 function namedDocs(question: string, docs: readonly QueryableDoc[]): Set<DocId> {
   const named = new Set(readFilters(question, docs).flatMap((c) => (c.kind === 'document' ? [c.docId] : [])));
   const words = wordsOf(question.normalize('NFC')).map((w) => w.word);
   const present = new Set(words);
+  const { folderNames } = docFacets(docs);
   for (const n of docNames(docs)) {
-    if (n.stemCount !== 1 || n.stem.length < 3) continue;
+    if (n.stemCount !== 1 || n.stem.length < 3 || folderNames.has(n.stem)) continue;
     n.stemWords ??= wordsOf(n.stem).map((w) => w.word);
     // A stem whose first word the question lacks cannot be a phrase of it.
     if (present.has(n.stemWords[0] ?? '') && holdsPhrase(words, n.stemWords)) named.add(n.doc.docId);

@@ -36,6 +36,14 @@ describe('readWholeDocument (rule-based recognition of whole-document questions)
     expect(read('Summarise this document', LEASE_ONLY)?.docId).toBe('lease');
   });
 
+  it('reads a name without extension that a folder also has as the folder\'s subject, not its one page so named', () => {
+    // Debian's SQLite manual: "sqlite.html" (the command-line shell's page) sits in the folder "sqlite".
+    const manual: QueryableDoc[] = ['sqlite.html', 'limits.html', 'lang_attach.html'].map((name) => ({ docId: asDocId(name), name, folder: 'docs/sqlite', type: 'html', tags: [] }));
+    expect(read('Summarise sqlite', manual)).toBeUndefined();
+    expect(read('Summarise sqlite.html', manual)?.docId).toBe('sqlite.html');
+    expect(read('Summarise lang_attach', manual)?.docId).toBe('lang_attach.html');
+  });
+
   it('does not take questions about a passage, or about no single document', () => {
     expect(read('What is the rent?', LEASE_ONLY)).toBeUndefined();
     expect(read('What is the rent in lease.md?')).toBeUndefined();
