@@ -31,7 +31,7 @@ export type TextStyles = Readonly<Record<string, { fontFamily?: string }>>;
  * table, which is why a row also needs dot-free cells and a neighbour in its columns.
  */
 const CELL_GAP = 1.2;
-/** Cells of a line that makes a table of two lines (a header and one row): with two, it may be a heading's number and title. */
+/** Cells of each line of a table of two lines (a header and one row): with two, it may be a heading's number and title, or a justified line stretched wide over one with a footnote mark. */
 const MIN_CELLS = 3;
 /**
  * Most cells of a table row: wider tables are rare, and comparing the columns of two lines costs the product
@@ -40,6 +40,11 @@ const MIN_CELLS = 3;
 const MAX_CELLS = 64;
 /** How many lines away a row's neighbour in its columns may be: its wrapped cells' next lines lie between. */
 const ROW_REACH = 3;
+/**
+ * A list's marker or a footnote's number standing apart from its text: "•", "–", "3", "12.", "b)", "(iv)". A
+ * "table" of two columns whose first cells are all such is a list or a page's footnotes, not a table.
+ */
+const MARKER = /^(?:\p{N}{1,3}[.)]?|\(?\p{L}[.)]|\(?[ivxlc]{1,5}[.)]|[•◦▪‣∙·●○■□➢✓*+\-–—])$/u;
 /** Dot leaders (". . . ." or "....") make a line a contents or index entry, never a table row. */
 const DOT_LEADER = /(?:\.\s?){4,}/u;
 
@@ -125,9 +130,11 @@ const sameColumn = (a: number, b: number) => Math.abs(a - b) <= 2;
  * Marks the table rows among the lines. A candidate has two cells or more, no dot leaders, and is not all
  * in fixed-pitch fonts (code, a terminal's output: its columns are runs of spaces, not cells); candidates
  * at most {@link ROW_REACH} lines apart whose cells after the first start in the same columns (two of them,
- * or the one a two-cell line has) are one table. A table is rows when it has three lines, or two of which
- * one has three cells (a header and one row). A line of prose stretched wide, a heading's number and
- * title, a running header and its page number: each is alone, the lines around it have one cell.
+ * or the one a two-cell line has) are one table. A table is rows when it has three lines, or two of three
+ * cells or more (a header and one row), and is not a list: two cells a line, the first a marker or a
+ * number ({@link MARKER}: bullets or footnotes set apart from their text). A line of prose stretched wide, a
+ * heading's number and title, a running header and its page number: each is alone, the lines around it
+ * have one cell.
  */
 function markRows(lines: Line[]): void {
   const candidate = lines.map((l) => !l.code && l.cells.length >= 2 && l.cells.length <= MAX_CELLS && !l.cells.some((c) => DOT_LEADER.test(cellText(c))));
@@ -137,7 +144,8 @@ function markRows(lines: Line[]): void {
   };
   let table: number[] = [];
   const close = () => {
-    if (table.length >= 3 || (table.length === 2 && table.some((i) => lines[i]!.cells.length >= MIN_CELLS))) for (const i of table) lines[i]!.row = true;
+    const list = table.every((i) => lines[i]!.cells.length === 2 && MARKER.test(cellText(lines[i]!.cells[0]!)));
+    if (!list && (table.length >= 3 || (table.length === 2 && table.every((i) => lines[i]!.cells.length >= MIN_CELLS)))) for (const i of table) lines[i]!.row = true;
     table = [];
   };
   lines.forEach((line, i) => {

@@ -109,6 +109,21 @@ describe('PDF lines and table rows', () => {
     ]);
   });
 
+  it('leaves a list whose markers stand apart from their text, and a page\'s footnotes, as lines', () => {
+    const bullets = [
+      ...line(700, [60, '•'], [80, 'The tenant pays the rent on the first day.']),
+      ...line(688, [60, '•'], [80, 'The landlord repairs the heating.']),
+      ...line(676, [60, '•'], [80, 'Pets need the landlord\'s consent.']),
+    ];
+    expect(pageLines(bullets)).toEqual(['• The tenant pays the rent on the first day.', '• The landlord repairs the heating.', '• Pets need the landlord\'s consent.']);
+    const footnotes = [
+      ...line(90, [72, '14'], [88, 'Recommended packages installed with R do use LTO.']),
+      ...line(78, [72, '15'], [88, 'The Intel build used 2.7.11.']),
+      ...line(66, [72, '16'], [88, 'But on Windows problems have been seen.']),
+    ];
+    expect(pageLines(footnotes).every((l) => !l.includes(' | '))).toBe(true);
+  });
+
   it('leaves code in a fixed-pitch font as lines: its columns are runs of spaces, not cells', () => {
     const listing = [
       ...line(700, [72, 'INSTALL_FILE'], [158, '= $(INSTALL) -p'], [260, '-o root -g root'], [350, '-m 644']),
