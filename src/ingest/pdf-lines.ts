@@ -1,8 +1,9 @@
 /**
  * A PDF page's text items (pdf.js `getTextContent`) as lines in reading order, a table's rows written as the
  * other parsers write them (HTML, DOCX, Markdown): one row a paragraph, cells joined by " | ". A PDF has
- * no cells, only text placed on the page; a table is seen by its gaps: a line whose pieces stand apart by
- * much more than a word space, three cells or more, is a row. Without this a table read as one paragraph
+ * no cells, only text placed on the page; a table is seen by its gaps and its columns: lines whose pieces
+ * stand apart by much more than a word space, their cells starting at the same places ({@link markRows}).
+ * Without this a table read as one paragraph
  * ("package popcon size description mc V:54, I:226 1482 A text-mode …") and its rows were quoted as prose.
  */
 
@@ -171,6 +172,7 @@ function withWrappedCells(lines: readonly Line[]): Line[] {
     const continues =
       row?.row &&
       !line.row &&
+      line.cells.length <= MAX_CELLS &&
       lastY - line.y > 0 &&
       lastY - line.y <= 2 * Math.max(row.h, line.h) &&
       line.cells.every((c) => row.cells.slice(1).some((r) => sameColumn(r.x, c.x)) || c.x > row.cells.at(-1)!.x + 2);
