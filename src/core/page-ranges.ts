@@ -27,3 +27,8 @@ export function formatPageRanges(ranges: PageRanges): string {
   const one = ranges.length === 1 && ranges[0]![0] === ranges[0]![1];
   return `${one ? 'page' : 'pages'} ${ranges.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(', ')}`;
 }
+
+/** How many pages the ranges hold. @example pageCount([[2, 4], [40, 40]]) // → 4 */
+export function pageCount(ranges: PageRanges): number {
+  return ranges.reduce((n, [a, b]) => n + b - a + 1, 0);
+}

@@ -121,6 +121,16 @@ export interface DocRecord {
   chunkCount: number;
   /** Distinct chunks (a chunk can repeat inside a document): what the index holds for it. */
   distinctChunks?: number;
+  /**
+   * The print of its distinct chunks (`chunkSetPrint`, `core/ids.ts`): the index holds this document whole when it holds
+   * as many chunks with this print. Absent in documents stored before it was kept (the count alone is checked).
+   */
+  chunkPrint?: number;
+  /**
+   * The version of the reader of its type that read it (`ingest/reader-versions.ts`); absent: read before
+   * versions were kept, by version 1. A document read by an older version can be read again from its kept file.
+   */
+  reader?: number;
   /** The queue entry it was committed from (a Delete on that entry's row removes it). */
   /** The file's last-modified time when it was added (folder sync: unchanged files are not read again). */
   modified?: number;
@@ -162,6 +172,11 @@ export interface QueueEntry {
   insist?: boolean;
   /** The file's last-modified time (ms), when the browser gave one. */
   modified?: number;
+  /**
+   * A stored document read again by a newer reader (`ingest/reader-versions.ts`): the entry has no `blob`
+   * and reads the document's kept original; its commit replaces the document, keeping its tags.
+   */
+  readAgain?: DocId;
 }
 
 /** What removing a queue row did: dequeued a waiting or failed file, deleted the document it had just become, or nothing. */
@@ -245,7 +260,7 @@ export type LibraryEvent =
   | { type: 'file-progress'; queueId: QueueId; path: string; percent: number; stage?: ReadingStage }
   /** `matches`: for 'already-in-library', the path of the stored document with the same contents. */
   /** `docId`: for 'already-in-library', the stored document (a Delete of it still inside its Undo window is cancelled). */
-  | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' | 'cancelled'; matches?: string; docId?: DocId }
+  | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' | 'read-again' | 'cancelled'; matches?: string; docId?: DocId }
   | { type: 'file-failed'; queueId: QueueId; path: string; error: SerializedError }
   | { type: 'queue'; done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number }
   | { type: 'changed' }

@@ -1,5 +1,5 @@
 import { DocQaError } from '../core/errors.ts';
-import { asChunkId, type ChunkId, type DocId } from '../core/ids.ts';
+import { asChunkId, chunkSetPrint, type ChunkId, type DocId } from '../core/ids.ts';
 import type { IndexEntry } from '../core/types.ts';
 
 /** Snapshot format version; unknown versions are refused and the indexes are rebuilt from the store. */
@@ -198,6 +198,20 @@ export class ChunkOwners {
       return out;
     }
     for (const owners of this.owners.values()) for (const { docId } of ownerList(owners)) out.set(docId, (out.get(docId) ?? 0) + 1);
+    return out;
+  }
+
+  /** For each document, the {@link chunkSetPrint} of the distinct chunks it owns (start-up checks it against the store's). */
+  chunkPrints(): Map<DocId, number> {
+    const out = new Map<DocId, number>();
+    if (this.unread) {
+      for (const [docId, , chunks] of this.unread.entries) out.set(docId as DocId, (out.get(docId as DocId) ?? 0) ^ chunkSetPrint(chunks));
+      return out;
+    }
+    for (const [chunkId, owners] of this.owners) {
+      const print = chunkSetPrint([chunkId]);
+      for (const { docId } of ownerList(owners)) out.set(docId, (out.get(docId) ?? 0) ^ print);
+    }
     return out;
   }
 

@@ -1,4 +1,4 @@
-import type { ChunkId, DocId } from '../core/ids.ts';
+import { chunkSetPrint, type ChunkId, type DocId } from '../core/ids.ts';
 import type { DocRecord, PageReading, ReadProgress } from '../core/types.ts';
 import { chunkBlocks, DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './chunk.ts';
 import { normalizeForId } from './clean.ts';
@@ -6,6 +6,7 @@ import { chunkIdOfNormalized, docIdOf } from './hash.ts';
 import { joinPath } from './file-kinds.ts';
 import { parseFile } from './parse.ts';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
+import { READERS } from './reader-versions.ts';
 
 export interface FileInput {
   name: string;
@@ -84,6 +85,8 @@ export async function prepareDocument(
     tags: input.tags ?? [],
     chunkCount: chunks.length,
     distinctChunks: new Set(ids).size,
+    chunkPrint: chunkSetPrint(new Set(ids)),
+    reader: READERS[type].version,
   };
   onProgress?.(0.95);
   return { doc, blocks: parsed.blocks, chunks };

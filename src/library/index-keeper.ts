@@ -93,13 +93,14 @@ export class IndexKeeper {
   /**
    * Makes the indexes hold exactly the committed documents, each whole (after a crash, or another tab's
    * writes): documents the store no longer has are discarded, missing ones added, and any whose chunk
-   * count differs from the store's is re-added from the store.
+   * count or print (`DocRecord.chunkPrint`) differs from the store's is re-added from the store.
    */
   async reconcile(): Promise<void> {
     // From the database, not the list kept for questions: the store is the truth here.
     const docs = await this.store.listDocuments({ fresh: true });
     const stored = new Set(docs.map((d) => d.id));
     const counts = this.owners.chunkCounts();
+    const prints = this.owners.chunkPrints();
     const gone = new Set([...counts.keys()].filter((id) => !stored.has(id) && !this.inserting.has(id)));
     const partial: DocId[] = [];
     const missing: DocId[] = [];
@@ -107,7 +108,8 @@ export class IndexKeeper {
       if (this.inserting.has(doc.id)) continue;
       const have = counts.get(doc.id);
       if (have === undefined) missing.push(doc.id);
-      else if (have !== (await this.expectedChunks(doc, have))) partial.push(doc.id);
+      // A document read again may hold as many chunks as before, all different: its print tells.
+      else if (have !== (await this.expectedChunks(doc, have)) || (doc.chunkPrint !== undefined && prints.get(doc.id) !== doc.chunkPrint)) partial.push(doc.id);
     }
     for (const id of partial) gone.add(id);
     if (gone.size) {

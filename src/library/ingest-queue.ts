@@ -204,15 +204,21 @@ export class IngestQueue {
     this.percents.set(entry.id, '0 ');
     this.emit({ type: 'file-progress', queueId: entry.id, path: entry.path, percent: 0 });
     try {
-      if (!entry.blob) throw new DocQaError('corrupt-file', `${entry.name}: the file's contents were lost; add it again`);
+      // A document deleted while it waited to be read again is not brought back.
+      if (entry.readAgain && !(await this.store.getDocument(entry.readAgain))) return { kind: 'failed', error: await this.dropReadAgain(entry) };
+      const blob = entry.blob ?? (entry.readAgain && (await this.store.getOriginal(entry.readAgain)));
+      if (!blob) {
+        if (entry.readAgain) throw new DocQaError('corrupt-file', `${entry.name}: its original file is no longer kept, so it cannot be read again here; add the file again`);
+        throw new DocQaError('corrupt-file', `${entry.name}: the file's contents were lost; add it again`);
+      }
       const max = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
       if (entry.size > max) {
         throw new DocQaError('too-large', `${entry.name}: too large to index here (${Math.round(entry.size / 2 ** 20)} MB; the limit is ${Math.round(max / 2 ** 20)} MB): split it into smaller files`);
       }
-      const bytes = new Uint8Array(await entry.blob.arrayBuffer());
+      const bytes = new Uint8Array(await blob.arrayBuffer());
       const docId = await docIdOf(bytes);
       const stored = await this.store.getDocument(docId);
-      if (stored) return { kind: 'duplicate', docId, matches: stored.path };
+      if (stored && docId !== entry.readAgain) return { kind: 'duplicate', docId, matches: stored.path };
       await this.checkEarlierReads(entry);
       const limits = this.options.readLimits ?? DEFAULT_READ_LIMITS;
       this.reading = entry;
@@ -223,7 +229,7 @@ export class IngestQueue {
         ...(recognised.length && { recognised }),
         name: entry.name,
         folder: entry.folder,
-        blob: entry.blob,
+        blob,
         docId,
         addedAt: Date.now(),
         chunk: this.options.chunk ?? DEFAULT_CHUNK_OPTIONS,
@@ -290,6 +296,7 @@ export class IngestQueue {
 
   private async commitEntry(entry: QueueEntry, result: EntryResult): Promise<void> {
     if (result.kind === 'failed') throw result.error;
+    if (entry.readAgain && result.kind === 'prepared') return this.commitReadAgain(entry, entry.readAgain, result.prepared);
     // Checked again: the file just before this one in the queue may have had the same bytes.
     const stored = result.kind === 'duplicate' ? undefined : await this.store.getDocument(result.prepared.doc.id);
     if (result.kind === 'duplicate' || stored) {
@@ -317,6 +324,26 @@ export class IngestQueue {
     await this.keeper.remove(removed);
     this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: older.length ? 'replaced' : 'indexed' });
     this.keeper.scheduleSnapshot();
+  }
+
+  /**
+   * Commits a document read again from its kept file in its place (same id: the same bytes), keeping its
+   * tags and the chunks it still has, which keep their vectors. A document deleted meanwhile is not brought
+   * back: the reading is dropped.
+   */
+  private async commitReadAgain(entry: QueueEntry, docId: DocId, prepared: PreparedDocument): Promise<void> {
+    if (prepared.doc.id !== docId || !(await this.store.getDocument(docId))) throw await this.dropReadAgain(entry);
+    const { added, removed } = await this.store.commitDocument(prepared, entry.id, [docId]);
+    await this.keeper.add(docId, added);
+    await this.keeper.remove(removed);
+    this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'read-again', docId });
+    this.keeper.scheduleSnapshot();
+  }
+
+  /** Drops the reading again of a document deleted meanwhile; returns the `cancelled` error its row ends with. */
+  private async dropReadAgain(entry: QueueEntry): Promise<DocQaError> {
+    await this.store.removeQueued(entry.id);
+    return new DocQaError('cancelled', `${entry.name}: deleted before it was read again`);
   }
 
   /**

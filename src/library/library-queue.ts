@@ -1,7 +1,8 @@
 import type { QueueId } from '../core/ids.ts';
-import type { AddOptions, IncomingFile, QueueApi, Served } from '../core/library-api.ts';
-import type { DequeueOutcome, LibraryEvent } from '../core/types.ts';
+import type { AddOptions, IncomingFile, QueueApi, ReadAgainOffer, Served } from '../core/library-api.ts';
+import type { DequeueOutcome, DocRecord, LibraryEvent } from '../core/types.ts';
 import { describeSkipped, detectType, isSystemFile, joinPath } from '../ingest/file-kinds.ts';
+import { READERS, readAgainWorthwhile } from '../ingest/reader-versions.ts';
 import { describeDiff, folderDiff, topFolder, type Fingerprint } from './folder-sync.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 import type { IndexKeeper } from './index-keeper.ts';
@@ -154,6 +155,36 @@ export class LibraryQueue implements Served<QueueApi> {
     await store.sweepRecognisedPages().catch(() => undefined);
     this.parts.emit({ type: 'changed' });
     return removed;
+  }
+
+  /**
+   * Stored documents a newer reader reads better and not yet queued to be read again (waiting, or failed
+   * to): those whose file was kept, and those without it.
+   */
+  private async readAgainCandidates(): Promise<{ kept: DocRecord[]; withoutOriginals: DocRecord[] }> {
+    const { store } = this.parts;
+    const [docs, queue, originals] = await Promise.all([store.listDocuments({ fresh: true }), store.listQueue(), store.originalIds()]);
+    const queued = new Set(queue.flatMap((e) => (e.readAgain ? [e.readAgain] : [])));
+    const worth = docs.filter((d) => readAgainWorthwhile(d) && !queued.has(d.id));
+    return { kept: worth.filter((d) => originals.has(d.id)), withoutOriginals: worth.filter((d) => !originals.has(d.id)) };
+  }
+
+  async readAgainOffer(): Promise<ReadAgainOffer> {
+    const { kept, withoutOriginals } = await this.readAgainCandidates();
+    const better = [...new Set([...kept, ...withoutOriginals].flatMap((d) => READERS[d.type].better ?? []))];
+    return { documents: kept.length, withoutOriginals: withoutOriginals.length, better };
+  }
+
+  /** Queues the documents whose file was kept to be read again (`QueueEntry.readAgain`); the writer tab reads them. */
+  async readAgain(): Promise<number> {
+    const { store, ingest } = this.parts;
+    const entries = await store.enqueueReadAgain((await this.readAgainCandidates()).kept);
+    if (!entries.length) return 0;
+    ingest.countAdded(entries);
+    this.parts.emit({ type: 'changed' });
+    if (this.parts.writer.writing) void ingest.processQueue();
+    this.parts.onQueued?.();
+    return entries.length;
   }
 
   /** The page measured the parse worker's memory: a read past the limit is stopped (see {@link IngestQueue.reportReaderMemory}). */

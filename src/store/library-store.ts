@@ -14,6 +14,11 @@ type WriteTx = IDBPTransaction<LibrarySchema, typeof WRITE_STORES, 'readwrite'>;
 export type DequeueResult = { outcome: Exclude<DequeueOutcome, 'deleted'> } | { outcome: 'deleted'; docId: DocId; removed: IndexEntry[] };
 
 /** Index entries of a document's chunks, headed by its real title (never the file-name stand-in). */
+/** The fields of `doc` among `keys` that are set: `{ ...doc, ...definedFields(old, keys) }` takes them from `old`. */
+function definedFields(doc: DocRecord, keys: ReadonlyArray<keyof DocRecord>): Partial<DocRecord> {
+  return Object.fromEntries(keys.filter((k) => doc[k] !== undefined).map((k) => [k, doc[k]]));
+}
+
 function entriesFor(chunks: Iterable<{ id: ChunkId; text: string }>, doc: DocRecord): IndexEntry[] {
   const title = headerTitleOf(doc);
   return [...chunks].map((c) => ({ chunkId: c.id, docId: doc.id, text: c.text, title }));
@@ -166,7 +171,11 @@ export class LibraryStore extends QueueStore {
     const removed: IndexEntry[] = [];
     // Chunks the new version shares with the old one keep their vectors: they are not embedded again.
     const kept = new Set(chunks.map((c) => c.id));
-    for (const oldId of replaces) removed.push(...(await this.deleteInTx(tx, oldId, kept)));
+    const older = (await Promise.all(replaces.map((id) => tx.objectStore('documents').get(id)))).filter((d): d is DocRecord => !!d);
+    // The same file read again (`QueueEntry.readAgain`): its kept file stays, and so do the chunks it still has in the index.
+    const again = older.find((d) => d.id === doc.id);
+    for (const oldId of replaces) removed.push(...(await this.deleteInTx(tx, oldId, kept, oldId === doc.id)));
+    if (again) removed.splice(0, removed.length, ...removed.filter((e) => e.docId !== doc.id || !kept.has(e.chunkId)));
 
     // Group locations by chunk: a chunk may repeat inside one document.
     const byChunk = new Map<ChunkId, { text: string; locations: ChunkLocation[] }>();
@@ -180,8 +189,14 @@ export class LibraryStore extends QueueStore {
       const prior = existing[i]?.locations.filter((l) => l.docId !== doc.id) ?? [];
       writes.push(chunkStore.put({ id, text, locations: [...prior, ...locations] }));
     });
-    // The file's own time (folder sync tells an unchanged file by its size and time without reading it).
-    writes.push(tx.objectStore('documents').put(queueId ? { ...doc, queueId, ...(queued?.modified !== undefined && { modified: queued.modified }) } : doc));
+    // The person's tags go with the file to its new version; a document read again is the same document,
+    // added when it was (and a Delete on the row of its reading again must not delete it).
+    const tags = [...new Set([...older.flatMap((d) => d.tags), ...doc.tags])];
+    const record: DocRecord = again
+      ? { ...doc, tags, addedAt: again.addedAt, ...definedFields(again, ['queueId', 'modified', 'addedAgainAt']) }
+      : // The file's own time (folder sync tells an unchanged file by its size and time without reading it).
+        { ...doc, tags, ...(queueId && { queueId }), ...(queued?.modified !== undefined && { modified: queued.modified }) };
+    writes.push(tx.objectStore('documents').put(record));
     writes.push(tx.objectStore('manifests').put({ docId: doc.id, chunkIds: chunks.map((c) => c.id), blockCount: blocks.length }));
     blocks.forEach((b, index) => writes.push(tx.objectStore('blocks').put({ ...b, docId: doc.id, index })));
     if (queueId) writes.push(tx.objectStore('queue').delete(queueId), tx.objectStore('entryStatus').delete(queueId));
@@ -241,8 +256,11 @@ export class LibraryStore extends QueueStore {
     });
   }
 
-  /** Deletes a document in `t`; chunks left with no location lose their vectors, unless `keep` holds them. */
-  private async deleteInTx(t: WriteTx, docId: DocId, keep: ReadonlySet<ChunkId> = new Set()): Promise<IndexEntry[]> {
+  /**
+   * Deletes a document in `t`; chunks left with no location lose their vectors, unless `keep` holds them.
+   * `keepOriginal`: its kept file stays (the document is being read again from it).
+   */
+  private async deleteInTx(t: WriteTx, docId: DocId, keep: ReadonlySet<ChunkId> = new Set(), keepOriginal = false): Promise<IndexEntry[]> {
     const doc = await t.objectStore('documents').get(docId);
     const manifest = await t.objectStore('manifests').get(docId);
     if (!doc || !manifest) return [];
@@ -262,8 +280,13 @@ export class LibraryStore extends QueueStore {
     await t.objectStore('blocks').delete(IDBKeyRange.bound([docId, 0], [docId, Number.MAX_SAFE_INTEGER]));
     await t.objectStore('manifests').delete(docId);
     await t.objectStore('documents').delete(docId);
-    await t.objectStore('originals').delete(docId);
+    if (!keepOriginal) await t.objectStore('originals').delete(docId);
     return removed;
+  }
+
+  /** The documents whose original file was kept. */
+  async originalIds(): Promise<Set<DocId>> {
+    return new Set((await this.db.getAllKeys('originals')) as DocId[]);
   }
 
   /** The file a document was read from, when it was kept ("Keep original files"). */

@@ -1,7 +1,7 @@
 import type { QueueId } from '../core/ids.ts';
 import { asQueueId } from '../core/ids.ts';
 import { forFile, isQuotaError, serializeError, type SerializedError } from '../core/errors.ts';
-import type { PageReading, QueueEntry } from '../core/types.ts';
+import type { DocRecord, PageReading, QueueEntry } from '../core/types.ts';
 import type { LibraryDb } from './schema.ts';
 import { abortQuietly, settle } from './transactions.ts';
 
@@ -80,6 +80,34 @@ export class QueueStore {
     return stored;
   }
 
+  /**
+   * Queues stored documents to be read again from their kept files (`QueueEntry.readAgain`), in one
+   * transaction, without a copy of the file: the entry reads the document's original when its turn comes.
+   * Documents without a kept file, and those already waiting to be read again (or failed to), are passed over. Returns the
+   * entries queued.
+   */
+  async enqueueReadAgain(docs: readonly DocRecord[], now = Date.now()): Promise<QueueEntry[]> {
+    const tag = randomTag();
+    const tx = this.db.transaction(['queue', 'originals'], 'readwrite');
+    const writes: Array<Promise<unknown>> = [];
+    try {
+      // Waiting, or failed (its row says why; Try again reads it once more).
+      const waiting = new Set((await tx.objectStore('queue').getAll()).flatMap((e) => (e.readAgain ? [e.readAgain] : [])));
+      const entries: QueueEntry[] = [];
+      for (const doc of docs) {
+        if (waiting.has(doc.id) || (await tx.objectStore('originals').getKey(doc.id)) === undefined) continue;
+        const entry: QueueEntry = { id: queueKey(now, entries.length, tag), name: doc.name, folder: doc.folder, path: doc.path, size: doc.size, readAgain: doc.id, addedAt: now, state: 'queued', ...(doc.modified !== undefined && { modified: doc.modified }) };
+        entries.push(entry);
+        writes.push(tx.objectStore('queue').put(entry));
+      }
+      await settle(tx.done, writes);
+      return entries;
+    } catch (err) {
+      abortQuietly(tx, writes);
+      throw err;
+    }
+  }
+
   private async putQueueEntries(entries: readonly QueueEntry[]): Promise<void> {
     const tx = this.db.transaction('queue', 'readwrite');
     const writes: Array<Promise<unknown>> = [];
@@ -132,7 +160,7 @@ export class QueueStore {
     const errors = new Map(statuses.flatMap((s) => (s.error ? [[s.queueId, s.error] as const] : [])));
     return all.map(({ blob, ...rest }) => {
       const error = errors.get(rest.id);
-      return { ...rest, ...(error ? { state: 'failed' as const, error } : {}), hasContents: !!blob };
+      return { ...rest, ...(error ? { state: 'failed' as const, error } : {}), hasContents: !!blob || !!rest.readAgain };
     });
   }
 
@@ -178,7 +206,8 @@ export class QueueStore {
   async retryQueued(id: QueueId): Promise<boolean> {
     const tx = this.db.transaction(['queue', 'entryStatus'], 'readwrite');
     const entry = await tx.objectStore('queue').get(id);
-    const ok = !!entry?.blob;
+    // A document's reading again reads its kept file, never copied into the queue.
+    const ok = !!entry?.blob || !!entry?.readAgain;
     if (ok) await tx.objectStore('entryStatus').put({ queueId: id, reads: 0, insist: true });
     await tx.done;
     return ok;

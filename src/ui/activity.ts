@@ -51,9 +51,11 @@ export interface RunTally {
   updated: number;
   already: number;
   failed: number;
+  /** Stored documents read again by a newer reader (optional: absent counts none). */
+  readAgain?: number;
 }
 
-export const emptyTally = (): RunTally => ({ indexed: 0, updated: 0, already: 0, failed: 0 });
+export const emptyTally = (): RunTally => ({ indexed: 0, updated: 0, already: 0, failed: 0, readAgain: 0 });
 
 /** Marks the "Adding N files" line of a drop, so the end of its run can replace it. */
 export function addingNote(count: number): ActivityNote {
@@ -66,6 +68,7 @@ export function runSummary(t: RunTally): string {
     t.indexed && `${t.indexed} indexed`,
     t.updated && `${t.updated} updated`,
     t.already && `${t.already} already in library`,
+    t.readAgain && `${t.readAgain} read again`,
     t.failed && `${t.failed} failed`,
   ].filter(Boolean);
   return parts.length ? `Done: ${parts.join(', ')}` : 'Done: nothing added';
@@ -79,7 +82,7 @@ export function runSummary(t: RunTally): string {
  * listed before the page hears that end, and its own run says what became of its files.
  */
 export function finishRun(notes: readonly ActivityNote[], tally: RunTally): ActivityNote[] {
-  const finished = tally.indexed + tally.updated + tally.already + tally.failed;
+  const finished = tally.indexed + tally.updated + tally.already + tally.failed + (tally.readAgain ?? 0);
   const ended = new Set<ActivityNote>();
   let counted = 0;
   // The list is newest first.

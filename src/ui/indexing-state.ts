@@ -72,6 +72,19 @@ export async function retryItem(item: LibraryItem): Promise<void> {
   }
 }
 
+/** Read again: the documents a newer reader reads better are queued to be read again from their kept files. */
+export async function readDocumentsAgain(): Promise<void> {
+  const api = libraryApi();
+  if (!api) return;
+  try {
+    const n = await api.queue.readAgain();
+    dropSeq++;
+    if (n) activity.value = addNotes(activity.value, [{ text: `Reading ${n} document${n === 1 ? '' : 's'} again`, adding: n }]);
+  } catch (err) {
+    noteActivity(`The documents could not be read again: ${personalMessage(err)}`);
+  }
+}
+
 /** Clears the failed files from the list. */
 export async function dismissFailed(): Promise<void> {
   const api = libraryApi();

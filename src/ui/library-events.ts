@@ -38,6 +38,7 @@ function endFile(event: FileEnd, drop: number): ActivityNote | undefined {
   if (event.outcome === 'indexed') tally.indexed++;
   else if (event.outcome === 'replaced') tally.updated++;
   else if (event.outcome === 'already-in-library') tally.already++;
+  else if (event.outcome === 'read-again') tally.readAgain = (tally.readAgain ?? 0) + 1;
   if (event.outcome === 'already-in-library') return alreadyNote(event.path, event.matches, drop);
   if (event.outcome === 'replaced') return { text: `${event.path}: updated to the new version`, path: event.path, group: { key: `replaced:${drop}`, summary: 'updated to the new version', count: 1 } };
   return undefined;

@@ -8,8 +8,8 @@ import { PrefixIsolated } from './isolate.tsx';
 import { arrangeItems, folderOf, listRows, SORT_LABELS, WINDOW_ABOVE, windowOf, type LibrarySort, type ListRow } from './library-view.ts';
 import { deleteItem, pendingDeletes, undoDelete } from './delete-state.ts';
 import { plural, stageLine } from './format.ts';
-import { dismissFailed, percents, retryItem, type FileProgress } from './indexing-state.ts';
-import { items, loaded, setTags } from './library-state.ts';
+import { dismissFailed, percents, readDocumentsAgain, retryItem, type FileProgress } from './indexing-state.ts';
+import { dismissReadAgain, items, loaded, readAgainOffer, setTags } from './library-state.ts';
 
 /**
  * "Indexed" for a document whose every page was read; "Indexed: pages 2–23, 40 unreadable (font
@@ -300,6 +300,34 @@ function UndoBar() {
   );
 }
 
+/**
+ * The offer to read again the documents a newer reader reads better (`ingest/reader-versions.ts`): Read
+ * again queues those whose file was kept; those stored without it need the file added again.
+ */
+function ReadAgainNotice() {
+  const offer = readAgainOffer.value;
+  if (!offer) return null;
+  const total = offer.documents + offer.withoutOriginals;
+  const what = offer.better.length ? offer.better.join(' and ') : 'read them better';
+  return (
+    <div class="read-again" role="status">
+      <p>
+        {plural(total, 'document')} {total === 1 ? 'was' : 'were'} stored before this app could {what}.{' '}
+        {offer.documents > 0 && `Reading ${offer.documents === 1 ? 'it' : offer.documents === total ? 'them' : `${offer.documents} of them`} again from the kept file${offer.documents === 1 ? '' : 's'} gives better answers; tags stay. `}
+        {offer.withoutOriginals > 0 && `${offer.withoutOriginals === total ? (total === 1 ? 'It was' : 'They were') : `${offer.withoutOriginals} of them were`} stored without the original file: add ${offer.withoutOriginals === 1 ? 'it' : 'those files'} again to read ${offer.withoutOriginals === 1 ? 'it' : 'them'} anew.`}
+      </p>
+      {offer.documents > 0 && (
+        <button type="button" onClick={() => void readDocumentsAgain()}>
+          Read again
+        </button>
+      )}
+      <button type="button" onClick={dismissReadAgain}>
+        Not now
+      </button>
+    </div>
+  );
+}
+
 export function LibraryPanel() {
   const [sort, setSort] = useState<LibrarySort>('added');
   const [query, setQuery] = useState('');
@@ -327,6 +355,7 @@ export function LibraryPanel() {
           Clear {failed} failed file{failed === 1 ? '' : 's'}
         </button>
       )}
+      <ReadAgainNotice />
       <UndoBar />
       {(all.length > 1 || query) && <ListControls sort={sort} query={query} grouped={grouped} onSort={setSort} onQuery={setQuery} onGroup={setGrouped} />}
       <BulkActions docs={list.filter((i) => i.kind === 'document')} />

@@ -1,5 +1,6 @@
 import { batch, signal } from '@preact/signals';
 import type { DocId } from '../core/ids.ts';
+import type { ReadAgainOffer } from '../core/library-api.ts';
 import type { LibraryItem } from '../core/types.ts';
 import { currentLibraryId } from './current-library.ts';
 import { libraryApi } from './library-connection.ts';
@@ -24,6 +25,26 @@ export const loaded = signal(false);
  * the database empty though this browser had seen documents in it; until dismissed or files are added.
  */
 export const lost = signal<LibraryRecord | undefined>(undefined);
+
+/**
+ * Stored documents a newer reader reads better (`QueueApi.readAgainOffer`), read when nothing is queued;
+ * undefined until then, or after "Not now" for what it offers ({@link dismissReadAgain}).
+ */
+export const readAgainOffer = signal<ReadAgainOffer | undefined>(undefined);
+const READ_AGAIN_DISMISSED_KEY = 'docqa.readAgainDismissed';
+
+/** "Not now": the offer stays away until a newer reader offers something else. */
+export function dismissReadAgain(): void {
+  const offer = readAgainOffer.value;
+  if (offer) globalThis.localStorage?.setItem(READ_AGAIN_DISMISSED_KEY, offer.better.join('\n'));
+  readAgainOffer.value = undefined;
+}
+
+/** The offer to show: none when it offers nothing, or what it offers was dismissed. */
+function shownOffer(offer: ReadAgainOffer): ReadAgainOffer | undefined {
+  if (!offer.documents && !offer.withoutOriginals) return undefined;
+  return globalThis.localStorage?.getItem(READ_AGAIN_DISMISSED_KEY) === offer.better.join('\n') ? undefined : offer;
+}
 
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -55,6 +76,8 @@ export async function refreshLibrary(): Promise<void> {
   });
   // Kept as it was while the person has not yet read that it was cleared.
   if (!lost.value) rememberLibrary(globalThis.localStorage, documentCount, Date.now(), currentLibraryId());
+  // Offered once the queue is empty (a reading again under way leaves the offer as it was).
+  if (!list.some((i) => i.kind === 'queued')) readAgainOffer.value = shownOffer(await api.queue.readAgainOffer());
   // The Ask panel renders in tasks of its own (see `documents`), from the newest listing by then.
   await yieldToPage();
   const docs = items.value.filter((i) => i.kind === 'document');
