@@ -1,9 +1,11 @@
+import { CELL_SEPARATOR } from '../core/table-cells.ts';
 import type { CitedRange, TextRange } from '../core/types.ts';
 
 /**
  * Where the cited sentences are in a block's stored text. A range that still holds its text is kept;
  * one that does not (the block was stored again since the answer) is looked up by its text, the nearest
- * occurrence winning, and dropped when the text is gone. Sorted; a range overlapping an earlier one is dropped.
+ * occurrence winning, then by its words alone ({@link looseFind}: a document read again by a newer reader
+ * may have split a table into rows), and dropped when the text is gone. Sorted; a range overlapping an earlier one is dropped.
  *
  * @example
  * locateMarks('Rent is due. Pay on time.', [{ start: 13, end: 25, text: 'Pay on time.' }])
@@ -22,6 +24,10 @@ export function locateMarks(text: string, marks: readonly CitedRange[]): TextRan
       if (best < 0 || Math.abs(at - mark.start) < Math.abs(best - mark.start)) best = at;
     }
     if (best >= 0) found.push({ start: best, end: best + mark.text.length });
+    else {
+      const loose = looseFind(text, mark.text);
+      if (loose) found.push(loose);
+    }
   }
   found.sort((a, b) => a.start - b.start);
   return found.filter((m, i) => i === 0 || m.start >= found[i - 1]!.end);
@@ -33,4 +39,28 @@ export function clampRange(range: TextRange | undefined, length: number): TextRa
   const start = Math.max(0, Math.min(range.start, length));
   const end = Math.max(start, Math.min(range.end, length));
   return end > start ? { start, end } : undefined;
+}
+
+/**
+ * Where `needle` is in `text` when spaces, line breaks and table cell separators are not counted: a
+ * sentence quoted from a table run together ("Ctrl-Z temporarily stop … Ctrl-S halt output") is found in
+ * the same table read as rows ("Ctrl-Z | temporarily stop …\n\nCtrl-S | halt output"). Linear in the text.
+ */
+export function looseFind(text: string, needle: string): TextRange | undefined {
+  const squeeze = (s: string) => {
+    const at: number[] = [];
+    let out = '';
+    const plain = s.split(CELL_SEPARATOR).join('\u0000'.repeat(CELL_SEPARATOR.length));
+    for (let i = 0; i < plain.length; i++) {
+      if (/\s|\u0000/u.test(plain[i]!)) continue;
+      out += plain[i];
+      at.push(i);
+    }
+    return { out, at };
+  };
+  const wanted = squeeze(needle).out;
+  if (wanted.length < 8) return undefined;
+  const { out, at } = squeeze(text);
+  const i = out.indexOf(wanted);
+  return i < 0 ? undefined : { start: at[i]!, end: at[i + wanted.length - 1]! + 1 };
 }

@@ -55,6 +55,18 @@ describe('the Source dialog marks exactly the quoted sentences', () => {
     ]);
   });
 
+  it('finds a quote from a table run together in the same table read again as rows (and the other way round)', () => {
+    const rows = 'Keys.\n\nCtrl-Z | stop the program\n\nCtrl-S | halt output to screen\n\nMore text.';
+    const quote = 'Ctrl-Z stop the program Ctrl-S halt output to screen';
+    const [mark] = locateMarks(rows, [{ start: 0, end: quote.length, text: quote }]);
+    expect(rows.slice(mark!.start, mark!.end)).toBe('Ctrl-Z | stop the program\n\nCtrl-S | halt output to screen');
+    const runTogether = 'Keys. Ctrl-Z stop the program Ctrl-S halt output to screen More text.';
+    const [back] = locateMarks(runTogether, [{ start: 0, end: 25, text: 'Ctrl-Z | stop the program' }]);
+    expect(runTogether.slice(back!.start, back!.end)).toBe('Ctrl-Z stop the program');
+    // Other words are still not found.
+    expect(locateMarks(rows, [{ start: 0, end: 20, text: 'Ctrl-Z | resume the program' }])).toEqual([]);
+  });
+
   it('clamps the tinted chunk into the text', () => {
     expect(clampRange({ start: 5, end: 50 }, 20)).toEqual({ start: 5, end: 20 });
     expect(clampRange({ start: 30, end: 50 }, 20)).toBeUndefined();
