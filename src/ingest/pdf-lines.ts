@@ -31,7 +31,7 @@ export type TextStyles = Readonly<Record<string, { fontFamily?: string }>>;
  * and a justified line stretched by a long unbreakable word leaves 1.7 between its words: neither is a
  * table, which is why a row also needs dot-free cells and a neighbour in its columns.
  */
-const CELL_GAP = 1.2;
+export const CELL_GAP = 1.2;
 /** Cells of each line of a table of two lines (a header and one row): with two, it may be a heading's number and title, or a justified line stretched wide over one with a footnote mark. */
 const MIN_CELLS = 3;
 /**
@@ -63,6 +63,10 @@ interface Line {
   h: number;
   /** A table row ({@link markRows}). */
   row: boolean;
+  /** Its place among the lines given to {@link tableRows}. */
+  index?: number;
+  /** The places of the lines that were its wrapped cells' next lines ({@link withWrappedCells}). */
+  absorbed?: number[];
 }
 
 const cellText = (cell: Cell) => cell.parts.join('').trim();
@@ -124,6 +128,27 @@ export function pageLines(items: readonly TextItemLike[], styles: TextStyles = {
   return toText(withWrappedCells(lines));
 }
 
+/** A line placed on its page with its cells already found (OCR's lines: `ocr/recognised-page.ts`), in points. */
+export interface PlacedLine {
+  cells: ReadonlyArray<{ x: number; text: string }>;
+  /** Its baseline, growing up the page (as a PDF's). */
+  y: number;
+  /** Its height. */
+  h: number;
+}
+
+/**
+ * The table rows among placed lines, by the rules {@link pageLines} reads a PDF's by: each row by the
+ * place of its line, with its cells and the places of the lines that were its wrapped cells' next lines.
+ */
+export function tableRows(placed: readonly PlacedLine[]): Map<number, { cells: string[]; absorbed: number[] }> {
+  const lines: Line[] = placed.map((p, index) => ({ cells: p.cells.map((c) => ({ x: c.x, parts: [c.text] })), code: false, y: p.y, h: p.h, row: false, index }));
+  markRows(lines);
+  const rows = new Map<number, { cells: string[]; absorbed: number[] }>();
+  for (const line of withWrappedCells(lines)) if (line.row) rows.set(line.index!, { cells: line.cells.map(cellText), absorbed: line.absorbed ?? [] });
+  return rows;
+}
+
 /** Whether two cell starts are one column's (pieces of a column share their left edge). */
 const sameColumn = (a: number, b: number) => Math.abs(a - b) <= 2;
 
@@ -177,6 +202,7 @@ function withWrappedCells(lines: readonly Line[]): Line[] {
       lastY - line.y <= 2 * Math.max(row.h, line.h) &&
       line.cells.every((c) => row.cells.slice(1).some((r) => sameColumn(r.x, c.x)) || c.x > row.cells.at(-1)!.x + 2);
     if (continues) {
+      if (line.index !== undefined) row.absorbed = [...(row.absorbed ?? []), line.index];
       for (const c of line.cells) {
         const into = row.cells.find((r, i) => i > 0 && sameColumn(r.x, c.x));
         if (into) into.parts.push(' ', ...c.parts);

@@ -107,7 +107,8 @@ export async function makeScannedPdf(): Promise<Uint8Array> {
 
 /** What a scanned page shows: its paragraphs, and how it was scanned. */
 export interface ScannedPageSpec {
-  paragraphs: string[];
+  /** Paragraphs of prose, or a table's rows: a row's cells printed in columns {@link PDF_COLUMN} points apart. */
+  paragraphs: Array<string | string[]>;
   /** Scan resolution; default 200. */
   dpi?: number;
   /** Degrees the page is turned on the scanner; default 0. */
@@ -156,6 +157,11 @@ export function renderPageImage(spec: ScannedPageSpec): Uint8Array {
   g.font = `${11 * scale}px serif`;
   let y = 72 * scale;
   for (const paragraph of spec.paragraphs) {
+    if (Array.isArray(paragraph)) {
+      paragraph.forEach((cell, i) => g.fillText(cell, (72 + i * PDF_COLUMN) * scale, y));
+      y += 16 * scale;
+      continue;
+    }
     let line = '';
     const lines: string[] = [];
     for (const word of paragraph.split(/\s+/)) {

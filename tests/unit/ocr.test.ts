@@ -1,3 +1,4 @@
+import { CELL_SEPARATOR } from '../../src/core/table-cells.ts';
 import { describe, expect, it } from 'vitest';
 import type { PageReading, ReadingStage } from '../../src/core/types.ts';
 import { createTesseractEngine } from '../../src/ingest/ocr/tesseract-engine.ts';
@@ -75,6 +76,29 @@ describe('scanned PDFs are read by OCR', () => {
     const prepared = await prepareDocument({ name: 'lease-scan.pdf', folder: '', bytes, addedAt: 1 });
     expect(prepared.doc).toMatchObject({ pages: 2, recognisedPages: [[1, 2]] });
     expect(prepared.chunks.map((c) => c.text).join(' ')).toContain('security deposit');
+  });
+
+  it('reads a scanned table row by row, each row its cells, as a PDF with text is read', async () => {
+    const settings = [
+      'Server settings',
+      'These settings are read when the server starts, and a change to one of them takes effect only after the server is restarted.',
+      ['Setting', 'Default', 'Meaning'],
+      ['max_connections', '100', 'concurrent connections'],
+      ['shared_buffers', '128 MB', 'memory for cached pages'],
+      ['work_mem', '4 MB', 'memory for each sort'],
+      'Table 2: Settings and their defaults',
+    ];
+    const parsed = await parsePdf(await makeScannedTextPdf([{ paragraphs: settings }]), 'settings-scan.pdf');
+    const paragraphs = parsed.blocks[0]!.text.split('\n\n');
+    expect(paragraphs).toContain('shared_buffers | 128 MB | memory for cached pages');
+    expect(paragraphs).toContain('Setting | Default | Meaning');
+    expect(paragraphs.at(-1)).toBe('Table 2: Settings and their defaults');
+    // The prose around it stays prose, its words as they were.
+    expect(paragraphs.filter((p) => p.includes(CELL_SEPARATOR))).toHaveLength(4);
+    // A quoted row is marked on the scan, its words found without the separators: a mark per cell, on one line.
+    const marks = markRects(parsed.blocks[0]!.words!, ['shared_buffers | 128 MB | memory for cached pages']);
+    expect(marks).toHaveLength(3);
+    expect(Math.max(...marks.map((m) => m[1])) - Math.min(...marks.map((m) => m[1]))).toBeLessThan(0.01);
   });
 
   it('reads pages fed to the scanner sideways or upside down, and places their words on the page as scanned', async () => {
@@ -356,6 +380,18 @@ describe('OCR pieces', () => {
     const one = { ...page, paragraphs: [[[w('The', 0), w('rent', 0)], [w('is', 1), w('due.', 1)], [w('Pets', 2, 10), w('allowed.', 2, 10)], [w('Dogs', 3, 10)]]] };
     expect(linesOfPage(one)).toEqual(['The rent', 'is due.', '', 'Pets allowed.', 'Dogs']);
     expect(linesOfPage({ ...page, paragraphs: [] })).toEqual([]);
+  });
+
+  it('reads lines whose words stand in columns as table rows, and not a line alone or a list', () => {
+    // Lines 20 px tall, 30 px apart; cells of a row 200 px apart, its words 5 px apart; columns a few pixels askew.
+    const line = (n: number, ...cells: Array<[number, string]>): RecognisedWord[] =>
+      cells.flatMap(([x, text]) => text.split(' ').map((word, i) => ({ text: word, confidence: 90, box: { x0: x + i * 45, y0: n * 30, x1: x + i * 45 + 40, y1: n * 30 + 20 } })));
+    const table = [line(0, [0, 'Setting'], [300, 'Default']), line(1, [2, 'port'], [301, '5432']), line(2, [0, 'work_mem'], [299, '4 MB']), line(3, [0, 'Rows are settings.'])];
+    expect(linesOfPage({ paragraphs: [table], confidence: 90, width: 1, height: 1 })).toEqual(['Setting | Default', '', 'port | 5432', '', 'work_mem | 4 MB', '', 'Rows are settings.']);
+    // One line with a wide gap (a heading's number and title) is not a table, nor footnotes set apart from their numbers.
+    expect(linesOfPage({ paragraphs: [[line(0, [0, '4'], [300, 'Results']), line(1, [0, 'The trial enrolled forty people.'])]], confidence: 90, width: 1, height: 1 })).toEqual(['4 Results', 'The trial enrolled forty people.']);
+    const notes = [line(0, [0, '1'], [300, 'See the annex.']), line(1, [0, '2'], [300, 'Measured in May.']), line(2, [0, '3'], [300, 'As before.'])];
+    expect(linesOfPage({ paragraphs: [notes], confidence: 90, width: 1, height: 1 })).toEqual(['1 See the annex.', '2 Measured in May.', '3 As before.']);
   });
 });
 

@@ -1,4 +1,6 @@
+import { CELL_SEPARATOR } from '../../core/table-cells.ts';
 import type { PageReading, WordBox } from '../../core/types.ts';
+import { CELL_GAP, tableRows, type PlacedLine } from '../pdf-lines.ts';
 import { isReadable } from '../readable.ts';
 import { newPgm } from './pgm.ts';
 
@@ -61,14 +63,24 @@ export const MIN_CONFIDENCE = 30;
 const PARAGRAPH_GAP = 0.6;
 
 /**
+ * The height a page's median line is taken to have when its lines are compared with a PDF's table rules
+ * (`pdf-lines.ts`, whose gaps and tolerances are in points of a line about this high).
+ */
+const LINE_POINTS = 10;
+
+/**
  * The page's text as the PDF parser's lines: one line per recognised line, an empty line between
- * paragraphs (as `pageLines` marks a paragraph gap), nothing for a page without words.
+ * paragraphs (as `pageLines` marks a paragraph gap), nothing for a page without words. A table's rows are
+ * read as a PDF's are (`tableRows`): tesseract reads a row as one line whose cells stand far apart, and
+ * each row becomes a paragraph of its cells joined by " | ", where it read as words run together.
  */
 export function linesOfPage(page: RecognisedPage): string[] {
   const lines = page.paragraphs.flatMap((paragraph, p) =>
     paragraph
-      .filter((line) => line.some((w) => w.text.trim() !== ''))
+      .map((line) => line.filter((w) => w.text.trim() !== ''))
+      .filter((line) => line.length > 0)
       .map((line, i) => ({
+        words: line,
         text: line.map((w) => w.text).join(' ').trim(),
         top: Math.min(...line.map((w) => w.box.y0)),
         bottom: Math.max(...line.map((w) => w.box.y1)),
@@ -77,13 +89,31 @@ export function linesOfPage(page: RecognisedPage): string[] {
   );
   const heights = lines.map((l) => l.bottom - l.top).sort((a, b) => a - b);
   const median = heights[Math.floor(heights.length / 2)] ?? 0;
+  const rows = median > 0 ? tableRows(lines.map((l) => placedLine(l.words, l.bottom, LINE_POINTS / median))) : new Map<number, { cells: string[]; absorbed: number[] }>();
+  const absorbed = new Set([...rows.values()].flatMap((r) => r.absorbed));
   const out: string[] = [];
+  let afterRow = false;
   lines.forEach((line, i) => {
+    if (absorbed.has(i)) return;
     const prev = lines[i - 1];
-    if (prev && (line.starts || line.top - prev.bottom > PARAGRAPH_GAP * median)) out.push('');
-    out.push(line.text);
+    const row = rows.get(i);
+    if (prev && (row || afterRow || line.starts || line.top - prev.bottom > PARAGRAPH_GAP * median) && out.at(-1) !== '') out.push('');
+    out.push(row ? row.cells.join(CELL_SEPARATOR) : line.text);
+    afterRow = !!row;
   });
   return out;
+}
+
+/** A recognised line in points (`scale` of a pixel), its cells the runs of words closer than a cell's gap (`CELL_GAP` line heights). */
+function placedLine(words: readonly RecognisedWord[], bottom: number, scale: number): PlacedLine {
+  const cells: Array<{ x: number; text: string }> = [];
+  let end: number | undefined;
+  for (const w of words) {
+    if (end === undefined || w.box.x0 - end >= CELL_GAP * LINE_POINTS / scale) cells.push({ x: w.box.x0 * scale, text: w.text });
+    else cells.at(-1)!.text += ` ${w.text}`;
+    end = w.box.x1;
+  }
+  return { cells, y: -bottom * scale, h: LINE_POINTS };
 }
 
 /**
