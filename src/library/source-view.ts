@@ -50,11 +50,12 @@ export function looseFind(text: string, needle: string): TextRange | undefined {
   const squeeze = (s: string) => {
     const at: number[] = [];
     let out = '';
-    const plain = s.split(CELL_SEPARATOR).join('\u0000'.repeat(CELL_SEPARATOR.length));
-    for (let i = 0; i < plain.length; i++) {
-      if (/\s|\u0000/u.test(plain[i]!)) continue;
-      out += plain[i];
-      at.push(i);
+    for (let i = 0; i < s.length; i++) {
+      if (s.startsWith(CELL_SEPARATOR, i)) i += CELL_SEPARATOR.length - 1;
+      else if (!/\s/u.test(s[i]!)) {
+        out += s[i];
+        at.push(i);
+      }
     }
     return { out, at };
   };
