@@ -260,7 +260,7 @@ export type LibraryEvent =
   | { type: 'file-progress'; queueId: QueueId; path: string; percent: number; stage?: ReadingStage }
   /** `matches`: for 'already-in-library', the path of the stored document with the same contents. */
   /** `docId`: for 'already-in-library', the stored document (a Delete of it still inside its Undo window is cancelled). */
-  | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' | 'read-again' | 'cancelled'; matches?: string; docId?: DocId }
+  | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' | 'read-again' | 'no-text' | 'cancelled'; matches?: string; docId?: DocId }
   | { type: 'file-failed'; queueId: QueueId; path: string; error: SerializedError }
   | { type: 'queue'; done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number }
   | { type: 'changed' }

@@ -2,6 +2,7 @@ import { DocQaError, forFile, isQuotaError, isStorageFailure, serializeError, ty
 import type { DocId, QueueId } from '../core/ids.ts';
 import type { LibraryEvent, PageReading, QueueEntry, ReadingStage } from '../core/types.ts';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from '../ingest/chunk.ts';
+import { detectType } from '../ingest/file-kinds.ts';
 import { docIdOf } from '../ingest/hash.ts';
 import type { PreparedDocument } from '../ingest/prepare-document.ts';
 import { DEFAULT_READ_LIMITS, relaxedLimits, type ReadLimits } from '../ingest/read-limits.ts';
@@ -44,6 +45,11 @@ export interface IngestOptions {
    * unfinished is then read again without counting against the file. Default: never (every one counts).
    */
   endedCleanly?: (session: string) => boolean | Promise<boolean>;
+}
+
+/** An image that came with a folder, in which OCR found no text: not a document, and not a failure either. */
+function isPictureWithoutText(entry: QueueEntry, error: unknown): boolean {
+  return !!entry.folder && !entry.readAgain && detectType(entry.name) === 'image' && error instanceof DocQaError && error.code === 'no-text-layer';
 }
 
 /**
@@ -295,7 +301,14 @@ export class IngestQueue {
   }
 
   private async commitEntry(entry: QueueEntry, result: EntryResult): Promise<void> {
-    if (result.kind === 'failed') throw result.error;
+    if (result.kind === 'failed') {
+      if (!isPictureWithoutText(entry, result.error)) throw result.error;
+      // A folder's pictures without text (figures, icons, photos) are left out, as its style sheets are:
+      // a failed row each would bury the files that did fail.
+      await this.store.removeQueued(entry.id);
+      this.emit({ type: 'file-done', queueId: entry.id, path: entry.path, outcome: 'no-text' });
+      return;
+    }
     if (entry.readAgain && result.kind === 'prepared') return this.commitReadAgain(entry, entry.readAgain, result.prepared);
     // Checked again: the file just before this one in the queue may have had the same bytes.
     const stored = result.kind === 'duplicate' ? undefined : await this.store.getDocument(result.prepared.doc.id);

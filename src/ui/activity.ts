@@ -53,22 +53,25 @@ export interface RunTally {
   failed: number;
   /** Stored documents read again by a newer reader (optional: absent counts none). */
   readAgain?: number;
+  /** A folder's pictures in which no text was found, left out (optional: absent counts none). */
+  noText?: number;
 }
 
-export const emptyTally = (): RunTally => ({ indexed: 0, updated: 0, already: 0, failed: 0, readAgain: 0 });
+export const emptyTally = (): RunTally => ({ indexed: 0, updated: 0, already: 0, failed: 0, readAgain: 0, noText: 0 });
 
 /** Marks the "Adding N files" line of a drop, so the end of its run can replace it. */
 export function addingNote(count: number): ActivityNote {
   return { text: `Adding ${count} file${count === 1 ? '' : 's'}`, adding: count };
 }
 
-/** "Done: 22 indexed, 1 updated, 1 already in library, 1 failed"; parts with no file are left out. */
+/** "Done: 22 indexed, 1 updated, 1 already in library, 3 pictures without text left out, 1 failed"; parts with no file are left out. */
 export function runSummary(t: RunTally): string {
   const parts = [
     t.indexed && `${t.indexed} indexed`,
     t.updated && `${t.updated} updated`,
     t.already && `${t.already} already in library`,
     t.readAgain && `${t.readAgain} read again`,
+    t.noText && `${t.noText} picture${t.noText === 1 ? '' : 's'} without text left out`,
     t.failed && `${t.failed} failed`,
   ].filter(Boolean);
   return parts.length ? `Done: ${parts.join(', ')}` : 'Done: nothing added';
@@ -82,7 +85,7 @@ export function runSummary(t: RunTally): string {
  * listed before the page hears that end, and its own run says what became of its files.
  */
 export function finishRun(notes: readonly ActivityNote[], tally: RunTally): ActivityNote[] {
-  const finished = tally.indexed + tally.updated + tally.already + tally.failed + (tally.readAgain ?? 0);
+  const finished = tally.indexed + tally.updated + tally.already + tally.failed + (tally.readAgain ?? 0) + (tally.noText ?? 0);
   const ended = new Set<ActivityNote>();
   let counted = 0;
   // The list is newest first.

@@ -39,6 +39,8 @@ function endFile(event: FileEnd, drop: number): ActivityNote | undefined {
   else if (event.outcome === 'replaced') tally.updated++;
   else if (event.outcome === 'already-in-library') tally.already++;
   else if (event.outcome === 'read-again') tally.readAgain = (tally.readAgain ?? 0) + 1;
+  else if (event.outcome === 'no-text') tally.noText = (tally.noText ?? 0) + 1;
+  if (event.outcome === 'no-text') return { text: `${event.path}: no text found in this picture; left out`, path: event.path, group: { key: `no-text:${drop}`, summary: 'pictures without text left out', count: 1 } };
   if (event.outcome === 'already-in-library') return alreadyNote(event.path, event.matches, drop);
   if (event.outcome === 'replaced') return { text: `${event.path}: updated to the new version`, path: event.path, group: { key: `replaced:${drop}`, summary: 'updated to the new version', count: 1 } };
   return undefined;

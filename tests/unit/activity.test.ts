@@ -49,5 +49,6 @@ describe('the end of a run', () => {
     expect(runSummary({ indexed: 5, updated: 0, already: 0, failed: 0 })).toBe('Done: 5 indexed');
     expect(runSummary({ indexed: 0, updated: 0, already: 3, failed: 2 })).toBe('Done: 3 already in library, 2 failed');
     expect(runSummary(emptyTally())).toBe('Done: nothing added');
+    expect(runSummary({ ...emptyTally(), indexed: 4, readAgain: 2, noText: 3, failed: 1 })).toBe('Done: 4 indexed, 2 read again, 3 pictures without text left out, 1 failed');
   });
 });

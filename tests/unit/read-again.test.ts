@@ -1,7 +1,8 @@
+import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { CELL_SEPARATOR } from '../../src/core/table-cells.ts';
 import type { DocId } from '../../src/core/ids.ts';
-import type { DocRecord, PreparedDocument } from '../../src/core/types.ts';
+import type { DocRecord, LibraryEvent, PreparedDocument } from '../../src/core/types.ts';
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { docIdOf } from '../../src/ingest/hash.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
@@ -159,5 +160,37 @@ describe('the index after a document was read again elsewhere', () => {
     await store.setTags(v1.doc.id, ['flat']);
     await store.commitDocument(v2, undefined, [v1.doc.id]);
     await expect(store.getDocument(v2.doc.id)).resolves.toMatchObject({ tags: ['flat'] });
+  });
+});
+
+describe("a folder's pictures without text", () => {
+  const blankPng = () => {
+    const canvas = createCanvas(400, 300);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 400, 300);
+    g.fillStyle = '#3a6';
+    g.fillRect(100, 80, 200, 140);
+    return new Blob([new Uint8Array(canvas.toBuffer('image/png'))]);
+  };
+
+  it('are left out with one line each in the Activity, not failed rows; a picture chosen alone still fails', async () => {
+    const store = new LibraryStore(await openLibraryDb(dbName()));
+    const events: LibraryEvent[] = [];
+    const library = createLibrary(store, (e) => events.push(e), { chunk: CHUNK, snapshotDelayMs: 60_000 });
+    await library.open();
+    await library.startWriting();
+    await library.queue.add([
+      { name: 'notes.md', folder: 'manual', blob: new Blob(['# Notes\n\nThe ferry leaves at noon.\n']) },
+      { name: 'figure.png', folder: 'manual/images', blob: blankPng() },
+    ]);
+    await library.processQueue();
+    expect((await library.documents.list()).map((i) => [i.kind, i.path])).toEqual([['document', 'manual/notes.md']]);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'file-done', path: 'manual/images/figure.png', outcome: 'no-text' }));
+
+    await library.queue.add([{ name: 'photo.png', folder: '', blob: blankPng() }]);
+    await library.processQueue();
+    const failed = (await library.documents.list()).filter((i) => i.kind === 'failed');
+    expect(failed.map((i) => [i.path, i.error?.message])).toEqual([['photo.png', 'photo.png: no text found: no text was recognised in this image']]);
   });
 });
