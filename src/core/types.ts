@@ -42,6 +42,8 @@ export interface PageReading {
   words: WordBox[];
   /** The engine's mean word confidence, 0–100. */
   confidence: number;
+  /** The languages it was read in (tesseract's codes, in its order); absent when not known. */
+  languages?: string[];
 }
 
 /** A recognised word and its box on the page: left, top, right, bottom as fractions (0–1) of the page's width and height. */
@@ -71,6 +73,8 @@ export interface ParsedDoc {
   recognisedPages?: PageRanges;
   /** Of those, the pages OCR read with low confidence (`ingest/ocr/recognised-page.ts`). */
   lowConfidencePages?: PageRanges;
+  /** The languages OCR read its recognised pages in (tesseract's codes); absent when none was, or not known. */
+  ocrLanguages?: string[];
   /** The document's own date from its properties (PDF ModDate or CreationDate, Word modified or created), ms since the epoch. */
   date?: number;
 }
@@ -114,6 +118,8 @@ export interface DocRecord {
   recognisedPages?: PageRanges;
   /** Pages recognised with low confidence. */
   lowConfidencePages?: PageRanges;
+  /** The languages OCR read those pages in (`ParsedDoc.ocrLanguages`); absent: not known (English alone, before it was kept). */
+  ocrLanguages?: string[];
   addedAt: number;
   /** The document's own date (`ParsedDoc.date`); absent when its file has none, or was stored before dates were kept. */
   date?: number;

@@ -57,5 +57,6 @@ export async function parseImage(bytes: Uint8Array, name: string, onProgress?: R
     blocks: [{ label: 'page 1', page: 1, text: linesToParagraphs(lines).join('\n\n'), words: pageWords(read) }],
     recognisedPages: [[1, 1]],
     ...(read.confidence < LOW_CONFIDENCE && { lowConfidencePages: [[1, 1]] }),
+    ...(engine.languages && { ocrLanguages: [...engine.languages] }),
   };
 }

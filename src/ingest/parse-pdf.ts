@@ -10,7 +10,7 @@ import { isReadable } from './readable.ts';
 import { checkImagePixels, checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
 import { largestPdfImage } from './ocr/image-header.ts';
 import { firstPlausibleTitle } from './title.ts';
-import { LOW_CONFIDENCE, readingOf } from './ocr/recognised-page.ts';
+import { LOW_CONFIDENCE, readingOf, withLanguages } from './ocr/recognised-page.ts';
 import { recogniseUpright } from './ocr/orientation.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
 import { OffscreenCanvasFactory, renderPageForOcr, type PageCanvasFactory } from './ocr/render-page.ts';
@@ -172,6 +172,7 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: Rea
     const startOcr = options.ocr === undefined ? leaseOcrEngine : options.ocr;
     let ocr: Promise<OcrEngine> | undefined;
     const recognised: number[] = [];
+    const readings: PageReading[] = [];
     const lowConfidence: number[] = [];
     const recognisedWords = new Map<number, WordBox[]>();
     const clock = new RecognitionClock(doc.numPages);
@@ -190,13 +191,14 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: Rea
             onProgress?.((p - 1) / doc.numPages, clock.at(p, 0));
             const engine = await ocr;
             const image = await renderPageForOcr(page as never, doc.canvasFactory as PageCanvasFactory);
-            reading = readingOf(p, await recogniseUpright(engine, image, (f) => onProgress?.((p - 1 + f) / doc.numPages, clock.at(p, f))));
+            reading = readingOf(p, await recogniseUpright(engine, image, (f) => onProgress?.((p - 1 + f) / doc.numPages, clock.at(p, f))), engine.languages);
             clock.finish();
             options.onRecognised?.(reading);
           }
           // What OCR makes of a page of symbols is no better than its text layer: the page stays unreadable.
           if (reading.lines) {
             lines = reading.lines;
+            readings.push(reading);
             recognised.push(p);
             recognisedWords.set(p, reading.words);
             if (reading.confidence < LOW_CONFIDENCE) lowConfidence.push(p);
@@ -234,6 +236,7 @@ export async function parsePdf(bytes: Uint8Array, name: string, onProgress?: Rea
       ...(unreadable.length && { unreadablePages: toPageRanges(unreadable) }),
       ...(recognised.length && { recognisedPages: toPageRanges(recognised) }),
       ...(lowConfidence.length && { lowConfidencePages: toPageRanges(lowConfidence) }),
+      ...withLanguages(readings),
     };
   } finally {
     await doc.destroy();

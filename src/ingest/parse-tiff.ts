@@ -16,7 +16,7 @@ import { leaseOcrEngine } from './ocr/engine-pool.ts';
 import { tiffPages } from './ocr/image-header.ts';
 import { recogniseUpright, turnPgm } from './ocr/orientation.ts';
 import { RecognitionClock } from './ocr/recognition-clock.ts';
-import { LOW_CONFIDENCE, readingOf, toPgm } from './ocr/recognised-page.ts';
+import { LOW_CONFIDENCE, readingOf, toPgm, withLanguages } from './ocr/recognised-page.ts';
 import { MAX_OCR_PIXELS } from './ocr/render-page.ts';
 import type { OcrEngine } from './ocr/tesseract-engine.ts';
 import { checkImagePixels, checkPdfPages, DEFAULT_READ_LIMITS, type ReadLimits } from './read-limits.ts';
@@ -67,6 +67,7 @@ export async function parseTiff(bytes: Uint8Array, name: string, onProgress?: Re
   const clock = new RecognitionClock(count);
   const blocks: Block[] = [];
   const recognised: number[] = [];
+  const readings: PageReading[] = [];
   const lowConfidence: number[] = [];
   let engine: Promise<OcrEngine> | undefined;
   try {
@@ -87,11 +88,13 @@ export async function parseTiff(bytes: Uint8Array, name: string, onProgress?: Re
         engine ??= startOcr();
         clock.start();
         onProgress?.((p - 1) / count, clock.at(p, 0));
-        reading = readingOf(p, await recogniseUpright(await engine, pgm, (f) => onProgress?.((p - 1 + f) / count, clock.at(p, f))));
+        const started = await engine;
+        reading = readingOf(p, await recogniseUpright(started, pgm, (f) => onProgress?.((p - 1 + f) / count, clock.at(p, f))), started.languages);
         clock.finish();
         options.onRecognised?.(reading);
       }
       if (reading.lines) {
+        readings.push(reading);
         blocks.push({ label: `page ${p}`, page: p, text: linesToParagraphs(reading.lines).join('\n\n'), words: reading.words });
         recognised.push(p);
         if (reading.confidence < LOW_CONFIDENCE) lowConfidence.push(p);
@@ -107,5 +110,6 @@ export async function parseTiff(bytes: Uint8Array, name: string, onProgress?: Re
     blocks,
     recognisedPages: toPageRanges(recognised),
     ...(lowConfidence.length && { lowConfidencePages: toPageRanges(lowConfidence) }),
+    ...withLanguages(readings),
   };
 }

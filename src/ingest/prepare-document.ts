@@ -80,6 +80,7 @@ export async function prepareDocument(
     ...(parsed.unreadablePages && { unreadablePages: parsed.unreadablePages }),
     ...(parsed.recognisedPages && { recognisedPages: parsed.recognisedPages }),
     ...(parsed.lowConfidencePages && { lowConfidencePages: parsed.lowConfidencePages }),
+    ...(parsed.ocrLanguages && { ocrLanguages: parsed.ocrLanguages }),
     addedAt: input.addedAt,
     ...(parsed.date !== undefined && { date: parsed.date }),
     tags: input.tags ?? [],

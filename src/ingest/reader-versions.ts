@@ -1,6 +1,7 @@
 import type { DocType } from '../core/filter-types.ts';
 import type { DocRecord } from '../core/types.ts';
 import { pageCount } from '../core/page-ranges.ts';
+import { ocrLanguageName } from './ocr/ocr-languages.ts';
 
 /**
  * Which version of each reader reads files now. A reader's version goes up when a change to it gives better
@@ -30,11 +31,28 @@ export function readerOf(doc: Pick<DocRecord, 'reader'>): number {
 }
 
 /**
- * Whether reading a stored document again would give better text: its type's reader is newer than the one
- * that read it, and it has pages the reader reads (a PDF every page of which was recognised by OCR reads
- * the same again, only slower).
+ * What reading a stored document again would give, as the Library's offer says it: its type's reader is
+ * newer than the one that read it ("read tables in PDFs row by row"), and it has pages that reader reads (a
+ * PDF every page of which was recognised by OCR reads the same again, only slower); or its scanned pages
+ * were read before a language OCR reads now was added ("read French in scans"). Undefined: nothing.
+ * `ocrLanguages`: the languages the person added for OCR (English is always read).
  */
-export function readAgainWorthwhile(doc: Pick<DocRecord, 'type' | 'reader' | 'pages' | 'recognisedPages'>): boolean {
-  if (readerOf(doc) >= READERS[doc.type].version) return false;
-  return !(doc.pages && doc.recognisedPages && pageCount(doc.recognisedPages) >= doc.pages);
+export function readingAgainGives(doc: Pick<DocRecord, 'type' | 'reader' | 'pages' | 'recognisedPages' | 'ocrLanguages'>, ocrLanguages: readonly string[] = []): string | undefined {
+  const allRecognised = !!(doc.pages && doc.recognisedPages && pageCount(doc.recognisedPages) >= doc.pages);
+  if (readerOf(doc) < READERS[doc.type].version && !allRecognised) return READERS[doc.type].better ?? 'read them better';
+  if (!doc.recognisedPages) return undefined;
+  // Read before the languages were kept: in English alone, the only language there was.
+  const read = doc.ocrLanguages ?? ['eng'];
+  const missing = ocrLanguages.filter((code) => !read.includes(code));
+  return missing.length ? `read ${listed(missing.map(ocrLanguageName))} in scans` : undefined;
+}
+
+/** Whether reading a stored document again would give better text ({@link readingAgainGives}). */
+export function readAgainWorthwhile(doc: Parameters<typeof readingAgainGives>[0], ocrLanguages: readonly string[] = []): boolean {
+  return readingAgainGives(doc, ocrLanguages) !== undefined;
+}
+
+/** "French", "French and German", "French, German and Spanish". */
+function listed(names: readonly string[]): string {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

@@ -2,7 +2,7 @@ import type { QueueId } from '../core/ids.ts';
 import type { AddOptions, IncomingFile, QueueApi, ReadAgainOffer, Served } from '../core/library-api.ts';
 import type { DequeueOutcome, DocRecord, LibraryEvent } from '../core/types.ts';
 import { describeSkipped, detectType, isSystemFile, joinPath } from '../ingest/file-kinds.ts';
-import { READERS, readAgainWorthwhile } from '../ingest/reader-versions.ts';
+import { readingAgainGives } from '../ingest/reader-versions.ts';
 import { describeDiff, folderDiff, topFolder, type Fingerprint } from './folder-sync.ts';
 import type { LibraryStore } from '../store/library-store.ts';
 import type { IndexKeeper } from './index-keeper.ts';
@@ -20,8 +20,19 @@ export interface QueueParts {
   ingest: IngestQueue;
   writer: WriterRole;
   emit: (event: LibraryEvent) => void;
+  /**
+   * The languages the person added for OCR (English is always read): scans read before one was added are
+   * offered to be read again. Default: none.
+   */
+  ocrLanguageCodes?: () => Promise<string[]>;
   /** Tells the other tabs that files were queued (the writer among them indexes them). Default: nothing. */
   onQueued?: () => void;
+}
+
+/** A stored document that reading again would improve, and what it would give ("read tables in PDFs row by row"). */
+interface ReadAgainCandidate {
+  doc: DocRecord;
+  gives: string;
 }
 
 /**
@@ -161,24 +172,27 @@ export class LibraryQueue implements Served<QueueApi> {
    * Stored documents a newer reader reads better and not yet queued to be read again (waiting, or failed
    * to): those whose file was kept, and those without it.
    */
-  private async readAgainCandidates(): Promise<{ kept: DocRecord[]; withoutOriginals: DocRecord[] }> {
+  private async readAgainCandidates(): Promise<{ kept: ReadAgainCandidate[]; withoutOriginals: ReadAgainCandidate[] }> {
     const { store } = this.parts;
-    const [docs, queue, originals] = await Promise.all([store.listDocuments({ fresh: true }), store.listQueue(), store.originalIds()]);
+    const [docs, queue, originals, languages] = await Promise.all([store.listDocuments(), store.listQueue(), store.originalIds(), this.parts.ocrLanguageCodes?.() ?? []]);
     const queued = new Set(queue.flatMap((e) => (e.readAgain ? [e.readAgain] : [])));
-    const worth = docs.filter((d) => readAgainWorthwhile(d) && !queued.has(d.id));
-    return { kept: worth.filter((d) => originals.has(d.id)), withoutOriginals: worth.filter((d) => !originals.has(d.id)) };
+    const worth = docs.flatMap((d) => {
+      const gives = queued.has(d.id) ? undefined : readingAgainGives(d, languages);
+      return gives ? [{ doc: d, gives }] : [];
+    });
+    return { kept: worth.filter((w) => originals.has(w.doc.id)), withoutOriginals: worth.filter((w) => !originals.has(w.doc.id)) };
   }
 
   async readAgainOffer(): Promise<ReadAgainOffer> {
     const { kept, withoutOriginals } = await this.readAgainCandidates();
-    const better = [...new Set([...kept, ...withoutOriginals].flatMap((d) => READERS[d.type].better ?? []))];
+    const better = [...new Set([...kept, ...withoutOriginals].map((w) => w.gives))];
     return { documents: kept.length, withoutOriginals: withoutOriginals.length, better };
   }
 
   /** Queues the documents whose file was kept to be read again (`QueueEntry.readAgain`); the writer tab reads them. */
   async readAgain(): Promise<number> {
     const { store, ingest } = this.parts;
-    const entries = await store.enqueueReadAgain((await this.readAgainCandidates()).kept);
+    const entries = await store.enqueueReadAgain((await this.readAgainCandidates()).kept.map((w) => w.doc));
     if (!entries.length) return 0;
     ingest.countAdded(entries);
     this.parts.emit({ type: 'changed' });

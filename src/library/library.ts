@@ -1,3 +1,4 @@
+import { addedOcrLanguageCodes } from '../ingest/ocr/language-store.ts';
 import { DocQaError } from '../core/errors.ts';
 import type { DocId } from '../core/ids.ts';
 import type { ClosedReason, LibraryEvent } from '../core/types.ts';
@@ -30,6 +31,11 @@ export interface LibraryOptions extends IngestOptions, AskingOptions {
   models?: LibraryModels;
   /** Tells the other tabs that files were queued (the writer among them indexes them). Default: nothing. */
   onQueued?: () => void;
+  /**
+   * The languages the person added for OCR (scans read before one was added are offered to be read
+   * again). Default: those kept in this browser (`addedOcrLanguageCodes`; none in Node).
+   */
+  ocrLanguageCodes?: () => Promise<string[]>;
 }
 
 /** What a library is made of (see {@link createLibrary}, which builds them). */
@@ -55,6 +61,8 @@ export interface LibraryParts {
   asking?: AskingOptions;
   /** See {@link LibraryOptions.onQueued}. */
   onQueued?: () => void;
+  /** See {@link LibraryOptions.ocrLanguageCodes}. */
+  ocrLanguageCodes?: () => Promise<string[]>;
 }
 
 /**
@@ -83,6 +91,7 @@ export function createLibrary(store: LibraryStore, emit: (event: LibraryEvent) =
     emit: emitAll,
     asking: { answerer: options.answerer, fusion: options.fusion, rerank: options.rerank },
     onQueued: options.onQueued,
+    ocrLanguageCodes: options.ocrLanguageCodes ?? addedOcrLanguageCodes,
   });
 }
 

@@ -61,7 +61,8 @@ export function OcrLanguagesDialog() {
       <p>
         Text in scanned PDFs and photos is recognised in the languages added here. Add the languages your scans are written in: letters
         such as é, ü or ñ are read correctly only in a language that has them. A language is downloaded from this app's own site only when
-        you add it, then works offline. Documents already read are not read again.
+        you add it, then works offline. Scans read before a language was added keep their text until you read them again (the Library
+        offers it).
       </p>
       {ocrLanguagesNote.value && (
         <p role="status" class="models-note">

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals';
 import type { OcrLanguagesView } from '../core/library-api.ts';
 import { formatBytes } from './format.ts';
 import { libraryApi } from './library-connection.ts';
+import { scheduleRefresh } from './library-state.ts';
 
 /**
  * The "Scan languages" setting as the page shows it: the languages OCR reads in, read from the library
@@ -41,6 +42,8 @@ async function act(busy: string, run: () => Promise<string>): Promise<void> {
   }
   // The list is read again before the note is said, so what the note says and the list agree at once.
   await refreshOcrLanguages().catch(() => undefined);
+  // Scans read before a language was added are offered to be read again in the Library.
+  scheduleRefresh();
   ocrLanguageBusy.value = undefined;
   ocrLanguagesNote.value = note;
 }
@@ -50,7 +53,7 @@ const api = () => {
   if (!a) throw new Error('the library is not open yet; try again in a moment');
   return a;
 };
-const NEXT = 'scanned pages added from now on are read in it too.';
+const NEXT = 'scanned pages added from now on are read in it too; the Library offers to read again those read before.';
 
 /** Downloads an offered language from the app's own site and keeps it (the person chose to add it). */
 export function addOcrLanguage(code: string, name: string): Promise<void> {

@@ -74,7 +74,7 @@ describe('scanned PDFs are read by OCR', () => {
     expect(second.length).toBeGreaterThan(0);
     expect(second.every((s) => s.secondsLeft !== undefined && s.secondsLeft >= 1)).toBe(true);
     const prepared = await prepareDocument({ name: 'lease-scan.pdf', folder: '', bytes, addedAt: 1 });
-    expect(prepared.doc).toMatchObject({ pages: 2, recognisedPages: [[1, 2]] });
+    expect(prepared.doc).toMatchObject({ pages: 2, recognisedPages: [[1, 2]], ocrLanguages: ['eng'] });
     expect(prepared.chunks.map((c) => c.text).join(' ')).toContain('security deposit');
   });
 
@@ -155,6 +155,8 @@ describe('scanned PDFs are read by OCR', () => {
     expect(inFrench.blocks[0]!.text).toContain('réglé à l’échéance');
     // English alone reads é but not à, è or ô, and takes l’ for I’: the language is what makes the difference.
     expect(inEnglish.blocks[0]!.text).not.toContain('réglé à l’échéance');
+    // Each says what it was read in: a document read in English alone is offered to be read again once French is added.
+    expect([inFrench.ocrLanguages, inEnglish.ocrLanguages]).toEqual([['fra', 'eng'], ['eng']]);
     expect(cer(inEnglish.blocks[0]!.text, truth)).toBeGreaterThan(3 * cer(inFrench.blocks[0]!.text, truth) + 0.005);
   });
 

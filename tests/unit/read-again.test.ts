@@ -6,7 +6,8 @@ import type { DocRecord, LibraryEvent, PreparedDocument } from '../../src/core/t
 import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { docIdOf } from '../../src/ingest/hash.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
-import { READERS, readAgainWorthwhile } from '../../src/ingest/reader-versions.ts';
+import type { PageRanges } from '../../src/core/page-ranges.ts';
+import { READERS, readAgainWorthwhile, readingAgainGives } from '../../src/ingest/reader-versions.ts';
 import { IndexKeeper } from '../../src/library/index-keeper.ts';
 import { createLibrary } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
@@ -125,6 +126,18 @@ describe('reading stored documents again with a newer reader', () => {
     expect(readAgainWorthwhile(pdf({ pages: 3, recognisedPages: [[1, 3]] }))).toBe(false);
     expect(readAgainWorthwhile(pdf({ pages: 3, recognisedPages: [[1, 2]] }))).toBe(true);
     expect(readAgainWorthwhile({ type: 'markdown' })).toBe(false);
+  });
+
+  it('is offered for scans read before a language OCR reads now was added', () => {
+    const scan = { type: 'pdf' as const, reader: READERS.pdf.version, pages: 2, recognisedPages: [[1, 2]] as PageRanges };
+    // Stored before languages were kept: read in English, the only language there was.
+    expect(readingAgainGives(scan, ['fra'])).toBe('read French in scans');
+    expect(readingAgainGives({ ...scan, ocrLanguages: ['fra', 'eng'] }, ['fra'])).toBeUndefined();
+    expect(readingAgainGives({ type: 'image', recognisedPages: [[1, 1]], ocrLanguages: ['eng'] }, ['fra', 'deu', 'spa'])).toBe('read French, German and Spanish in scans');
+    expect(readingAgainGives(scan, [])).toBeUndefined();
+    expect(readingAgainGives({ type: 'markdown' }, ['fra'])).toBeUndefined();
+    // The older reader's gain is said first; the languages come with the reading anyway.
+    expect(readingAgainGives({ ...scan, reader: 1, recognisedPages: [[1, 1]] }, ['fra'])).toBe(READERS.pdf.better);
   });
 });
 

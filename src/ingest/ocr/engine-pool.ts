@@ -45,6 +45,7 @@ export async function leaseOcrEngine(
   let failed = false;
   let returned = false;
   return {
+    languages: kept.engine.languages,
     async recognise(image, onProgress) {
       try {
         return await kept.engine.recognise(image, onProgress);

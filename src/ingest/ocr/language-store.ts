@@ -99,6 +99,12 @@ export function cachedOcrLanguages(open: () => Promise<CacheLike>): OcrLanguageS
   };
 }
 
+/** The codes of the languages the person added in this browser, in the order added; none in Node (no Cache API). */
+export async function addedOcrLanguageCodes(): Promise<string[]> {
+  if (typeof caches === 'undefined') return [];
+  return (await listOcrLanguages(await caches.open(OCR_LANGUAGE_CACHE_NAME))).map((l) => l.code);
+}
+
 /** The languages the person added in this browser; in Node (no Cache API), English alone. */
 export function installedOcrLanguages(): OcrLanguageSource {
   return typeof caches === 'undefined' ? fixedOcrLanguages([]) : cachedOcrLanguages(() => caches.open(OCR_LANGUAGE_CACHE_NAME));

@@ -194,7 +194,13 @@ export function toPgm(rgba: Uint8ClampedArray | Uint8Array, width: number, heigh
 }
 
 /** What a parser keeps of a page OCR read: its lines when they are text ({@link acceptedLines}), and their words. */
-export function readingOf(page: number, read: RecognisedPage): PageReading {
+export function readingOf(page: number, read: RecognisedPage, languages?: readonly string[]): PageReading {
   const lines = acceptedLines(read);
-  return { page, ...(lines && { lines }), words: lines ? pageWords(read) : [], confidence: read.confidence };
+  return { page, ...(lines && { lines }), words: lines ? pageWords(read) : [], confidence: read.confidence, ...(languages && { languages: [...languages] }) };
+}
+
+/** `{ ocrLanguages }`: the languages a document's recognised pages were read in, each once; `{}` when none is known. */
+export function withLanguages(readings: Iterable<PageReading>): { ocrLanguages?: string[] } {
+  const codes = [...new Set([...readings].flatMap((r) => r.languages ?? []))];
+  return codes.length ? { ocrLanguages: codes } : {};
 }

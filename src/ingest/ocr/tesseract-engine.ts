@@ -15,6 +15,8 @@ export interface OcrEngine {
   /** `image`: an encoded image (PGM, PNG, JPEG…). `onProgress` receives 0–1 within the page. */
   recognise(image: Uint8Array, onProgress?: (fraction: number) => void): Promise<RecognisedPage>;
   close(): Promise<void>;
+  /** The language codes it reads in, in tesseract's order; absent when not known (a test's engine). */
+  readonly languages?: readonly string[];
 }
 
 interface TesseractWord {
@@ -52,6 +54,7 @@ export async function createTesseractEngine(languages: readonly OcrLanguage[] = 
     throw new DocQaError('ocr-failed', `the text recogniser (OCR) could not start: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   });
   return {
+    languages: engineLanguages(languages).map((l) => l.code),
     async recognise(image, onProgress) {
       progress = onProgress;
       try {
