@@ -142,19 +142,22 @@ export interface QueueApi {
   dismissFailed(): Promise<number>;
   /** The page measured the parse worker's memory, in bytes; a read past the limit is stopped. */
   reportReaderMemory(bytes: number): Promise<void>;
-  /** Stored documents a newer reader reads better (`ingest/reader-versions.ts`), for the Library's offer to read them again. */
+  /**
+   * Stored documents that reading again would improve (a newer reader, or a scan language added since:
+   * `ingest/reader-versions.ts`), for the Library's offer to read them again.
+   */
   readAgainOffer(): Promise<ReadAgainOffer>;
   /** Queues the documents of {@link readAgainOffer} that kept their files, to be read again in their place; returns how many. */
   readAgain(): Promise<number>;
 }
 
-/** Stored documents read by an older reader than the app has now. */
+/** Stored documents read by an older reader than the app has now, or scans read before a language was added. */
 export interface ReadAgainOffer {
   /** Those whose original file was kept: they can be read again here. */
   documents: number;
   /** Those stored without their file ("Keep original files" was off): only adding the file again reads them anew. */
   withoutOriginals: number;
-  /** What the newer readers do that the older did not, one phrase each ("read tables in PDFs row by row"). */
+  /** What reading them again gives, one phrase each ("read tables in PDFs row by row", "read French in scans"). */
   better: string[];
 }
 

@@ -266,6 +266,7 @@ export type LibraryEvent =
   | { type: 'file-progress'; queueId: QueueId; path: string; percent: number; stage?: ReadingStage }
   /** `matches`: for 'already-in-library', the path of the stored document with the same contents. */
   /** `docId`: for 'already-in-library', the stored document (a Delete of it still inside its Undo window is cancelled). */
+  /** 'read-again': a stored document read again in its place; 'no-text': a folder's picture without text, left out. */
   | { type: 'file-done'; queueId: QueueId; path: string; outcome: 'indexed' | 'already-in-library' | 'replaced' | 'read-again' | 'no-text' | 'cancelled'; matches?: string; docId?: DocId }
   | { type: 'file-failed'; queueId: QueueId; path: string; error: SerializedError }
   | { type: 'queue'; done: number; total: number; bytesDone: number; bytesTotal: number; etaMs?: number }

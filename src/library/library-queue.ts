@@ -169,8 +169,8 @@ export class LibraryQueue implements Served<QueueApi> {
   }
 
   /**
-   * Stored documents a newer reader reads better and not yet queued to be read again (waiting, or failed
-   * to): those whose file was kept, and those without it.
+   * Stored documents that reading again would improve (`readingAgainGives`) and not yet queued to be read
+   * again (waiting, or failed to): those whose file was kept, and those without it.
    */
   private async readAgainCandidates(): Promise<{ kept: ReadAgainCandidate[]; withoutOriginals: ReadAgainCandidate[] }> {
     const { store } = this.parts;

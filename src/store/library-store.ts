@@ -13,12 +13,12 @@ type WriteTx = IDBPTransaction<LibrarySchema, typeof WRITE_STORES, 'readwrite'>;
 /** What removing a queue row did (see {@link DequeueOutcome}), with what to take out of the index. */
 export type DequeueResult = { outcome: Exclude<DequeueOutcome, 'deleted'> } | { outcome: 'deleted'; docId: DocId; removed: IndexEntry[] };
 
-/** Index entries of a document's chunks, headed by its real title (never the file-name stand-in). */
 /** The fields of `doc` among `keys` that are set: `{ ...doc, ...definedFields(old, keys) }` takes them from `old`. */
 function definedFields(doc: DocRecord, keys: ReadonlyArray<keyof DocRecord>): Partial<DocRecord> {
   return Object.fromEntries(keys.filter((k) => doc[k] !== undefined).map((k) => [k, doc[k]]));
 }
 
+/** Index entries of a document's chunks, headed by its real title (never the file-name stand-in). */
 function entriesFor(chunks: Iterable<{ id: ChunkId; text: string }>, doc: DocRecord): IndexEntry[] {
   const title = headerTitleOf(doc);
   return [...chunks].map((c) => ({ chunkId: c.id, docId: doc.id, text: c.text, title }));

@@ -83,8 +83,8 @@ export class QueueStore {
   /**
    * Queues stored documents to be read again from their kept files (`QueueEntry.readAgain`), in one
    * transaction, without a copy of the file: the entry reads the document's original when its turn comes.
-   * Documents without a kept file, and those already waiting to be read again (or failed to), are passed over. Returns the
-   * entries queued.
+   * Documents without a kept file, and those already waiting to be read again (or failed to), are passed
+   * over. Returns the entries queued.
    */
   async enqueueReadAgain(docs: readonly DocRecord[], now = Date.now()): Promise<QueueEntry[]> {
     const tag = randomTag();
@@ -96,7 +96,8 @@ export class QueueStore {
       const entries: QueueEntry[] = [];
       for (const doc of docs) {
         if (waiting.has(doc.id) || (await tx.objectStore('originals').getKey(doc.id)) === undefined) continue;
-        const entry: QueueEntry = { id: queueKey(now, entries.length, tag), name: doc.name, folder: doc.folder, path: doc.path, size: doc.size, readAgain: doc.id, addedAt: now, state: 'queued', ...(doc.modified !== undefined && { modified: doc.modified }) };
+        const { name, folder, path, size, modified } = doc;
+        const entry: QueueEntry = { id: queueKey(now, entries.length, tag), name, folder, path, size, readAgain: doc.id, addedAt: now, state: 'queued', ...(modified !== undefined && { modified }) };
         entries.push(entry);
         writes.push(tx.objectStore('queue').put(entry));
       }

@@ -301,8 +301,9 @@ function UndoBar() {
 }
 
 /**
- * The offer to read again the documents a newer reader reads better (`ingest/reader-versions.ts`): Read
- * again queues those whose file was kept; those stored without it need the file added again.
+ * The offer to read again the documents a newer reader reads better, or scans read before a language was
+ * added (`ingest/reader-versions.ts`): Read again queues those whose file was kept; those stored without
+ * it need the file added again.
  */
 function ReadAgainNotice() {
   const offer = readAgainOffer.value;

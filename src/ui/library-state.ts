@@ -27,7 +27,7 @@ export const loaded = signal(false);
 export const lost = signal<LibraryRecord | undefined>(undefined);
 
 /**
- * Stored documents a newer reader reads better (`QueueApi.readAgainOffer`), read when nothing is queued;
+ * Stored documents that reading again would improve (`QueueApi.readAgainOffer`), read when nothing is queued;
  * undefined until then, or after "Not now" for what it offers ({@link dismissReadAgain}).
  */
 export const readAgainOffer = signal<ReadAgainOffer | undefined>(undefined);
