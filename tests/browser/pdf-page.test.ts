@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makePdf } from '../support/fixtures.ts';
+import { makePdf, SETTINGS_ROWS } from '../support/fixtures.ts';
 import { useApp } from '../support/browser.ts';
 import { askQuestion, waitForIndexed } from '../support/app-page.ts';
 
@@ -70,10 +70,7 @@ describe('the Source dialog shows a PDF page, drawn by pdf.js, with the cited se
       '',
       'These settings are read when the server starts.',
       '',
-      ['Setting', 'Default', 'Meaning'],
-      ['max_connections', '100', 'concurrent connections'],
-      ['shared_buffers', '128 MB', 'memory for cached pages'],
-      ['work_mem', '4 MB', 'memory for each sort'],
+      ...SETTINGS_ROWS,
       '',
       'Table 2: Settings and their defaults',
     ];

@@ -26,6 +26,14 @@ export interface PdfOutlineItem {
 /** Points between the columns of a table row in {@link makePdf}: a cell of up to 20 characters leaves a gap of two line heights or more. */
 export const PDF_COLUMN = 150;
 
+/** A table of server settings, header first: rows (cells) for {@link makePdf}'s lines or a scan's paragraphs. */
+export const SETTINGS_ROWS: string[][] = [
+  ['Setting', 'Default', 'Meaning'],
+  ['max_connections', '100', 'concurrent connections'],
+  ['shared_buffers', '128 MB', 'memory for cached pages'],
+  ['work_mem', '4 MB', 'memory for each sort'],
+];
+
 /**
  * A PDF with a text layer: one line of text per entry, optional running header/footer per page, and an
  * optional outline (pdf-lib has no outline API: its dictionaries are written by hand, as the PDF spec

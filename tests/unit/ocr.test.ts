@@ -22,7 +22,7 @@ import { unskewBox, unturnBox } from '../../src/ingest/ocr/recognised-page.ts';
 import { createCanvas } from '@napi-rs/canvas';
 import { readImageHeader } from '../../src/ingest/ocr/image-header.ts';
 import { fitPixels } from '../../src/ingest/ocr/decode-image.ts';
-import { makeImageBombPdf, makeLoopingTiff, makePdf, makeScannedTextPdf, makeScannedTiff, makeTiffBomb, renderPageImage, type ScannedPageSpec } from '../support/fixtures.ts';
+import { makeImageBombPdf, makeLoopingTiff, makePdf, makeScannedTextPdf, makeScannedTiff, SETTINGS_ROWS, makeTiffBomb, renderPageImage, type ScannedPageSpec } from '../support/fixtures.ts';
 import { DEFAULT_READ_LIMITS } from '../../src/ingest/read-limits.ts';
 import { largestPdfImage, tiffPages } from '../../src/ingest/ocr/image-header.ts';
 import { characterErrorRate } from '../support/ocr-measure.ts';
@@ -82,10 +82,7 @@ describe('scanned PDFs are read by OCR', () => {
     const settings = [
       'Server settings',
       'These settings are read when the server starts, and a change to one of them takes effect only after the server is restarted.',
-      ['Setting', 'Default', 'Meaning'],
-      ['max_connections', '100', 'concurrent connections'],
-      ['shared_buffers', '128 MB', 'memory for cached pages'],
-      ['work_mem', '4 MB', 'memory for each sort'],
+      ...SETTINGS_ROWS,
       'Table 2: Settings and their defaults',
     ];
     const parsed = await parsePdf(await makeScannedTextPdf([{ paragraphs: settings }]), 'settings-scan.pdf');

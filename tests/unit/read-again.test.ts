@@ -12,7 +12,7 @@ import { IndexKeeper } from '../../src/library/index-keeper.ts';
 import { createLibrary } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
 import { openLibraryDb } from '../../src/store/schema.ts';
-import { makePdf } from '../support/fixtures.ts';
+import { makePdf, SETTINGS_ROWS } from '../support/fixtures.ts';
 
 const CHUNK: ChunkOptions = { maxChars: 200, overlapChars: 0, parentChars: 600 };
 let dbCount = 0;
@@ -24,10 +24,7 @@ const SETTINGS = [
   'These settings are read when the server starts, and a change to any one of them takes',
   'effect only after the administrator restarts the server, which closes every connection.',
   '',
-  ['Setting', 'Default', 'Meaning'],
-  ['max_connections', '100', 'concurrent connections'],
-  ['shared_buffers', '128 MB', 'memory for cached pages'],
-  ['work_mem', '4 MB', 'memory for each sort'],
+  ...SETTINGS_ROWS,
   '',
   'Table 2: Settings and their defaults',
 ];
