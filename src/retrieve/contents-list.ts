@@ -1,3 +1,5 @@
+import { CELL_SEPARATOR } from '../core/table-cells.ts';
+
 /**
  * Tables of contents: a passage that lists a document's sections ("6.2.1. Which other codenames have been
  * used in the past?", "2.3 Installation ........ 14") holds every heading's words and so wins keyword
@@ -29,6 +31,17 @@ const MIN_ENTRIES = 4;
 /** Share of the window's lines that must be entries. */
 const ENTRY_SHARE = 0.6;
 
+/**
+ * A contents entry read as a table row (`pdf-lines.ts` reads a contents page without dot leaders as rows):
+ * a title with letters, then its page number alone in the last cell ("20 Policy changes process | 137").
+ */
+function rowPage(line: string): number | undefined {
+  const at = line.lastIndexOf(CELL_SEPARATOR);
+  if (at <= 0 || !/\p{L}/u.test(line.slice(0, at))) return undefined;
+  const page = line.slice(at + CELL_SEPARATOR.length);
+  return /^\p{Nd}{1,5}$/u.test(page) ? Number(page) : undefined;
+}
+
 /** Whether a line reads as an entry of a table of contents: a numbered title (no sentence's full stop) or a title with its page. */
 function isEntry(line: string): 'nested' | 'flat' | 'page' | undefined {
   if (endsWithPage(line)) return 'page';
@@ -48,7 +61,12 @@ function isEntry(line: string): 'nested' | 'flat' | 'page' | undefined {
 export function readsAsContents(text: string): boolean {
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   if (lines.length < MIN_ENTRIES) return false;
-  const entries = lines.map(isEntry).filter((e) => e !== undefined);
+  // Rows ending in a number are a contents page's entries only when those numbers never go down, as pages
+  // do (a table of settings and their values, "port | 5432", "work_mem | 4", is not one).
+  const pages = lines.map(rowPage);
+  const numbers = pages.filter((n) => n !== undefined);
+  const ascending = numbers.length >= MIN_ENTRIES && numbers.every((n, i) => i === 0 || n >= numbers[i - 1]!);
+  const entries = lines.map((line, i) => (ascending && pages[i] !== undefined ? 'page' : isEntry(line))).filter((e) => e !== undefined);
   if (entries.length < ENTRY_SHARE * lines.length) return false;
   return entries.filter((e) => e !== 'flat').length * 2 >= entries.length;
 }

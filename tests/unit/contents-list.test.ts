@@ -18,6 +18,13 @@ describe('readsAsContents', () => {
     expect(readsAsContents('The rent is due on the first day.\n\nHeating repairs are made within ten days.\n\n1.2 million people live there.\n\nSee 4.1 for more.')).toBe(false);
     expect(readsAsContents('6.1. One entry\n6.2. Another')).toBe(false);
   });
+
+  it('knows a contents page a PDF read as rows (no dot leaders), by its pages going up; not a table of numbers', () => {
+    const rows = ['17 Conflicting packages | 120', '18 Virtual packages | 124', '19 Debian Policy changes process | 137', '20 Appendix | 140', '21 Index | 150'];
+    expect(readsAsContents(rows.join('\n\n'))).toBe(true);
+    expect(readsAsContents(['Setting | Default', 'max_connections | 100', 'port | 5432', 'work_mem | 4', 'shared_buffers | 128'].join('\n\n'))).toBe(false);
+    expect(readsAsContents(['Year | Papers', '2019 | 5', '2020 | 8', '2021 | 12', '2022 | 15'].join('\n\n'))).toBe(false);
+  });
 });
 
 describe('retrievePassages and tables of contents', () => {
