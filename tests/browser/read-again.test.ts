@@ -76,7 +76,7 @@ describe('documents stored by an older reader', () => {
     const activity = page.getByRole('list', { name: 'Activity' });
     await activity.getByText('Done: 1 read again', { exact: true }).waitFor({ timeout: 60_000 });
     await waitForIndexed(page, 1);
-    expect(await offer.count()).toBe(0);
+    await offer.waitFor({ state: 'detached', timeout: 15_000 });
     // One document, its tag kept, and answering as before.
     await expect(page.getByLabel('Tags for settings.pdf').inputValue()).resolves.toBe('database');
     const answer = await askQuestion(page, 'What is the default of shared_buffers?');
