@@ -381,7 +381,7 @@ describe('OCR pieces', () => {
     expect(linesOfPage({ ...page, paragraphs: [] })).toEqual([]);
   });
 
-  it('reads lines whose words stand in columns as table rows, and not a line alone or a list', () => {
+  it('reads lines whose words stand in columns as table rows, and not a line alone, a list or two columns of prose', () => {
     // Lines 20 px tall, 30 px apart; cells of a row 200 px apart, its words 5 px apart; columns a few pixels askew.
     const line = (n: number, ...cells: Array<[number, string]>): RecognisedWord[] =>
       cells.flatMap(([x, text]) => text.split(' ').map((word, i) => ({ text: word, confidence: 90, box: { x0: x + i * 45, y0: n * 30, x1: x + i * 45 + 40, y1: n * 30 + 20 } })));
@@ -391,6 +391,12 @@ describe('OCR pieces', () => {
     expect(linesOfPage({ paragraphs: [[line(0, [0, '4'], [300, 'Results']), line(1, [0, 'The trial enrolled forty people.'])]], confidence: 90, width: 1, height: 1 })).toEqual(['4 Results', 'The trial enrolled forty people.']);
     const notes = [line(0, [0, '1'], [300, 'See the annex.']), line(1, [0, '2'], [300, 'Measured in May.']), line(2, [0, '3'], [300, 'As before.'])];
     expect(linesOfPage({ paragraphs: [notes], confidence: 90, width: 1, height: 1 })).toEqual(['1 See the annex.', '2 Measured in May.', '3 As before.']);
+    // Two columns of prose read across the gutter as one line each (tesseract does so when the gutter is
+    // narrow) are read as columns: the left one down the page, then the right one.
+    const left = ['Trials of exercise in older', 'adults have reported mixed', 'effects on falls and on', 'the quality of their life.'];
+    const right = ['We enrolled four hundred adults', 'from twelve practices and', 'followed them for two years', 'after the programme ended.'];
+    const page = left.map((l, i) => line(i, [0, l], [500, right[i]!]));
+    expect(linesOfPage({ paragraphs: [page], confidence: 90, width: 1, height: 1 })).toEqual([...left, '', ...right]);
   });
 });
 

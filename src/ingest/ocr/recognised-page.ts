@@ -91,16 +91,47 @@ export function linesOfPage(page: RecognisedPage): string[] {
   const median = heights[Math.floor(heights.length / 2)] ?? 0;
   const rows = median > 0 ? tableRows(lines.map((l) => placedLine(l.words, l.bottom, LINE_POINTS / median))) : new Map<number, { cells: string[]; absorbed: number[] }>();
   const absorbed = new Set([...rows.values()].flatMap((r) => r.absorbed));
+  const columns = columnRuns(lines.map((_, i) => (absorbed.has(i) ? 'absorbed' : rows.get(i)?.cells)));
   const out: string[] = [];
   let afterRow = false;
   lines.forEach((line, i) => {
     if (absorbed.has(i)) return;
     const prev = lines[i - 1];
     const row = rows.get(i);
+    const run = columns.get(i);
+    if (run === null) return;
     if (prev && (row || afterRow || line.starts || line.top - prev.bottom > PARAGRAPH_GAP * median) && out.at(-1) !== '') out.push('');
-    out.push(row ? row.cells.join(CELL_SEPARATOR) : line.text);
+    // Two columns of prose read across as one line each: the left column, then the right.
+    if (run) out.push(...run.map((r) => rows.get(r)!.cells[0]!), '', ...run.map((r) => rows.get(r)!.cells[1]!));
+    else out.push(row ? row.cells.join(CELL_SEPARATOR) : line.text);
     afterRow = !!row;
   });
+  return out;
+}
+
+/** Words each cell of a line has in two columns of prose (a table's first cell is a name or a number: fewer). */
+const COLUMN_WORDS = 4;
+/** Lines of two columns of prose in a row before they are read as columns rather than a table. */
+const COLUMN_LINES = 4;
+
+/**
+ * Two columns of prose that tesseract read across the gutter, each line a "row" of two long cells: runs of
+ * {@link COLUMN_LINES} rows or more in a row (their wrapped lines between them), every one of two cells of
+ * {@link COLUMN_WORDS} words or more. The map gives each run's first line its rows, and the others null.
+ */
+function columnRuns(lines: ReadonlyArray<string[] | 'absorbed' | undefined>): Map<number, number[] | null> {
+  const out = new Map<number, number[] | null>();
+  let run: number[] = [];
+  const close = () => {
+    if (run.length >= COLUMN_LINES) run.forEach((r, k) => out.set(r, k === 0 ? run : null));
+    run = [];
+  };
+  lines.forEach((cells, i) => {
+    if (cells === 'absorbed') return;
+    if (cells?.length === 2 && cells.every((c) => c.split(' ').length >= COLUMN_WORDS)) run.push(i);
+    else close();
+  });
+  close();
   return out;
 }
 
