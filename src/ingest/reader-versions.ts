@@ -7,7 +7,7 @@ import { ocrLanguageName } from './ocr/ocr-languages.ts';
  * Which version of each reader reads files now. A reader's version goes up when a change to it gives better
  * text from the same file (not for a fix that only refuses or speeds up): a document stored by an older
  * version keeps its old text until it is read again, which the Library offers for documents whose
- * original file was kept ({@link readAgainWorthwhile}).
+ * original file was kept ({@link readingAgainGives}).
  */
 export interface ReaderVersion {
   version: number;
@@ -45,11 +45,6 @@ export function readingAgainGives(doc: Pick<DocRecord, 'type' | 'reader' | 'page
   const read = doc.ocrLanguages ?? ['eng'];
   const missing = ocrLanguages.filter((code) => !read.includes(code));
   return missing.length ? `read ${listed(missing.map(ocrLanguageName))} in scans` : undefined;
-}
-
-/** Whether reading a stored document again would give better text ({@link readingAgainGives}). */
-export function readAgainWorthwhile(doc: Parameters<typeof readingAgainGives>[0], ocrLanguages: readonly string[] = []): boolean {
-  return readingAgainGives(doc, ocrLanguages) !== undefined;
 }
 
 /** "French", "French and German", "French, German and Spanish". */

@@ -7,7 +7,7 @@ import type { ChunkOptions } from '../../src/ingest/chunk.ts';
 import { docIdOf } from '../../src/ingest/hash.ts';
 import { prepareDocument } from '../../src/ingest/prepare-document.ts';
 import type { PageRanges } from '../../src/core/page-ranges.ts';
-import { READERS, readAgainWorthwhile, readingAgainGives } from '../../src/ingest/reader-versions.ts';
+import { READERS, readingAgainGives } from '../../src/ingest/reader-versions.ts';
 import { IndexKeeper } from '../../src/library/index-keeper.ts';
 import { createLibrary } from '../../src/library/library.ts';
 import { LibraryStore } from '../../src/store/library-store.ts';
@@ -118,11 +118,11 @@ describe('reading stored documents again with a newer reader', () => {
 
   it('is not offered for documents the newest reader read, nor for PDFs read wholly by OCR', () => {
     const pdf = (d: Partial<DocRecord>) => ({ type: 'pdf' as const, ...d });
-    expect(readAgainWorthwhile(pdf({}))).toBe(true);
-    expect(readAgainWorthwhile(pdf({ reader: READERS.pdf.version }))).toBe(false);
-    expect(readAgainWorthwhile(pdf({ pages: 3, recognisedPages: [[1, 3]] }))).toBe(false);
-    expect(readAgainWorthwhile(pdf({ pages: 3, recognisedPages: [[1, 2]] }))).toBe(true);
-    expect(readAgainWorthwhile({ type: 'markdown' })).toBe(false);
+    expect(readingAgainGives(pdf({}))).toBe(READERS.pdf.better);
+    expect(readingAgainGives(pdf({ reader: READERS.pdf.version }))).toBeUndefined();
+    expect(readingAgainGives(pdf({ pages: 3, recognisedPages: [[1, 3]] }))).toBeUndefined();
+    expect(readingAgainGives(pdf({ pages: 3, recognisedPages: [[1, 2]] }))).toBe(READERS.pdf.better);
+    expect(readingAgainGives({ type: 'markdown' })).toBeUndefined();
   });
 
   it('is offered for scans read before a language OCR reads now was added', () => {
