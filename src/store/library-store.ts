@@ -174,8 +174,10 @@ export class LibraryStore extends QueueStore {
     const older = (await Promise.all(replaces.map((id) => tx.objectStore('documents').get(id)))).filter((d): d is DocRecord => !!d);
     // The same file read again (`QueueEntry.readAgain`): its kept file stays, and so do the chunks it still has in the index.
     const again = older.find((d) => d.id === doc.id);
-    for (const oldId of replaces) removed.push(...(await this.deleteInTx(tx, oldId, kept, oldId === doc.id)));
-    if (again) removed.splice(0, removed.length, ...removed.filter((e) => e.docId !== doc.id || !kept.has(e.chunkId)));
+    for (const oldId of replaces) {
+      const gone = await this.deleteInTx(tx, oldId, kept, oldId === doc.id);
+      removed.push(...(oldId === doc.id ? gone.filter((e) => !kept.has(e.chunkId)) : gone));
+    }
 
     // Group locations by chunk: a chunk may repeat inside one document.
     const byChunk = new Map<ChunkId, { text: string; locations: ChunkLocation[] }>();
