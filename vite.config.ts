@@ -15,7 +15,8 @@ export default defineConfig({
     pdfjsAssets(),
     ocrAssets(),
     VitePWA({
-      registerType: 'autoUpdate',
+      // A new version waits for the person to choose to reload (src/ui/app-update.ts), never reloading the page under them.
+      registerType: 'prompt',
       injectRegister: false,
       includeAssets: ['icon.svg'],
       manifest: {
@@ -34,7 +35,6 @@ export default defineConfig({
       },
       workbox: {
         clientsClaim: true,
-        skipWaiting: true,
         // bcmap, pfb, ttf: pdf.js's CMaps and standard fonts (pdfjsAssets; ~2.5 MB, each file < 200 KB).
         // gz: the OCR engine's English model (ocrAssets; 2.9 MB), which with its worker and core (~11 MB of
         // .js) lets scanned pages be read offline.

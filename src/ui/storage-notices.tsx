@@ -1,6 +1,7 @@
 import { dismissLost, lost } from './library-state.ts';
 import { closedReason, fatal, storage, waiting } from './storage-state.ts';
 import { unfinishedImportNotes } from './library-file-state.ts';
+import { applyUpdate, appUpdate } from './app-update.ts';
 
 /** "3 December 2026, 14:02": when the library was last seen. */
 function formatWhen(ms: number): string {
@@ -37,6 +38,17 @@ export function StorageNotices() {
           </p>
           <button type="button" onClick={dismissLost}>
             Dismiss
+          </button>
+        </div>
+      )}
+      {appUpdate.value && (
+        <div role="status" class="update">
+          <p>
+            {appUpdate.value === 'ready' ? 'A new version of DocQA is ready.' : 'DocQA was updated in another tab.'} Reloading this page starts it; anything being indexed
+            carries on after the reload.
+          </p>
+          <button type="button" onClick={() => void applyUpdate()}>
+            Reload to update
           </button>
         </div>
       )}

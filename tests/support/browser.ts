@@ -28,11 +28,12 @@ export interface Served {
 /**
  * Serves `dist/` (built by `npm run test:browser`) on a free local port. `mirror` also serves a test hub
  * (`hub-server.ts`) under `/hub-mirror/` on the app's own origin, as a site hosting its own model mirror
- * would (the app's CSP lets it download models only from its own site and huggingface.co).
+ * would (the app's CSP lets it download models only from its own site and huggingface.co). `outDir`
+ * serves another copy of the build instead of `dist/` (a test that changes the files it serves).
  */
-export async function serveApp(port = 0, options: { mirror?: string } = {}): Promise<Served> {
+export async function serveApp(port = 0, options: { mirror?: string; outDir?: string } = {}): Promise<Served> {
   const proxy = options.mirror ? { '/hub-mirror': { target: options.mirror, changeOrigin: true, rewrite: (p: string) => p.replace(/^\/hub-mirror/, '') } } : undefined;
-  const server: PreviewServer = await preview({ logLevel: 'silent', preview: { port: port || 20000 + Math.floor(Math.random() * 20000), strictPort: false, open: false, proxy } });
+  const server: PreviewServer = await preview({ logLevel: 'silent', ...(options.outDir ? { build: { outDir: options.outDir } } : {}), preview: { port: port || 20000 + Math.floor(Math.random() * 20000), strictPort: false, open: false, proxy } });
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('preview server has no URL');
   return {
