@@ -154,14 +154,19 @@ export class QueueStore {
     return { files: waiting.length, bytes: waiting.reduce((s, q) => s + q.size, 0) };
   }
 
-  /** Queue entries without their file contents (only whether they are kept), in drop order. */
+  /**
+   * Queue entries without their file contents (only whether they are kept: a reading again's, whether its
+   * document's original still is), in drop order.
+   */
   async listQueue(): Promise<Array<QueueEntry & { hasContents: boolean }>> {
-    const tx = this.db.transaction(['queue', 'entryStatus']);
+    const tx = this.db.transaction(['queue', 'entryStatus', 'originals']);
     const [all, statuses] = await Promise.all([tx.objectStore('queue').getAll(), tx.objectStore('entryStatus').getAll()]);
     const errors = new Map(statuses.flatMap((s) => (s.error ? [[s.queueId, s.error] as const] : [])));
+    const originals = tx.objectStore('originals');
+    const kept = new Set(await Promise.all(all.flatMap((e) => (e.readAgain ? [originals.getKey(e.readAgain)] : []))));
     return all.map(({ blob, ...rest }) => {
       const error = errors.get(rest.id);
-      return { ...rest, ...(error ? { state: 'failed' as const, error } : {}), hasContents: !!blob || !!rest.readAgain };
+      return { ...rest, ...(error ? { state: 'failed' as const, error } : {}), hasContents: !!blob || (!!rest.readAgain && kept.has(rest.readAgain)) };
     });
   }
 
@@ -205,10 +210,10 @@ export class QueueStore {
 
   /** Puts a failed entry back in the queue, to be read with relaxed limits (Try again). False when its contents are gone. */
   async retryQueued(id: QueueId): Promise<boolean> {
-    const tx = this.db.transaction(['queue', 'entryStatus'], 'readwrite');
+    const tx = this.db.transaction(['queue', 'entryStatus', 'originals'], 'readwrite');
     const entry = await tx.objectStore('queue').get(id);
     // A document's reading again reads its kept file, never copied into the queue.
-    const ok = !!entry?.blob || !!entry?.readAgain;
+    const ok = !!entry?.blob || (!!entry?.readAgain && (await tx.objectStore('originals').getKey(entry.readAgain)) !== undefined);
     if (ok) await tx.objectStore('entryStatus').put({ queueId: id, reads: 0, insist: true });
     await tx.done;
     return ok;

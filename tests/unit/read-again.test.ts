@@ -116,6 +116,23 @@ describe('reading stored documents again with a newer reader', () => {
     expect(await library.documents.list()).toEqual([]);
   });
 
+
+  it('says to add the file again, without a Try again, when the kept file went while it waited', async () => {
+    const { library, store, docId } = await libraryWithOldPdf();
+    library.stopWriting();
+    await library.queue.readAgain();
+    // The kept file is gone (cleared with the site's data in part, an import without files).
+    await store.db.delete('originals', docId);
+    await library.startWriting();
+    await library.processQueue();
+    const failed = (await library.documents.list()).find((i) => i.kind === 'failed');
+    expect(failed?.error?.message).toContain('its original file is no longer kept, so it cannot be read again here; add the file again');
+    // Trying again would fail the same way: no Try again is offered, and asking for one does nothing.
+    expect(failed?.retriable).toBe(false);
+    await expect(store.retryQueued(failed!.queueId!)).resolves.toBe(false);
+    // The document keeps the text it had.
+    expect((await store.getDocument(docId))?.reader).toBeUndefined();
+  });
   it('is not offered for documents the newest reader read, nor for PDFs read wholly by OCR', () => {
     const pdf = (d: Partial<DocRecord>) => ({ type: 'pdf' as const, ...d });
     expect(readingAgainGives(pdf({}))).toBe(READERS.pdf.better);
