@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openSession, removeProfile, serveApp, type Served } from '../support/browser.ts';
 import { askQuestion, waitForIndexed } from '../support/app-page.ts';
 import { writeTree } from '../support/fixture-folder.ts';
+import { axeViolations, layoutReport } from '../support/page-checks.ts';
 
 /**
  * Publishes a new version of the app in `outDir` (a copy of the build), as a site does: a changed
@@ -58,6 +59,10 @@ describe('a new version of the app', () => {
     expect(await page.getByLabel('Ask a question').inputValue()).toBe('When is the rent due?');
     expect(await askQuestion(page, 'When is the rent due?')).toContain('first day of each month');
     expect(await page.locator('meta[name="docqa-build"]').count()).toBe(0);
+    // The notice reads well (axe) and fits a phone.
+    expect(await axeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await layoutReport(page)).toMatchObject({ overflow: 0, smallTargets: [] });
 
     const reloaded = page.waitForEvent('load', { timeout: 30_000 });
     await notice.getByRole('button', { name: 'Reload to update' }).click();
