@@ -52,6 +52,12 @@ function terminatorOf(text: string): string {
   return i >= 0 && TERMINAL.test(text[i]!) ? text[i]! : '';
 }
 
+/**
+ * Dot leaders ("1.21 Shell glob patterns . . . . . 27"): a line of a table of contents or of a list of
+ * tables, which names a section and states nothing.
+ */
+const LEADERS = /(?:\.\s?){5}/u;
+
 /** Question marks: ASCII, full-width (CJK), Arabic, reversed. */
 const QUESTION_MARKS = new Set(['?', '？', '؟', '⸮']);
 
@@ -118,8 +124,9 @@ export interface RankedSentence extends AnswerSentence {
    */
   prior: number;
   /**
-   * Whether it is a sentence that can answer: not a question, and it ends like a sentence or says something
-   * besides the question's own terms (a heading such as "Security deposit" does neither).
+   * Whether it is a sentence that can answer: not a question nor a contents line (dot leaders), and it ends
+   * like a sentence or says something besides the question's own terms (a heading such as "Security
+   * deposit" does neither).
    */
   answers: boolean;
   /** Which of the question's units (its content terms, an identifier as one) the sentence itself holds, by their order. */
@@ -193,7 +200,7 @@ function scoreSentences(passages: readonly Passage[], weights: ReadonlyMap<strin
     const score = holds.size === 0 ? 0 : withBlock * KIND_WEIGHT[s.kind] + bonus;
     // A question in the text (an FAQ's heading, a table of contents entry) asks, it does not answer.
     const terminator = terminatorOf(s.text);
-    const answers = !QUESTION_MARKS.has(terminator) && (terminator !== '' || [...terms].some((t) => !questionTerms.has(t)));
+    const answers = !QUESTION_MARKS.has(terminator) && (terminator !== '' || [...terms].some((t) => !questionTerms.has(t))) && !LEADERS.test(s.text);
     return { ...s, coverage, score, prior: weighted, answers, holds };
   });
 }

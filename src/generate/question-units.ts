@@ -3,6 +3,7 @@
  * ask) with their weights, except that a name written as one word of several parts ("max_wal_size") is
  * one unit, held only where it is written whole.
  */
+import { CELL_SEPARATOR } from '../core/table-cells.ts';
 import { termsOf } from '../text/tokenize.ts';
 
 /**
@@ -38,6 +39,50 @@ function writesCall(text: string, call: string): boolean {
   return false;
 }
 
+/** Quotes and brackets round a symbol in a question ("the `?` pattern", "“*”"). */
+const ENCLOSING = new Set('`\'"‘’“”«»()[]{}');
+
+/** `word` without the quotes and brackets round it (by hand: a regular expression for both ends backtracks on a long run of them). */
+function unenclosed(word: string): string {
+  let start = 0;
+  let end = word.length;
+  while (start < end && ENCLOSING.has(word[start]!)) start++;
+  while (end > start && ENCLOSING.has(word[end - 1]!)) end--;
+  return word.slice(start, end);
+}
+
+/** What alone is prose's punctuation, not a symbol asked about ("X - or Y?", "…"). */
+const PROSE_PUNCTUATION = /^[-–—,;:.…!]+$/u;
+
+/**
+ * Symbols the question asks about, standing alone between spaces ("What does the ? glob pattern match?",
+ * "What does the := operator do?", "What does $? hold?"): a run without a letter or digit, not the
+ * question's closing mark nor prose punctuation. The index keeps no symbols, so without them a table of
+ * glob patterns answered with whichever of its rows read closest to the question.
+ */
+export function symbolsOf(question: string): string[] {
+  const words = question.trim().replace(/[?？!]$/u, '').split(/\s+/u);
+  const symbols = words.map((word) => {
+    // A comma after it belongs to the sentence ("`->`, and"); quotes round it to neither.
+    let end = word.length;
+    while (end > 0 && (word[end - 1] === ',' || word[end - 1] === ';')) end--;
+    const w = word.slice(0, end);
+    return /^[`'"‘’“”]/u.test(w) ? unenclosed(w) : w;
+  }).filter((w) => w && !/[\p{L}\p{N}]/u.test(w) && !PROSE_PUNCTUATION.test(w));
+  return [...new Set(symbols)];
+}
+
+/** Whether `text` writes `symbol` standing alone: between spaces, quotes, brackets or a table's cell edges, or before a comma or full stop. */
+function writesSymbol(text: string, symbol: string): boolean {
+  const apart = (c: string | undefined, after: boolean) => c === undefined || /[\s`'"‘’“”«»()[\]{}]/u.test(c) || (after && /[,.;:]/u.test(c));
+  return text.split(CELL_SEPARATOR).some((cell) => {
+    for (let at = cell.indexOf(symbol); at >= 0; at = cell.indexOf(symbol, at + 1)) {
+      if (apart(cell[at - 1], false) && apart(cell[at + symbol.length], true)) return true;
+    }
+    return false;
+  });
+}
+
 /** What a sentence is matched on: its terms, and which of the question's identifiers it writes out whole. */
 export interface Matchable {
   terms: ReadonlySet<string>;
@@ -65,7 +110,7 @@ export interface Unit {
  * The units a sentence is scored on, with their weights: the question's content terms, except that the
  * parts of an identifier it writes ("max_wal_size") make one unit, weighing what its parts weigh
  * together, that a text holds only when it writes the identifier out. A part the question also uses as
- * a word of its own stays a term as well.
+ * a word of its own stays a term as well. A symbol standing alone ({@link symbolsOf}) is a unit too.
  */
 export function unitsOf(question: string, weights: ReadonlyMap<string, number>): Unit[] {
   const partsOf = (id: string) => [...new Set(termsOf(id))].filter((t) => weights.has(t));
@@ -77,6 +122,9 @@ export function unitsOf(question: string, weights: ReadonlyMap<string, number>):
   const units: Unit[] = [];
   for (const [t, w] of weights) if (!inIds.has(t) || outside.has(t)) units.push({ weight: w, holds: (m) => m.terms.has(t) });
   for (const { id, parts, writes } of named) units.push({ weight: parts.reduce((sum, t) => sum + weights.get(t)!, 0), holds: (m) => writes(m.text, id) });
+  // A symbol weighs as the question's rarest word: what it names is as specific.
+  const rarest = Math.max(1, ...weights.values());
+  for (const symbol of symbolsOf(question)) units.push({ weight: rarest, holds: (m) => writesSymbol(m.text, symbol) });
   return units;
 }
 

@@ -5,7 +5,7 @@ import { answerSentences, kindOfLine } from '../../src/generate/answer-sentences
 import { headingOf } from '../../src/core/block-label.ts';
 import { buildExtractiveAnswer, completedWithFigure, rankSentences } from '../../src/generate/extractive-answer.ts';
 import { holdsQuantity } from '../../src/generate/quantity.ts';
-import { callsOf, contentTermsOf, identifiersOf } from '../../src/generate/question-units.ts';
+import { callsOf, contentTermsOf, identifiersOf, symbolsOf } from '../../src/generate/question-units.ts';
 import { indexFiles } from '../../src/eval/evaluate.ts';
 import { retrievePassages } from '../../src/retrieve/retrieve.ts';
 import { makePdf } from '../support/fixtures.ts';
@@ -263,6 +263,28 @@ describe('buildExtractiveAnswer', () => {
     // Where no text calls it, a sentence about ZIP files does not answer.
     const archives = 'Open a ZIP file, where file can be a path to a file. The ZIP file lists its members in order.';
     expect(buildExtractiveAnswer('What does zip() return?', [passage(archives, archives)]).found).toBe(false);
+  });
+
+  it('matches a symbol the question asks about standing alone: the row of "?" answers what "?" matches', () => {
+    expect(symbolsOf('What does the ? glob pattern match?')).toEqual(['?']);
+    expect(symbolsOf('What do := and `->` do, and what does $? hold?')).toEqual([':=', '->', '$?']);
+    // Prose punctuation and the question's own mark are no symbols.
+    expect(symbolsOf('Is the rent due - or late - on the 1st, … really?')).toEqual([]);
+    // Every row names "exactly one character" and the question's words stand only in the header.
+    const glob = 'Table 1.21. Shell glob patterns\n\nshell glob pattern | description of match rule\n\n* | filename (segment) not started with "."\n\n'
+      + '[a-z] | exactly one character with any character between "a" and "z"\n\n? | exactly one character\n\n[…] | exactly one character with any character enclosed in brackets';
+    expect(buildExtractiveAnswer('What does the ? glob pattern match?', [passage(glob, glob, 'reference.pdf', '1.5.6. Shell glob')]).segments.map((s) => s.text))
+      .toEqual(['? | exactly one character']);
+    // "?" inside a word or ending a sentence is not the symbol.
+    const prose = 'Which pattern? The glob pattern matching files is given last? No glob pattern matches hidden files.';
+    expect(rankSentences('What does the ? glob pattern match?', [passage(prose, prose)]).filter((s) => s.holds.size === 4)).toEqual([]);
+  });
+
+  it('never quotes a line of a table of contents (dot leaders): it names a section and states nothing', () => {
+    const contents = 'List of Tables\n\n1.21 Shell glob patterns and what each of them matches in a filename . . . . . . . . . . 27\n\n'
+      + 'The glob patterns match filenames: a star matches any string.';
+    const answer = buildExtractiveAnswer('Which glob patterns match a filename?', [passage(contents, contents, 'reference.pdf', 'List of Tables')]);
+    expect(answer.segments.map((s) => s.text)).toEqual(['The glob patterns match filenames: a star matches any string.']);
   });
 
   it('reads a sentence with its label and block: the default stated under the setting asked about comes first, not the one under another setting', () => {
