@@ -9,3 +9,10 @@ export const CELL_SEPARATOR = ' | ';
 export function withoutCellSeparators(text: string): string {
   return text.split(CELL_SEPARATOR).join(' ');
 }
+
+/**
+ * Dot leaders (". . . ." or "...."): a line holding them is an entry of a table of contents, a list of
+ * tables or an index ("1.21 Shell glob patterns . . . . . 27"), never a table's row (`ingest/pdf-lines.ts`)
+ * nor a sentence an answer quotes (`generate/extractive-answer.ts`): it names a section and states nothing.
+ */
+export const DOT_LEADER = /(?:\.\s?){4,}/u;

@@ -7,7 +7,8 @@
  */
 import type { SentenceEncoder } from '../generate/encoder-answer.ts';
 import { encodeSentences, LEXICAL_WEIGHT } from '../generate/encoder-answer.ts';
-import { rankSentences, statesSomething } from '../generate/extractive-answer.ts';
+import { rankSentences } from '../generate/extractive-answer.ts';
+import { statesSomething } from '../generate/quote-choice.ts';
 import { retrievePassages } from '../retrieve/retrieve.ts';
 import { queryOf, type IndexedCollection } from './evaluate.ts';
 

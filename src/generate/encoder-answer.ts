@@ -17,7 +17,8 @@ import { DocQaError } from '../core/errors.ts';
 import type { Answer, Passage } from '../core/types.ts';
 import type { Answerer } from './answerer.ts';
 import type { AnswerSentence, SentenceKind } from './answer-sentences.ts';
-import { afterTheStatement, answerQuoting, buildExtractiveAnswer, completedWithFigure, distinctBest, rankSentences, statesSomething, type RankedSentence, type TermStatistics } from './extractive-answer.ts';
+import { answerQuoting, buildExtractiveAnswer, rankSentences, type TermStatistics } from './extractive-answer.ts';
+import { afterTheStatement, completedWithFigure, distinctBest, statesSomething, type RankedSentence } from './quote-choice.ts';
 
 /** What the answer needs of an embedding model: the question's vector and passages' vectors (L2-normalised). */
 export interface SentenceEncoder {

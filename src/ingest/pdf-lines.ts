@@ -7,7 +7,7 @@
  * ("package popcon size description mc V:54, I:226 1482 A text-mode …") and its rows were quoted as prose.
  */
 
-import { CELL_SEPARATOR } from '../core/table-cells.ts';
+import { CELL_SEPARATOR, DOT_LEADER } from '../core/table-cells.ts';
 
 /** What this reads of a pdf.js text item. */
 export interface TextItemLike {
@@ -46,8 +46,6 @@ const ROW_REACH = 3;
  * "table" of two columns whose first cells are all such is a list or a page's footnotes, not a table.
  */
 const MARKER = /^(?:\p{N}{1,3}[.)]?|\(?\p{L}[.)]|\(?[ivxlc]{1,5}[.)]|[•◦▪‣∙·●○■□➢✓*+\-–—])$/u;
-/** Dot leaders (". . . ." or "....") make a line a contents or index entry, never a table row. */
-const DOT_LEADER = /(?:\.\s?){4,}/u;
 
 interface Cell {
   /** Where its first visible piece starts. */
